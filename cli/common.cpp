@@ -1,0 +1,68 @@
+// Exit codes, one-line errors and the device flags shared by the subcommands.
+#include "cli/common.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+namespace wgb::cli {
+
+int exit_code_for(const Error& e) {
+  switch (e.kind) {
+    case ErrorKind::Usage:
+    case ErrorKind::Compile: return kExitUsage;
+    case ErrorKind::NoAdapter: return kExitNoAdapter;
+    case ErrorKind::DeviceLost:
+    case ErrorKind::GpuError: return kExitDeviceLost;
+    case ErrorKind::Io: return kExitIo;
+    case ErrorKind::Cancelled: return kExitCancelled;
+    default: return kExitBenchmarkFailed;
+  }
+}
+
+int fail(const Error& e) {
+  std::string msg = e.message;
+  for (auto& c : msg) {
+    if (c == '\n') c = ' ';
+  }
+  std::cerr << "webgpu-bench: " << msg << '\n';
+  return exit_code_for(e);
+}
+
+int fail(ErrorKind kind, const std::string& message) { return fail(Error{kind, message}); }
+
+gpu::ContextOptions DeviceFlags::options() const {
+  gpu::ContextOptions o;
+  o.adapter = adapter;
+  o.backend = backend;
+  o.robustness = !no_robustness;
+  o.experimental = experimental;
+  return o;
+}
+
+void add_device_flags(CLI::App& app, DeviceFlags& flags) {
+  app.add_option("--adapter", flags.adapter,
+                 "Adapter: 'best' (default: discrete GPU > integrated > CPU), an index from "
+                 "'webgpu-bench devices', or a case-insensitive name substring");
+  app.add_option("--backend", flags.backend, "Only adapters of this backend (vulkan, metal, d3d12, opengl, ...)")
+      ->check(CLI::IsMember({"vulkan", "metal", "d3d12", "d3d11", "opengl", "opengles"}, CLI::ignore_case));
+  app.add_flag("--no-robustness", flags.no_robustness,
+               "Disable Dawn's robustness (bounds checks): shows what WebGPU's safety checks cost");
+  app.add_flag("--experimental", flags.experimental,
+               "Allow Dawn's unsafe APIs (and f16 on NVIDIA Vulkan); rows that depend on them say so");
+}
+
+namespace {
+std::vector<std::string>& command_storage() {
+  static std::vector<std::string> v;
+  return v;
+}
+}  // namespace
+
+const std::vector<std::string>& command_line() { return command_storage(); }
+
+void set_command_line(int argc, char** argv) {
+  command_storage().assign(argv, argv + argc);
+}
+
+}  // namespace wgb::cli

@@ -1,0 +1,48 @@
+// What the subcommands share: documented exit codes, one-line errors, device options.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "webgpu_bench/context.hpp"
+#include "webgpu_bench/expected.hpp"
+
+namespace wgb::cli {
+
+// Documented in README.md and `webgpu-bench --help`.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitBenchmarkFailed = 1,  // at least one row is an error (others completed)
+  kExitUsage = 2,            // bad option, unknown benchmark id, unreadable/corrupt input file
+  kExitNoAdapter = 3,        // no usable adapter (or none matches --adapter/--backend)
+  kExitDeviceLost = 4,       // the device was lost or a GPU error aborted the run (partial results kept)
+  kExitIo = 5,               // an output file could not be written
+  kExitCancelled = 130,      // interrupted (Ctrl-C); completed rows were written
+};
+
+int exit_code_for(const Error& e);
+// Prints "webgpu-bench: <message>" on one line to stderr and returns the exit code for it.
+int fail(const Error& e);
+int fail(ErrorKind kind, const std::string& message);
+
+struct DeviceFlags {
+  std::string adapter;
+  std::string backend;
+  bool no_robustness = false;
+  bool experimental = false;
+  gpu::ContextOptions options() const;
+};
+void add_device_flags(CLI::App& app, DeviceFlags& flags);
+
+// The command line as given, for result documents.
+const std::vector<std::string>& command_line();
+void set_command_line(int argc, char** argv);
+
+// Subcommand registration: each file owns one subcommand.
+void register_run(CLI::App& app, int& exit_code);
+void register_list(CLI::App& app, int& exit_code);
+void register_devices(CLI::App& app, int& exit_code);
+
+}  // namespace wgb::cli

@@ -1,0 +1,52 @@
+// `webgpu-bench devices`: every adapter Dawn finds, with what matters for benchmarking.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/common.hpp"
+#include "report/document.hpp"
+
+namespace wgb::cli {
+
+void register_devices(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("devices", "List the adapters (vendor, architecture, backend, type, driver, "
+                                            "limits, features, WGSL language features)");
+  static DeviceFlags flags;
+  static bool as_json = false;
+  cmd->add_flag("--json", as_json, "Print JSON instead of text");
+  cmd->add_flag("--experimental", flags.experimental, "Enumerate with Dawn's unsafe APIs allowed");
+  cmd->callback([&exit_code] {
+    auto adapters = gpu::Context::enumerate(flags.options());
+    if (!adapters) {
+      exit_code = fail(adapters.error());
+      return;
+    }
+    if (adapters->empty()) {
+      exit_code = fail(ErrorKind::NoAdapter, "no usable WebGPU adapter (Dawn found none; is a Vulkan driver installed?)");
+      return;
+    }
+    if (as_json) {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& a : *adapters) out.push_back(report::adapter_json(a));
+      std::cout << out.dump(2) << '\n';
+      return;
+    }
+    for (const auto& a : *adapters) {
+      std::cout << fmt::format("[{}] {}\n", a.index, a.device.empty() ? a.description : a.device);
+      std::cout << fmt::format("    vendor:        {} (0x{:04x}), architecture: {}\n", a.vendor, a.vendor_id,
+                               a.architecture.empty() ? "-" : a.architecture);
+      std::cout << fmt::format("    backend:       {}, type: {}, device id 0x{:04x}\n", a.backend, a.adapter_type,
+                               a.device_id);
+      std::cout << fmt::format("    driver:        {}\n", a.driver);
+      if (a.subgroup_max_size > 0) {
+        std::cout << fmt::format("    subgroups:     {}..{} lanes\n", a.subgroup_min_size, a.subgroup_max_size);
+      }
+      std::cout << "    limits:\n";
+      for (const auto& [k, v] : a.limits) std::cout << fmt::format("      {:<36} {}\n", k, v);
+      std::cout << fmt::format("    features:      {}\n", fmt::join(a.features, ", "));
+      std::cout << fmt::format("    WGSL features: {}\n", fmt::join(a.wgsl_features, ", "));
+    }
+  });
+}
+
+}  // namespace wgb::cli

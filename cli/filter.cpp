@@ -1,0 +1,48 @@
+// Glob selection of benchmarks (fnmatch), in catalog order.
+#include "cli/filter.hpp"
+
+#include <fmt/format.h>
+#include <fnmatch.h>
+
+#include <sstream>
+
+namespace wgb::cli {
+
+Expected<std::vector<BenchmarkDefinition>> select_benchmarks(const std::vector<BenchmarkDefinition>& all,
+                                                             const std::string& filter, bool default_only) {
+  std::vector<std::string> globs;
+  std::stringstream s(filter);
+  std::string g;
+  while (std::getline(s, g, ',')) {
+    g.erase(0, g.find_first_not_of(" \t"));
+    while (!g.empty() && (g.back() == ' ' || g.back() == '\t')) g.pop_back();
+    if (!g.empty()) globs.push_back(g);
+  }
+  std::vector<BenchmarkDefinition> out;
+  if (globs.empty()) {
+    for (const auto& d : all) {
+      if (!default_only || d.in_default_suite) out.push_back(d);
+    }
+    return out;
+  }
+  std::vector<bool> used(globs.size(), false);
+  for (const auto& d : all) {
+    bool take = false;
+    for (std::size_t i = 0; i < globs.size(); ++i) {
+      if (fnmatch(globs[i].c_str(), d.id.c_str(), 0) == 0) {
+        take = true;
+        used[i] = true;
+      }
+    }
+    if (take) out.push_back(d);
+  }
+  for (std::size_t i = 0; i < globs.size(); ++i) {
+    if (!used[i]) {
+      return make_error(ErrorKind::Usage,
+                        fmt::format("no benchmark matches '{}' (see 'webgpu-bench list')", globs[i]));
+    }
+  }
+  return out;
+}
+
+}  // namespace wgb::cli

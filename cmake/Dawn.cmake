@@ -1,0 +1,49 @@
+# Finds Dawn (headers and library from the same build; see docs/DEPENDENCIES.md).
+#  - WGB_DAWN_PREFIX (or .deps/dawn.prefix written by scripts/bootstrap.sh): a private prefix holding
+#    Debian sid's libwebgpu-dawn0/-dev and sid's runtime (glibc, libstdc++, abseil). The program is
+#    linked to start under that prefix's own loader, because the library needs a newer glibc.
+#  - otherwise find_package(Dawn CONFIG) on a system that carries Debian's package.
+# Defines the target wgb::dawn and the variables WGB_DAWN_VERSION and WGB_RUNTIME_LIBDIR.
+set(WGB_DAWN_PREFIX "" CACHE PATH "Private prefix with Debian sid's Dawn and its runtime")
+if(NOT WGB_DAWN_PREFIX AND EXISTS "${PROJECT_SOURCE_DIR}/.deps/dawn.prefix")
+  file(STRINGS "${PROJECT_SOURCE_DIR}/.deps/dawn.prefix" _wgb_prefix LIMIT_COUNT 1)
+  set(WGB_DAWN_PREFIX "${_wgb_prefix}" CACHE PATH "" FORCE)
+endif()
+set(WGB_MESA_PREFIX "${PROJECT_SOURCE_DIR}/.deps/mesa" CACHE PATH "Private prefix with Mesa lavapipe")
+set(WGB_LVP_ICD "${PROJECT_SOURCE_DIR}/.deps/lvp_icd.json" CACHE FILEPATH
+    "Vulkan ICD file of the CPU driver, added when no driver list is set in the environment")
+
+add_library(wgb_dawn INTERFACE)
+add_library(wgb::dawn ALIAS wgb_dawn)
+if(WGB_DAWN_PREFIX)
+  set(_lib "${WGB_DAWN_PREFIX}/usr/lib/x86_64-linux-gnu")
+  if(NOT EXISTS "${_lib}/libwebgpu_dawn.so")
+    message(FATAL_ERROR "WGB_DAWN_PREFIX=${WGB_DAWN_PREFIX} has no libwebgpu_dawn.so; run scripts/bootstrap.sh")
+  endif()
+  set(_mesa_lib "${WGB_MESA_PREFIX}/usr/lib/x86_64-linux-gnu")
+  target_include_directories(wgb_dawn SYSTEM INTERFACE "${WGB_DAWN_PREFIX}/usr/include")
+  target_link_libraries(wgb_dawn INTERFACE "${_lib}/libwebgpu_dawn.so")
+  # --disable-new-dtags: DT_RPATH also applies to the library's own dependencies (sid's libstdc++);
+  # the dynamic linker is sid's, so the program starts directly on this machine. Elsewhere (a copy
+  # of the tree) start it as <lib>/ld-linux-x86-64.so.2 --library-path ... (scripts/wgb does).
+  target_link_options(wgb_dawn INTERFACE
+    -Wl,--allow-shlib-undefined -Wl,--disable-new-dtags
+    "-Wl,--dynamic-linker=${_lib}/ld-linux-x86-64.so.2"
+    "-Wl,-rpath,${_lib}:${_mesa_lib}:/usr/lib/x86_64-linux-gnu")
+  set(WGB_RUNTIME_LIBDIR "${_lib}")
+  if(EXISTS "${WGB_DAWN_PREFIX}/.version")
+    file(STRINGS "${WGB_DAWN_PREFIX}/.version" WGB_DAWN_VERSION LIMIT_COUNT 1)
+  endif()
+  set(WGB_DAWN_SOURCE "private prefix ${WGB_DAWN_PREFIX} (Debian sid libwebgpu-dawn0)")
+else()
+  find_package(Dawn CONFIG REQUIRED)
+  target_link_libraries(wgb_dawn INTERFACE dawn::webgpu_dawn)
+  set(WGB_RUNTIME_LIBDIR "")
+  execute_process(COMMAND dpkg-query -W -f=${Version} libwebgpu-dawn0
+                  OUTPUT_VARIABLE WGB_DAWN_VERSION ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(WGB_DAWN_SOURCE "system package (find_package(Dawn CONFIG))")
+endif()
+if(NOT WGB_DAWN_VERSION)
+  set(WGB_DAWN_VERSION "unknown")
+endif()
+message(STATUS "Dawn ${WGB_DAWN_VERSION} from ${WGB_DAWN_SOURCE}")

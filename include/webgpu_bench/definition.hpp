@@ -1,0 +1,116 @@
+// A benchmark definition is data plus two small functions (STYLE.md): identity and meaning (id,
+// label, description, category, metric), the WGSL it measures, a prepare step that builds a
+// Workload on a device, and the Workload's work model and validator. Users extend the catalog with
+// their own definitions using this header alone (see examples/custom_kernel.cpp).
+#pragma once
+
+#include <webgpu/webgpu_cpp.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "webgpu_bench/context.hpp"
+#include "webgpu_bench/expected.hpp"
+
+namespace wgb {
+
+struct SuiteOptions;
+
+// What the headline number counts. `key` "bytes" counts bytes read + written; any other key counts
+// the work model's operations. unit is the thing counted ("B", "FLOP", "OP", "element"), the rate is
+// unit per second.
+struct Metric {
+  std::string key;   // "bytes", "flops", "ops", "elements", ...
+  std::string unit;  // "B", "FLOP", "OP", "element", "hop", ...
+  std::string name;  // "Bytes moved", "Floating-point ops (an FMA counts 2)", ...
+};
+
+// Which statistic a row's headline uses, and why (seed 004: the minimum for compute-bound kernels,
+// the median with IQR for anything involving memory traffic, contention or scheduling).
+enum class Statistic { Best, Median };
+const char* to_string(Statistic s) noexcept;
+
+// The work one repetition does, from the kernel's cost model (BabelStream's `weight`): never
+// measured, always counted. bytes_* are DRAM-level logical bytes; operations are in metric units.
+struct WorkModel {
+  double bytes_read = 0;
+  double bytes_written = 0;
+  double operations = 0;
+  double count(const Metric& metric) const {
+    return metric.key == "bytes" ? bytes_read + bytes_written : operations;
+  }
+};
+
+// The work knob (loop count) the scheduler calibrates toward its target dispatch time.
+struct KnobSpec {
+  std::string name = "iterations";
+  std::uint64_t min = 1, max = 1, initial = 1;  // max == min: fixed work (only batching calibrates)
+  bool enabled() const { return max > min; }
+};
+
+// A prepared benchmark, ready to time.
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual KnobSpec knob() const { return {}; }
+  virtual void set_knob(std::uint64_t /*value*/) {}
+  // Records `repetitions` repetitions of the workload into one compute pass. Must not submit.
+  virtual void encode(wgpu::ComputePassEncoder& pass, std::uint32_t repetitions) = 0;
+  // Work of one repetition at the current knob.
+  virtual WorkModel work() const = 0;
+  // Reads results back and checks them (CPU reference, sentinels). Returns what was checked.
+  virtual Expected<std::string> validate(gpu::Context& gpu) = 0;
+  // Sizes and shapes for the result row (input size/shape, workgroup size, ...).
+  virtual nlohmann::json parameters() const { return nlohmann::json::object(); }
+};
+
+struct PrepareContext {
+  gpu::Context& gpu;
+  const SuiteOptions& options;
+};
+
+struct BenchmarkDefinition {
+  std::string id;           // public name, e.g. "read-linear"; never renamed
+  std::string label;        // short human name
+  std::string description;  // what it measures and how it counts
+  std::string category;     // "bandwidth", "compute", "technique", "latency", or the user's own
+  Metric metric;
+  std::string source;       // the WGSL that is timed (its hash goes into every result)
+  Statistic statistic = Statistic::Best;
+  std::string statistic_reason;  // why that statistic (stated in every table)
+  std::vector<std::string> requires_features;  // informational: WebGPU / WGSL feature names
+  std::string family;       // technique family ("workgroup", ...), empty for raw probes
+  bool in_default_suite = true;
+  // Builds the workload; ErrorKind::Skipped (with the missing feature named) when unsupported.
+  std::function<Expected<std::unique_ptr<Workload>>(PrepareContext&)> prepare;
+};
+
+// ---- prepareKernelBenchmark: the common shape of a kernel benchmark --------------------------
+
+// One pipeline dispatched once per repetition, with the work knob written into a uniform.
+struct KernelSpec {
+  wgpu::ComputePipeline pipeline;
+  // Bind group for repetition r is bind_groups[r % size()] (alternation between buffers).
+  std::vector<wgpu::BindGroup> bind_groups;
+  std::array<std::uint32_t, 3> workgroups{1, 1, 1};
+  KnobSpec knob;
+  wgpu::Buffer knob_uniform;        // optional: receives the knob as a u32 at knob_offset
+  std::uint64_t knob_offset = 0;
+  std::function<WorkModel(std::uint64_t knob)> work;
+  std::function<Expected<std::string>(gpu::Context&, std::uint64_t knob)> validate;
+  nlohmann::json parameters = nlohmann::json::object();
+};
+
+std::unique_ptr<Workload> make_kernel_workload(gpu::Context& gpu, KernelSpec spec);
+
+// Builds a bind group from buffers bound at 0..n-1 of group 0 of `pipeline`.
+wgpu::BindGroup bind_buffers(gpu::Context& gpu, const wgpu::ComputePipeline& pipeline,
+                             std::initializer_list<wgpu::Buffer> buffers);
+
+}  // namespace wgb

@@ -1,0 +1,52 @@
+// SuiteOptions: every tunable of the scheduler and sampler (seed 000 "Sampling methodology"), the
+// device choice, and what to run. Each field is also a CLI option of `webgpu-bench run`.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "webgpu_bench/context.hpp"
+#include "webgpu_bench/progress.hpp"
+
+namespace wgb {
+
+struct BenchmarkDefinition;
+struct BenchmarkResult;
+
+
+struct SamplingOptions {
+  double target_dispatch_ms = 10;     // calibrate each kernel's work knob toward this per dispatch
+  double measurement_ms = 100;        // batch repetitions toward this per timed measurement
+  double idle_gap_ms = 100;           // idle between timed measurements
+  int min_rounds = 3;
+  int stable_rounds = 2;
+  double improvement_tolerance = 0.01;
+  int max_rounds = 10;
+  double throttle_ratio = 1.20;       // runs > 20% slower than the best are discarded as thermal noise
+  double cooldown_ms = 3000;          // pause after two consecutive discards
+  int max_cooldowns = 3;              // suite-wide cooldown budget
+};
+
+// Cancellation: set from a signal handler or another thread; checked between batches.
+struct CancelToken {
+  std::atomic<bool>* flag = nullptr;
+  bool cancelled() const { return flag != nullptr && flag->load(); }
+};
+
+struct SuiteOptions {
+  gpu::ContextOptions device;            // which adapter, robustness, experimental
+  gpu::Context* context = nullptr;       // use this device instead of creating one
+  // What to run: empty = the built-in catalog's default suite.
+  std::vector<BenchmarkDefinition> benchmarks;
+  SamplingOptions sampling;
+  // Sizes of the raw probes (technique comparisons are fixed and ignore these).
+  std::uint64_t bandwidth_bytes = 64ull << 20;   // 4096x4096 f32
+  std::uint32_t compute_threads = 0;             // 0: the probe's default
+  CancelToken cancel;
+  std::function<void(const ProgressEvent&)> on_progress;
+};
+
+}  // namespace wgb

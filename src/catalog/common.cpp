@@ -1,0 +1,103 @@
+// The generic kernel workload (prepareKernelBenchmark of seed 000) and small catalog helpers.
+#include "catalog/common.hpp"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+namespace wgb {
+
+const char* to_string(Statistic s) noexcept { return s == Statistic::Best ? "best" : "median"; }
+
+namespace {
+
+class KernelWorkload final : public Workload {
+ public:
+  KernelWorkload(gpu::Context& gpu, KernelSpec spec) : gpu_(gpu), spec_(std::move(spec)) {
+    knob_ = spec_.knob.initial;
+    write_knob();
+  }
+  KnobSpec knob() const override { return spec_.knob; }
+  void set_knob(std::uint64_t value) override {
+    if (value == knob_) return;
+    knob_ = value;
+    write_knob();
+  }
+  void encode(wgpu::ComputePassEncoder& pass, std::uint32_t repetitions) override {
+    pass.SetPipeline(spec_.pipeline);
+    for (std::uint32_t r = 0; r < repetitions; ++r) {
+      // Alternation: consecutive dispatches use consecutive bind groups (buffer A, then B, ...).
+      pass.SetBindGroup(0, spec_.bind_groups[next_group_]);
+      next_group_ = (next_group_ + 1) % spec_.bind_groups.size();
+      pass.DispatchWorkgroups(spec_.workgroups[0], spec_.workgroups[1], spec_.workgroups[2]);
+    }
+  }
+  WorkModel work() const override { return spec_.work ? spec_.work(knob_) : WorkModel{}; }
+  Expected<std::string> validate(gpu::Context& gpu) override {
+    if (!spec_.validate) return std::string("no validator");
+    return spec_.validate(gpu, knob_);
+  }
+  nlohmann::json parameters() const override {
+    nlohmann::json p = spec_.parameters;
+    p["workgroups"] = {spec_.workgroups[0], spec_.workgroups[1], spec_.workgroups[2]};
+    if (spec_.knob.enabled()) p[spec_.knob.name] = knob_;
+    return p;
+  }
+
+ private:
+  void write_knob() {
+    if (!spec_.knob_uniform) return;
+    const auto v = static_cast<std::uint32_t>(knob_);
+    gpu_.write(spec_.knob_uniform, spec_.knob_offset, &v, sizeof(v));
+  }
+
+  gpu::Context& gpu_;
+  KernelSpec spec_;
+  std::uint64_t knob_ = 1;
+  std::size_t next_group_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_kernel_workload(gpu::Context& gpu, KernelSpec spec) {
+  return std::make_unique<KernelWorkload>(gpu, std::move(spec));
+}
+
+wgpu::BindGroup bind_buffers(gpu::Context& gpu, const wgpu::ComputePipeline& pipeline,
+                             std::initializer_list<wgpu::Buffer> buffers) {
+  std::vector<wgpu::BindGroupEntry> entries;
+  std::uint32_t binding = 0;
+  for (const auto& b : buffers) {
+    wgpu::BindGroupEntry e;
+    e.binding = binding++;
+    e.buffer = b;
+    e.size = b.GetSize();
+    entries.push_back(e);
+  }
+  wgpu::BindGroupDescriptor desc;
+  desc.layout = pipeline.GetBindGroupLayout(0);
+  desc.entryCount = entries.size();
+  desc.entries = entries.data();
+  return gpu.device().CreateBindGroup(&desc);
+}
+
+namespace catalog {
+
+std::string kernel_source(std::string_view name) {
+  auto s = kernels::find(name);
+  if (s.empty()) return fmt::format("// missing embedded kernel '{}'\n@compute fn main() {{ missing(); }}", name);
+  return std::string(s);
+}
+
+Status require_feature(gpu::Context& gpu, std::string_view webgpu_feature) {
+  if (gpu.has_feature(webgpu_feature)) return ok();
+  return make_error(ErrorKind::Skipped, fmt::format("the adapter lacks the '{}' feature", webgpu_feature));
+}
+
+Status require_wgsl_feature(gpu::Context& gpu, std::string_view wgsl_feature) {
+  if (gpu.has_wgsl_feature(wgsl_feature)) return ok();
+  return make_error(ErrorKind::Skipped, fmt::format("the WGSL language feature '{}' is not available", wgsl_feature));
+}
+
+}  // namespace catalog
+}  // namespace wgb

@@ -1,0 +1,36 @@
+// Helpers shared by the catalog's families: embedded kernel lookup, buffer usages, and the seeded
+// host-side data generators that CPU references reuse.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "webgpu_bench/definition.hpp"
+
+namespace wgb::kernels {
+// Embedded WGSL by path below kernels/ without extension ("bandwidth/read_linear"); empty if none.
+std::string_view find(std::string_view name);
+}  // namespace wgb::kernels
+
+namespace wgb::catalog {
+
+// The embedded source, or a clearly failing shader if the name is wrong (a build bug, caught by
+// the every-kernel-compiles test).
+std::string kernel_source(std::string_view name);
+
+inline constexpr wgpu::BufferUsage kStorage =
+    wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
+inline constexpr wgpu::BufferUsage kUniform = wgpu::BufferUsage::Uniform | wgpu::BufferUsage::CopyDst;
+
+// Sentinels that a kernel's folded result is compared with: drawn from a hash, never zero, so a
+// match is practically impossible but unprovable for the compiler.
+inline constexpr std::uint32_t kMagic0 = 0x9e3779b9U;
+inline constexpr std::uint32_t kMagic1 = 0x7f4a7c15U;
+
+// Skips with the feature named when the device lacks it.
+Status require_feature(gpu::Context& gpu, std::string_view webgpu_feature);
+Status require_wgsl_feature(gpu::Context& gpu, std::string_view wgsl_feature);
+
+}  // namespace wgb::catalog

@@ -1,0 +1,14 @@
+// One function per family of benchmarks; catalog.cpp concatenates them in catalog order.
+#pragma once
+
+#include <vector>
+
+#include "webgpu_bench/definition.hpp"
+
+namespace wgb::catalog {
+
+std::vector<BenchmarkDefinition> bandwidth_benchmarks();  // bandwidth/bandwidth.cpp
+std::vector<BenchmarkDefinition> compute_benchmarks();    // compute/compute.cpp (ALU probes)
+std::vector<BenchmarkDefinition> technique_benchmarks();  // technique/technique.cpp (fixed-work comparisons)
+
+}  // namespace wgb::catalog

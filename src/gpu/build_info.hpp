@@ -1,0 +1,20 @@
+// How this program was built (generated at build time from cmake/build_info.cpp.in).
+#pragma once
+
+namespace wgb {
+
+struct BuildInfo {
+  const char* version;
+  const char* git_revision;
+  const char* compiler_id;
+  const char* compiler_version;
+  const char* compiler_path;
+  const char* build_type;
+  const char* flags;
+  const char* dawn_version;
+  const char* dawn_source;
+};
+
+const BuildInfo& build_info();
+
+}  // namespace wgb

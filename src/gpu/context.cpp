@@ -1,0 +1,683 @@
+// The Dawn device: adapter enumeration and choice, device creation (maximum limits, optional
+// features, toggles), error scopes, buffers, read-back and the one timed region. Dawn is used
+// through its C++ API only here and in the catalog's prepare steps.
+#include "webgpu_bench/context.hpp"
+
+#include <dawn/native/DawnNative.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <webgpu/webgpu_cpp_print.h>
+
+#include "gpu/hash.hpp"
+#include "gpu/names.hpp"
+
+#ifndef WGB_LVP_ICD
+#define WGB_LVP_ICD ""
+#endif
+
+namespace wgb::gpu {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string str(wgpu::StringView sv) { return std::string(std::string_view(sv)); }
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// Before Dawn loads the Vulkan loader: make the CPU driver (Mesa lavapipe, unpacked by
+// scripts/bootstrap.sh) visible *in addition to* the system's drivers, so the best adapter is the
+// GPU where there is one and lavapipe where there is none. A user's own VK_DRIVER_FILES /
+// VK_ICD_FILENAMES always wins. Dawn also prints an error when XDG_RUNTIME_DIR is unset.
+void configure_environment() {
+  static const bool done = [] {
+    const char* explicit_files = std::getenv("VK_DRIVER_FILES");
+    const char* legacy_files = std::getenv("VK_ICD_FILENAMES");
+    const char* own_icd = std::getenv("WGB_CPU_DRIVER_ICD");
+    std::string icd = own_icd != nullptr ? own_icd : WGB_LVP_ICD;
+    if (explicit_files == nullptr && legacy_files == nullptr && !icd.empty() &&
+        std::filesystem::exists(icd)) {
+      std::string add = icd;
+      if (const char* prev = std::getenv("VK_ADD_DRIVER_FILES"); prev != nullptr && *prev != 0) {
+        add = std::string(prev) + ":" + icd;
+      }
+      setenv("VK_ADD_DRIVER_FILES", add.c_str(), 1);
+    }
+    if (std::getenv("XDG_RUNTIME_DIR") == nullptr) {
+      std::string dir = (std::filesystem::temp_directory_path() / fmt::format("wgb-xdg-{}", getuid())).string();
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      std::filesystem::permissions(dir, std::filesystem::perms::owner_all, ec);
+      setenv("XDG_RUNTIME_DIR", dir.c_str(), 1);
+    }
+    return true;
+  }();
+  (void)done;
+}
+
+int type_rank(const std::string& type) {
+  if (type == "discrete-gpu") return 0;
+  if (type == "integrated-gpu") return 1;
+  if (type == "unknown") return 2;
+  return 3;  // cpu
+}
+
+constexpr const char* kToggleNoQuantization = "timestamp_quantization";
+constexpr const char* kToggleNoRobustness = "disable_robustness";
+constexpr const char* kToggleUnsafe = "allow_unsafe_apis";
+constexpr const char* kToggleF16Nvidia = "vulkan_enable_f16_on_nvidia";
+
+// The optional features the catalog can use; requested when the adapter has them.
+constexpr wgpu::FeatureName kWantedFeatures[] = {
+    wgpu::FeatureName::ShaderF16,
+    wgpu::FeatureName::TimestampQuery,
+    wgpu::FeatureName::Subgroups,
+};
+
+// WGSL for fill_hashed: word i of the bound range becomes hash32((base + i) ^ seed), the same
+// function as gpu::hash32 on the host, so validators can recompute any input word.
+constexpr std::string_view kFillWgsl = R"(
+struct Params { base: u32, count: u32, seed: u32, pad: u32 }
+@group(0) @binding(0) var<storage, read_write> data: array<u32>;
+@group(0) @binding(1) var<uniform> p: Params;
+fn hash32(x0: u32) -> u32 {
+  var x = x0;
+  x = x ^ (x >> 16u); x = x * 0x7feb352du;
+  x = x ^ (x >> 15u); x = x * 0x846ca68bu;
+  x = x ^ (x >> 16u);
+  return x;
+}
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = gid.x + gid.y * nwg.x * 256u;
+  if (i < p.count) { data[i] = hash32((p.base + i) ^ p.seed); }
+}
+)";
+
+}  // namespace
+
+struct Context::Impl {
+  std::unique_ptr<dawn::native::Instance> native;
+};
+
+// ---- ErrorSink ----------------------------------------------------------------------------------
+
+void ErrorSink::report_uncaptured(std::string message) {
+  std::lock_guard lock(mutex_);
+  pending_.push_back(std::move(message));
+  errors_.fetch_add(1);
+}
+
+void ErrorSink::report_lost(std::string message) {
+  std::lock_guard lock(mutex_);
+  if (!lost_.load()) lost_message_ = std::move(message);
+  lost_.store(true);
+}
+
+std::vector<std::string> ErrorSink::take() {
+  std::lock_guard lock(mutex_);
+  errors_.store(0);
+  return std::exchange(pending_, {});
+}
+
+std::string ErrorSink::lost_message() const {
+  std::lock_guard lock(mutex_);
+  return lost_message_;
+}
+
+// ---- enumeration ---------------------------------------------------------------------------------
+
+namespace {
+
+struct Found {
+  dawn::native::Adapter native;
+  AdapterDescription description;
+};
+
+AdapterDescription describe(const wgpu::Adapter& adapter, const wgpu::Instance& instance) {
+  AdapterDescription d;
+  wgpu::AdapterInfo info;
+  adapter.GetInfo(&info);
+  d.vendor = str(info.vendor);
+  d.architecture = str(info.architecture);
+  d.device = str(info.device);
+  d.description = str(info.description);
+  d.driver = d.description;
+  d.backend = backend_name(info.backendType);
+  d.adapter_type = adapter_type_name(info.adapterType);
+  d.vendor_id = info.vendorID;
+  d.device_id = info.deviceID;
+  d.subgroup_min_size = info.subgroupMinSize;
+  d.subgroup_max_size = info.subgroupMaxSize;
+  wgpu::Limits limits;
+  if (adapter.GetLimits(&limits) == wgpu::Status::Success) d.limits = limit_list(limits);
+  wgpu::SupportedFeatures features;
+  adapter.GetFeatures(&features);
+  for (std::size_t i = 0; i < features.featureCount; ++i) d.features.push_back(feature_name(features.features[i]));
+  std::sort(d.features.begin(), d.features.end());
+  wgpu::SupportedWGSLLanguageFeatures wgsl;
+  instance.GetWGSLLanguageFeatures(&wgsl);
+  for (std::size_t i = 0; i < wgsl.featureCount; ++i) d.wgsl_features.push_back(wgsl_feature_name(wgsl.features[i]));
+  std::sort(d.wgsl_features.begin(), d.wgsl_features.end());
+  for (const char* t : dawn::native::GetTogglesUsed(adapter)) d.adapter_toggles.emplace_back(t);
+  return d;
+}
+
+std::unique_ptr<dawn::native::Instance> make_instance() {
+  configure_environment();
+  static const wgpu::InstanceFeatureName kInstanceFeatures[] = {wgpu::InstanceFeatureName::TimedWaitAny};
+  wgpu::InstanceDescriptor desc;
+  desc.requiredFeatureCount = 1;
+  desc.requiredFeatures = kInstanceFeatures;
+  return std::make_unique<dawn::native::Instance>(&desc);
+}
+
+std::vector<Found> find_adapters(dawn::native::Instance& native, const ContextOptions& options) {
+  // Adapter toggles: the experimental ones must be given when the adapter is created.
+  std::vector<const char*> enabled;
+  if (options.experimental) {
+    enabled.push_back(kToggleUnsafe);
+    enabled.push_back(kToggleF16Nvidia);
+  }
+  wgpu::DawnTogglesDescriptor toggles;
+  toggles.enabledToggleCount = enabled.size();
+  toggles.enabledToggles = enabled.data();
+  wgpu::RequestAdapterOptions opts;
+  opts.nextInChain = &toggles;
+  wgpu::Instance instance(native.Get());
+  std::vector<Found> out;
+  for (auto& a : native.EnumerateAdapters(&opts)) {
+    wgpu::Adapter adapter(a.Get());
+    AdapterDescription d = describe(adapter, instance);
+    if (d.backend == "null") continue;  // runs nothing: never a measurement target
+    d.index = out.size();
+    out.push_back(Found{a, std::move(d)});
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<std::vector<AdapterDescription>> Context::enumerate(const ContextOptions& options) {
+  auto native = make_instance();
+  std::vector<AdapterDescription> out;
+  for (auto& f : find_adapters(*native, options)) out.push_back(std::move(f.description));
+  return out;
+}
+
+// ---- creation ------------------------------------------------------------------------------------
+
+Expected<std::unique_ptr<Context>> Context::create(const ContextOptions& options) {
+  std::unique_ptr<Context> ctx(new Context());
+  ctx->impl_ = std::make_unique<Impl>();
+  ctx->options_ = options;
+  ctx->impl_->native = make_instance();
+  ctx->instance_ = wgpu::Instance(ctx->impl_->native->Get());
+
+  auto found = find_adapters(*ctx->impl_->native, options);
+  std::vector<Found*> candidates;
+  for (auto& f : found) {
+    if (!options.backend.empty() && lower(options.backend) != f.description.backend) continue;
+    candidates.push_back(&f);
+  }
+  if (candidates.empty()) {
+    return make_error(ErrorKind::NoAdapter,
+                      options.backend.empty()
+                          ? "no usable WebGPU adapter (Dawn found none; is a Vulkan driver installed?)"
+                          : fmt::format("no adapter with backend '{}'", options.backend));
+  }
+  Found* chosen = nullptr;
+  const std::string sel = lower(options.adapter);
+  if (sel.empty() || sel == "best") {
+    chosen = *std::min_element(candidates.begin(), candidates.end(), [](Found* a, Found* b) {
+      return type_rank(a->description.adapter_type) < type_rank(b->description.adapter_type);
+    });
+  } else if (std::all_of(sel.begin(), sel.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    const auto index = std::stoull(sel);
+    for (Found* f : candidates) {
+      if (f->description.index == index) chosen = f;
+    }
+    if (chosen == nullptr) {
+      return make_error(ErrorKind::NoAdapter, fmt::format("no adapter with index {} (there are {}; see "
+                                                          "'webgpu-bench devices')",
+                                                          index, found.size()));
+    }
+  } else {
+    for (Found* f : candidates) {
+      const auto& d = f->description;
+      const std::string hay = lower(d.device + " " + d.description + " " + d.vendor + " " + d.architecture);
+      if (hay.find(sel) != std::string::npos) {
+        chosen = f;
+        break;
+      }
+    }
+    if (chosen == nullptr) {
+      return make_error(ErrorKind::NoAdapter,
+                        fmt::format("no adapter matches '{}' (see 'webgpu-bench devices')", options.adapter));
+    }
+  }
+  ctx->adapter_ = chosen->description;
+  ctx->adapter_handle_ = wgpu::Adapter(chosen->native.Get());
+
+  // The adapter's own maximum limits: the defaults cap a storage binding at 128 MiB.
+  wgpu::Limits limits;
+  if (ctx->adapter_handle_.GetLimits(&limits) != wgpu::Status::Success) {
+    return make_error(ErrorKind::NoAdapter, "the adapter did not report its limits");
+  }
+  std::vector<wgpu::FeatureName> features;
+  for (auto f : kWantedFeatures) {
+    if (ctx->adapter_handle_.HasFeature(f)) features.push_back(f);
+  }
+  if (options.experimental &&
+      ctx->adapter_handle_.HasFeature(wgpu::FeatureName::ChromiumExperimentalSubgroupMatrix)) {
+    features.push_back(wgpu::FeatureName::ChromiumExperimentalSubgroupMatrix);
+  }
+
+  // Timestamp quantization off: a native benchmark wants the real timer resolution.
+  std::vector<const char*> enabled;
+  std::vector<const char*> disabled{kToggleNoQuantization};
+  if (!options.robustness) enabled.push_back(kToggleNoRobustness);
+  if (options.experimental) enabled.push_back(kToggleUnsafe);
+  wgpu::DawnTogglesDescriptor toggles;
+  toggles.enabledToggleCount = enabled.size();
+  toggles.enabledToggles = enabled.data();
+  toggles.disabledToggleCount = disabled.size();
+  toggles.disabledToggles = disabled.data();
+
+  wgpu::DeviceDescriptor desc;
+  desc.nextInChain = &toggles;
+  desc.label = "webgpu-bench";
+  desc.requiredLimits = &limits;
+  desc.requiredFeatureCount = features.size();
+  desc.requiredFeatures = features.data();
+  ErrorSink* sink = ctx->errors_.get();
+  desc.SetDeviceLostCallback(
+      wgpu::CallbackMode::AllowSpontaneous,
+      [](const wgpu::Device&, wgpu::DeviceLostReason reason, wgpu::StringView message, ErrorSink* s) {
+        if (reason == wgpu::DeviceLostReason::Destroyed || reason == wgpu::DeviceLostReason::CallbackCancelled) return;
+        s->report_lost(fmt::format("device lost: {}", str(message)));
+      },
+      sink);
+  desc.SetUncapturedErrorCallback(
+      [](const wgpu::Device&, wgpu::ErrorType type, wgpu::StringView message, ErrorSink* s) {
+        s->report_uncaptured(fmt::format("uncaptured GPU error ({}): {}", error_type_name(type), str(message)));
+      },
+      sink);
+
+  std::string device_error;
+  wgpu::Future future = ctx->adapter_handle_.RequestDevice(
+      &desc, wgpu::CallbackMode::WaitAnyOnly,
+      [&](wgpu::RequestDeviceStatus status, wgpu::Device device, wgpu::StringView message) {
+        if (status == wgpu::RequestDeviceStatus::Success) {
+          ctx->device_ = std::move(device);
+        } else {
+          device_error = str(message);
+        }
+      });
+  if (ctx->instance_.WaitAny(future, UINT64_MAX) != wgpu::WaitStatus::Success || !ctx->device_) {
+    return make_error(ErrorKind::NoAdapter, fmt::format("could not create a device on '{}': {}",
+                                                        ctx->adapter_.device, device_error));
+  }
+  ctx->queue_ = ctx->device_.GetQueue();
+  ctx->device_.GetLimits(&ctx->limits_);
+  // Device features (what was granted) replace the adapter's list in the description.
+  wgpu::SupportedFeatures granted;
+  ctx->device_.GetFeatures(&granted);
+  ctx->adapter_.features.clear();
+  for (std::size_t i = 0; i < granted.featureCount; ++i) {
+    ctx->adapter_.features.push_back(feature_name(granted.features[i]));
+  }
+  std::sort(ctx->adapter_.features.begin(), ctx->adapter_.features.end());
+  if (auto st = ctx->prepare_timing(); !st) return std::move(st).error();
+  return ctx;
+}
+
+Context::~Context() {
+  if (device_) {
+    // Let queued work drain so the driver is not torn down under a running kernel.
+    (void)finish(10000);
+    device_.Destroy();
+  }
+}
+
+bool Context::has_feature(wgpu::FeatureName f) const { return device_.HasFeature(f); }
+
+bool Context::has_feature(std::string_view webgpu_name) const {
+  return std::find(adapter_.features.begin(), adapter_.features.end(), webgpu_name) != adapter_.features.end();
+}
+
+bool Context::has_wgsl_feature(std::string_view name) const {
+  return std::find(adapter_.wgsl_features.begin(), adapter_.wgsl_features.end(), name) !=
+         adapter_.wgsl_features.end();
+}
+
+std::vector<std::string> Context::toggles() const {
+  std::vector<std::string> out;
+  for (const char* t : dawn::native::GetTogglesUsed(device_.Get())) out.emplace_back(t);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// ---- waiting and errors ----------------------------------------------------------------------------
+
+Status Context::wait(wgpu::Future future, std::uint64_t timeout_ms, std::string_view what) {
+  const auto status = instance_.WaitAny(future, timeout_ms * 1000000ull);
+  if (errors_->device_lost()) return make_error(ErrorKind::DeviceLost, errors_->lost_message());
+  if (status == wgpu::WaitStatus::TimedOut) {
+    return make_error(ErrorKind::Failed, fmt::format("{} did not complete within {} ms", what, timeout_ms));
+  }
+  if (status != wgpu::WaitStatus::Success) {
+    return make_error(ErrorKind::Failed, fmt::format("waiting for {} failed", what));
+  }
+  return ok();
+}
+
+Status Context::check_errors() {
+  if (errors_->device_lost()) return make_error(ErrorKind::DeviceLost, errors_->lost_message());
+  auto pending = errors_->take();
+  if (!pending.empty()) return make_error(ErrorKind::GpuError, pending.front());
+  return ok();
+}
+
+Status Context::finish(std::uint64_t timeout_ms) {
+  if (!device_) return ok();
+  wgpu::Future f = queue_.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
+                                              [](wgpu::QueueWorkDoneStatus, wgpu::StringView) {});
+  if (auto st = wait(f, timeout_ms, "queued GPU work"); !st) return st;
+  return check_errors();
+}
+
+// ---- shaders and pipelines ---------------------------------------------------------------------------
+
+namespace {
+
+// Pops the two scopes pushed by push_scopes (out-of-memory on top of validation).
+struct ScopeResult {
+  wgpu::ErrorType type = wgpu::ErrorType::NoError;
+  std::string message;
+};
+
+}  // namespace
+
+#define WGB_PUSH_SCOPES()                                     \
+  device_.PushErrorScope(wgpu::ErrorFilter::Validation);      \
+  device_.PushErrorScope(wgpu::ErrorFilter::OutOfMemory)
+
+static Status pop_scopes(const wgpu::Instance& instance, const wgpu::Device& device, std::string_view what) {
+  ScopeResult results[2];
+  for (auto& r : results) {
+    wgpu::Future f = device.PopErrorScope(
+        wgpu::CallbackMode::WaitAnyOnly,
+        [&r](wgpu::PopErrorScopeStatus, wgpu::ErrorType type, wgpu::StringView message) {
+          r.type = type;
+          r.message = str(message);
+        });
+    instance.WaitAny(f, UINT64_MAX);
+  }
+  if (results[0].type == wgpu::ErrorType::OutOfMemory) {
+    return make_error(ErrorKind::OutOfMemory, fmt::format("{}: out of memory: {}", what, results[0].message));
+  }
+  for (const auto& r : results) {
+    if (r.type != wgpu::ErrorType::NoError) {
+      return make_error(ErrorKind::Compile, fmt::format("{}: {}", what, r.message));
+    }
+  }
+  return ok();
+}
+
+Expected<wgpu::ShaderModule> Context::compile(std::string_view wgsl, std::string_view label) {
+  WGB_PUSH_SCOPES();
+  wgpu::ShaderSourceWGSL source;
+  source.code = wgpu::StringView(wgsl);
+  wgpu::ShaderModuleDescriptor desc;
+  desc.nextInChain = &source;
+  desc.label = wgpu::StringView(label);
+  wgpu::ShaderModule module = device_.CreateShaderModule(&desc);
+  std::string messages;
+  wgpu::Future f = module.GetCompilationInfo(
+      wgpu::CallbackMode::WaitAnyOnly,
+      [&messages](wgpu::CompilationInfoRequestStatus, const wgpu::CompilationInfo* info) {
+        if (info == nullptr) return;
+        for (std::size_t i = 0; i < info->messageCount; ++i) {
+          const auto& m = info->messages[i];
+          if (m.type != wgpu::CompilationMessageType::Error) continue;
+          if (!messages.empty()) messages += "; ";
+          messages += fmt::format("{}:{}: {}", m.lineNum, m.linePos, str(m.message));
+        }
+      });
+  instance_.WaitAny(f, UINT64_MAX);
+  auto st = pop_scopes(instance_, device_, fmt::format("WGSL of '{}' failed to compile", label));
+  if (!st) {
+    Error e = std::move(st).error();
+    if (!messages.empty()) e.message = fmt::format("WGSL of '{}' failed to compile: {}", label, messages);
+    return e;
+  }
+  return module;
+}
+
+Expected<wgpu::ComputePipeline> Context::pipeline(std::string_view wgsl, std::string_view label,
+                                                  std::string_view entry_point) {
+  auto module = compile(wgsl, label);
+  if (!module) return std::move(module).error();
+  WGB_PUSH_SCOPES();
+  wgpu::ComputePipelineDescriptor desc;
+  desc.label = wgpu::StringView(label);
+  desc.compute.module = *module;
+  desc.compute.entryPoint = wgpu::StringView(entry_point);
+  wgpu::ComputePipeline p = device_.CreateComputePipeline(&desc);
+  if (auto st = pop_scopes(instance_, device_, fmt::format("pipeline '{}'", label)); !st) {
+    return std::move(st).error();
+  }
+  return p;
+}
+
+// ---- buffers -----------------------------------------------------------------------------------------
+
+Expected<wgpu::Buffer> Context::buffer(std::uint64_t size, wgpu::BufferUsage usage, std::string_view label) {
+  WGB_PUSH_SCOPES();
+  wgpu::BufferDescriptor desc;
+  desc.label = wgpu::StringView(label);
+  desc.size = (size + 3) & ~std::uint64_t{3};
+  desc.usage = usage;
+  wgpu::Buffer b = device_.CreateBuffer(&desc);
+  if (auto st = pop_scopes(instance_, device_, fmt::format("buffer '{}' ({} bytes)", label, size)); !st) {
+    return std::move(st).error();
+  }
+  return b;
+}
+
+Expected<wgpu::Buffer> Context::buffer_with_data(std::span<const std::byte> bytes, wgpu::BufferUsage usage,
+                                                 std::string_view label) {
+  WGB_PUSH_SCOPES();
+  wgpu::BufferDescriptor desc;
+  desc.label = wgpu::StringView(label);
+  desc.size = std::max<std::uint64_t>(4, (bytes.size() + 3) & ~std::size_t{3});
+  desc.usage = usage;
+  desc.mappedAtCreation = true;
+  wgpu::Buffer b = device_.CreateBuffer(&desc);
+  if (auto st = pop_scopes(instance_, device_, fmt::format("buffer '{}' ({} bytes)", label, bytes.size())); !st) {
+    return std::move(st).error();
+  }
+  void* dst = b.GetMappedRange(0, desc.size);
+  if (dst == nullptr) return make_error(ErrorKind::OutOfMemory, fmt::format("could not map buffer '{}'", label));
+  std::memset(dst, 0, desc.size);
+  if (!bytes.empty()) std::memcpy(dst, bytes.data(), bytes.size());
+  b.Unmap();
+  return b;
+}
+
+void Context::write(const wgpu::Buffer& buffer, std::uint64_t offset, const void* data, std::size_t size) {
+  queue_.WriteBuffer(buffer, offset, data, size);
+}
+
+Status Context::fill_hashed(const wgpu::Buffer& buffer, std::uint64_t size, std::uint32_t seed) {
+  if (!fill_pipeline_) {
+    auto p = pipeline(kFillWgsl, "fill-hashed");
+    if (!p) return std::move(p).error();
+    fill_pipeline_ = *p;
+  }
+  // Chunks of 32 MiB: 32768 workgroups of 256 words, under every adapter's dispatch and binding limits.
+  constexpr std::uint64_t kChunk = 32ull << 20;
+  auto params = this->buffer(16, wgpu::BufferUsage::Uniform | wgpu::BufferUsage::CopyDst, "fill-params");
+  if (!params) return std::move(params).error();
+  for (std::uint64_t off = 0; off < size; off += kChunk) {
+    const std::uint64_t bytes = std::min(kChunk, size - off);
+    const std::uint32_t words = static_cast<std::uint32_t>(bytes / 4);
+    const std::uint32_t p[4] = {static_cast<std::uint32_t>(off / 4), words, seed, 0};
+    queue_.WriteBuffer(*params, 0, p, sizeof(p));
+    wgpu::BindGroupEntry entries[2];
+    entries[0].binding = 0;
+    entries[0].buffer = buffer;
+    entries[0].offset = off;
+    entries[0].size = (bytes + 3) & ~std::uint64_t{3};
+    entries[1].binding = 1;
+    entries[1].buffer = *params;
+    entries[1].size = 16;
+    wgpu::BindGroupDescriptor bg;
+    bg.layout = fill_pipeline_.GetBindGroupLayout(0);
+    bg.entryCount = 2;
+    bg.entries = entries;
+    wgpu::BindGroup group = device_.CreateBindGroup(&bg);
+    const std::uint32_t groups = (words + 255) / 256;
+    auto st = run_pass([&](wgpu::ComputePassEncoder& pass) {
+      pass.SetPipeline(fill_pipeline_);
+      pass.SetBindGroup(0, group);
+      pass.DispatchWorkgroups(std::min<std::uint32_t>(groups, 32768), (groups + 32767) / 32768);
+    });
+    if (!st) return st;
+  }
+  return ok();
+}
+
+Expected<std::vector<std::byte>> Context::read(const wgpu::Buffer& buffer, std::uint64_t offset,
+                                               std::uint64_t size) {
+  const std::uint64_t aligned = (size + 3) & ~std::uint64_t{3};
+  auto staging = this->buffer(std::max<std::uint64_t>(aligned, 4), wgpu::BufferUsage::MapRead | wgpu::BufferUsage::CopyDst,
+                              "readback");
+  if (!staging) return std::move(staging).error();
+  wgpu::CommandEncoder encoder = device_.CreateCommandEncoder();
+  encoder.CopyBufferToBuffer(buffer, offset, *staging, 0, aligned);
+  wgpu::CommandBuffer commands = encoder.Finish();
+  queue_.Submit(1, &commands);
+  bool mapped = false;
+  std::string map_error;
+  wgpu::Future f = staging->MapAsync(wgpu::MapMode::Read, 0, aligned, wgpu::CallbackMode::WaitAnyOnly,
+                                     [&](wgpu::MapAsyncStatus status, wgpu::StringView message) {
+                                       mapped = status == wgpu::MapAsyncStatus::Success;
+                                       if (!mapped) map_error = str(message);
+                                     });
+  if (auto st = wait(f, 120000, "read-back"); !st) return std::move(st).error();
+  if (auto st = check_errors(); !st) return std::move(st).error();
+  if (!mapped) return make_error(ErrorKind::Failed, fmt::format("read-back failed: {}", map_error));
+  std::vector<std::byte> out(size);
+  std::memcpy(out.data(), staging->GetConstMappedRange(0, aligned), size);
+  staging->Unmap();
+  return out;
+}
+
+// ---- timing ------------------------------------------------------------------------------------------
+
+Status Context::prepare_timing() {
+  if (has_timestamps()) {
+    wgpu::QuerySetDescriptor qs;
+    qs.label = "pass-timestamps";
+    qs.type = wgpu::QueryType::Timestamp;
+    qs.count = 2;
+    timestamps_ = device_.CreateQuerySet(&qs);
+    auto resolve = buffer(16, wgpu::BufferUsage::QueryResolve | wgpu::BufferUsage::CopySrc, "timestamp-resolve");
+    if (!resolve) return std::move(resolve).error();
+    resolve_buffer_ = *resolve;
+    auto readback = buffer(16, wgpu::BufferUsage::MapRead | wgpu::BufferUsage::CopyDst, "timestamp-readback");
+    if (!readback) return std::move(readback).error();
+    readback_buffer_ = *readback;
+  }
+  // The cost of an empty submit and its completion wait, measured once: the wall-clock fallback
+  // subtracts the median (seed 001). A few unrecorded rounds first, so the queue is warm.
+  std::vector<double> costs;
+  for (int i = 0; i < 25; ++i) {
+    wgpu::CommandEncoder encoder = device_.CreateCommandEncoder();
+    wgpu::CommandBuffer commands = encoder.Finish();
+    const auto t0 = Clock::now();
+    queue_.Submit(1, &commands);
+    wgpu::Future f = queue_.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
+                                                [](wgpu::QueueWorkDoneStatus, wgpu::StringView) {});
+    if (auto st = wait(f, 10000, "an empty submit"); !st) return st;
+    const auto t1 = Clock::now();
+    if (i >= 5) costs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  std::sort(costs.begin(), costs.end());
+  empty_submit_ms_ = costs[costs.size() / 2];
+  return check_errors();
+}
+
+Status Context::run_pass(const PassEncoder& encode) {
+  wgpu::CommandEncoder encoder = device_.CreateCommandEncoder();
+  wgpu::ComputePassEncoder pass = encoder.BeginComputePass();
+  encode(pass);
+  pass.End();
+  wgpu::CommandBuffer commands = encoder.Finish();
+  queue_.Submit(1, &commands);
+  return finish();
+}
+
+Expected<RawTiming> Context::time_pass(const PassEncoder& encode) {
+  wgpu::CommandEncoder encoder = device_.CreateCommandEncoder();
+  wgpu::PassTimestampWrites writes;
+  wgpu::ComputePassDescriptor desc;
+  const bool ts = has_timestamps();
+  if (ts) {
+    writes.querySet = timestamps_;
+    writes.beginningOfPassWriteIndex = 0;
+    writes.endOfPassWriteIndex = 1;
+    desc.timestampWrites = &writes;
+  }
+  wgpu::ComputePassEncoder pass = encoder.BeginComputePass(&desc);
+  encode(pass);
+  pass.End();
+  if (ts) {
+    encoder.ResolveQuerySet(timestamps_, 0, 2, resolve_buffer_, 0);
+    encoder.CopyBufferToBuffer(resolve_buffer_, 0, readback_buffer_, 0, 16);
+  }
+  wgpu::CommandBuffer commands = encoder.Finish();
+
+  const auto t0 = Clock::now();
+  queue_.Submit(1, &commands);
+  wgpu::Future done = queue_.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
+                                                 [](wgpu::QueueWorkDoneStatus, wgpu::StringView) {});
+  if (auto st = wait(done, 600000, "a timed pass"); !st) return std::move(st).error();
+  const auto t1 = Clock::now();
+  if (auto st = check_errors(); !st) return std::move(st).error();
+
+  RawTiming timing;
+  timing.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  if (ts) {
+    bool mapped = false;
+    wgpu::Future f = readback_buffer_.MapAsync(wgpu::MapMode::Read, 0, 16, wgpu::CallbackMode::WaitAnyOnly,
+                                               [&mapped](wgpu::MapAsyncStatus status, wgpu::StringView) {
+                                                 mapped = status == wgpu::MapAsyncStatus::Success;
+                                               });
+    if (auto st = wait(f, 60000, "timestamp read-back"); !st) return std::move(st).error();
+    if (mapped) {
+      std::uint64_t stamps[2];
+      std::memcpy(stamps, readback_buffer_.GetConstMappedRange(0, 16), sizeof(stamps));
+      readback_buffer_.Unmap();
+      // Signed difference: a negative reading is possible on some drivers and must be seen.
+      timing.gpu_ms = static_cast<double>(static_cast<std::int64_t>(stamps[1] - stamps[0])) / 1e6;
+    }
+  }
+  return timing;
+}
+
+std::string source_hash(std::string_view wgsl) { return fmt::format("{:016x}", fnv1a64(wgsl)); }
+
+}  // namespace wgb::gpu

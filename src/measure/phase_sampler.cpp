@@ -1,0 +1,167 @@
+// Implementation of the seed-001 PhaseSampler (phase_sampler.hpp).
+#include "measure/phase_sampler.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace wgb::measure {
+namespace {
+
+// Grow 4x until a pass reaches a quarter of the target; below that, fixed per-pass overhead
+// (submit, timestamp writes) is too large a share for linear extrapolation to be trusted.
+constexpr std::uint64_t kGrowth = 4;
+
+}  // namespace
+
+PhaseSampler::PhaseSampler(PhaseConfig cfg) : cfg_(cfg) {
+  cfg_.max_dispatches = std::max<std::uint32_t>(1, cfg_.max_dispatches);
+  cfg_.max_calibration_steps = std::max(1, cfg_.max_calibration_steps);
+  cfg_.hard_stop_factor = std::max(1.0, cfg_.hard_stop_factor);
+}
+
+Action PhaseSampler::next() {
+  Action a;
+  if (phase_ == Phase::Done) return a;
+  awaiting_result_ = true;
+  a.kind = Action::Kind::Run;
+  a.knob = 1;
+  a.repetitions = dispatches_;
+  a.recorded = phase_ == Phase::Sample;
+  a.stage = phase_ == Phase::Sample   ? Action::Stage::Sample
+            : phase_ == Phase::WarmUp ? Action::Stage::WarmUp
+                                      : Action::Stage::Calibrate;
+  return a;
+}
+
+double PhaseSampler::warmup_limit_ms() const {
+  // Up to warmup_max_ms so clocks ramp, but never more than a tenth of the budget: a short phase
+  // must not spend most of its time unrecorded.
+  return std::max(0.0, std::min(cfg_.warmup_max_ms, cfg_.budget_ms / 10));
+}
+
+double PhaseSampler::typical_pass_ms() const {
+  if (!samples_ms_.empty()) return median(samples_ms_);
+  if (last_pass_ms_ > 0) return last_pass_ms_;
+  return cfg_.target_sample_ms;
+}
+
+void PhaseSampler::record_invalid(double pass_ms, const char* stage) {
+  invalid_ms_.push_back(pass_ms);
+  std::ostringstream os;
+  os << stage << ": ignored unusable pass duration " << pass_ms << " ms (" << dispatches_
+     << " dispatches)";
+  notes_.push_back(os.str());
+}
+
+void PhaseSampler::start_warmup() {
+  phase_ = warmup_limit_ms() > 0 ? Phase::WarmUp : Phase::Sample;
+}
+
+void PhaseSampler::add(double pass_ms) {
+  if (!awaiting_result_) throw std::logic_error("PhaseSampler::add() without a pending Run action");
+  awaiting_result_ = false;
+  const bool valid = std::isfinite(pass_ms) && pass_ms > 0;
+  if (valid) last_pass_ms_ = pass_ms;
+  switch (phase_) {
+    case Phase::Calibrate: add_calibration(pass_ms, valid); break;
+    case Phase::WarmUp:
+      if (!valid) record_invalid(pass_ms, "warm-up");
+      // An unusable reading is charged at the nominal pass length so warm-up stays bounded.
+      warmup_ms_ += valid ? pass_ms : cfg_.target_sample_ms;
+      if (warmup_ms_ >= warmup_limit_ms()) phase_ = Phase::Sample;
+      break;
+    case Phase::Sample: add_sample(pass_ms, valid); break;
+    case Phase::Done: break;
+  }
+}
+
+void PhaseSampler::add_calibration(double pass_ms, bool valid) {
+  ++calibration_steps_;
+  const bool out_of_steps = calibration_steps_ >= cfg_.max_calibration_steps;
+  if (!valid) {
+    record_invalid(pass_ms, "calibrate");
+    if (out_of_steps) start_warmup();
+    return;
+  }
+  if (pass_ms >= cfg_.target_sample_ms / 4 || dispatches_ >= cfg_.max_dispatches || out_of_steps) {
+    // Long enough to be dominated by the dispatches themselves: scale linearly to the target.
+    const double x = std::ceil(static_cast<double>(dispatches_) * cfg_.target_sample_ms / pass_ms);
+    dispatches_ = !(x >= 1) ? 1u
+                  : x >= static_cast<double>(cfg_.max_dispatches)
+                      ? cfg_.max_dispatches
+                      : static_cast<std::uint32_t>(x);
+    start_warmup();
+  } else {
+    dispatches_ = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(std::uint64_t{dispatches_} * kGrowth, cfg_.max_dispatches));
+  }
+}
+
+void PhaseSampler::add_sample(double pass_ms, bool valid) {
+  if (valid) {
+    samples_ms_.push_back(pass_ms);
+    sampled_ms_ += pass_ms;
+  } else {
+    record_invalid(pass_ms, "sample");
+    sampled_ms_ += cfg_.target_sample_ms;  // keeps a device returning garbage from looping forever
+  }
+  if (sampled_ms_ >= cfg_.budget_ms && samples_ms_.size() >= cfg_.min_samples) {
+    phase_ = Phase::Done;
+    return;
+  }
+  // Slow devices: keep going past the budget for min_samples, but stop before the next pass would
+  // (judging by the median pass so far) take the phase past the hard stop.
+  const double hard_stop = cfg_.hard_stop_factor * cfg_.budget_ms;
+  if (sampled_ms_ >= hard_stop || sampled_ms_ + typical_pass_ms() > hard_stop) {
+    hit_hard_stop_ = true;
+    phase_ = Phase::Done;
+  }
+}
+
+PhaseSampler::Report PhaseSampler::report() const {
+  Report r;
+  r.dispatches = dispatches_;
+  r.samples_ms = samples_ms_;
+  Rejection rej = reject_outliers_mad(samples_ms_, cfg_.z_threshold);
+  r.kept_ms = std::move(rej.kept);
+  r.rejected_ms = std::move(rej.rejected);
+  r.invalid_ms = invalid_ms_;
+  r.notes = notes_;
+  r.stats = compute_stats(r.kept_ms);
+  // The median, not the mean or best: memory passes have a symmetric-ish spread around a
+  // sustained rate, and the median is insensitive to whatever rejection missed (seed 001).
+  r.median_ms = r.stats.median;
+  r.cv = r.stats.cv;
+  r.warmup_ms_spent = warmup_ms_;
+  r.sampled_ms = sampled_ms_;
+  r.hit_hard_stop = hit_hard_stop_;
+  return r;
+}
+
+double PhaseSampler::estimate_remaining_ms() const {
+  double ms = 0;
+  switch (phase_) {
+    case Phase::Calibrate:
+      // 4x growth to a quarter of the target sums to under a third of it; round up to one target.
+      ms += cfg_.target_sample_ms;
+      [[fallthrough]];
+    case Phase::WarmUp:
+      ms += std::max(0.0, warmup_limit_ms() - warmup_ms_);
+      [[fallthrough]];
+    case Phase::Sample: {
+      const double pass = phase_ == Phase::Sample ? typical_pass_ms() : cfg_.target_sample_ms;
+      const double missing = static_cast<double>(
+          cfg_.min_samples > samples_ms_.size() ? cfg_.min_samples - samples_ms_.size() : 0);
+      const double need = std::max(cfg_.budget_ms - sampled_ms_, missing * pass);
+      ms += std::clamp(need, 0.0,
+                       std::max(0.0, cfg_.hard_stop_factor * cfg_.budget_ms - sampled_ms_));
+      break;
+    }
+    case Phase::Done: break;
+  }
+  return ms;
+}
+
+}  // namespace wgb::measure

@@ -1,0 +1,316 @@
+// Implementation of the seed-000 best-run Sampler (sampler.hpp).
+#include "measure/sampler.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace wgb::measure {
+namespace {
+
+// Knob calibration never changes the knob by more than 4x per step: the per-rep time is not linear
+// in the loop count for small counts (fixed dispatch overhead dominates), so a large extrapolated
+// jump from a tiny measurement overshoots.  Growth is at least 1.25x so calibration always makes
+// progress even when the measurement sits just under the acceptance window.
+constexpr double kMaxKnobStep = 4.0;
+constexpr double kMinKnobGrowth = 1.25;
+// Batch calibration grows 4x at a time until a batch is a quarter of the measurement target; from
+// there the batch is long enough that its time is dominated by the work, so scaling is linear.
+constexpr std::uint64_t kBatchGrowth = 4;
+// ETA guess for the number of knob-calibration steps still to come (typical runs take 2-5).
+constexpr int kTypicalKnobSteps = 4;
+
+std::uint64_t grow_knob(std::uint64_t k, double factor, std::uint64_t hi) {
+  const double x = std::ceil(static_cast<double>(k) * factor);
+  if (x >= static_cast<double>(hi)) return hi;
+  return std::min(hi, std::max(k + 1, static_cast<std::uint64_t>(x)));
+}
+
+std::uint64_t shrink_knob(std::uint64_t k, double factor, std::uint64_t lo) {
+  // ceil keeps the shrink within `factor` (never more than 4x); min(k-1) guarantees progress.
+  const double x = std::ceil(static_cast<double>(k) * factor);
+  const auto scaled = x <= static_cast<double>(lo) ? lo : static_cast<std::uint64_t>(x);
+  return std::max(lo, std::min(k - 1, scaled));
+}
+
+std::uint32_t scale_reps(std::uint32_t reps, double batch_ms, double target_ms, std::uint32_t cap) {
+  const double x = std::ceil(static_cast<double>(reps) * target_ms / batch_ms);
+  if (!(x >= 1)) return 1;  // also catches NaN
+  if (x >= static_cast<double>(cap)) return cap;
+  return static_cast<std::uint32_t>(x);
+}
+
+}  // namespace
+
+const char* to_string(StopReason r) {
+  switch (r) {
+    case StopReason::Converged: return "converged";
+    case StopReason::MaxRounds: return "max-rounds";
+    case StopReason::Throttled: return "throttled";
+    case StopReason::None: return "none";
+  }
+  return "none";
+}
+
+const char* to_string(Action::Stage s) {
+  switch (s) {
+    case Action::Stage::Calibrate: return "calibrate";
+    case Action::Stage::WarmUp: return "warm-up";
+    case Action::Stage::Sample: return "sample";
+    case Action::Stage::Idle: return "idle";
+    case Action::Stage::Cooldown: return "cooldown";
+    case Action::Stage::Done: return "done";
+  }
+  return "done";
+}
+
+Sampler::Sampler(SamplerConfig cfg, KnobRange knob, CooldownBudget& budget)
+    : cfg_(cfg), range_(knob), budget_(&budget) {
+  // Defensive normalisation: a zero cap would never terminate or never measure.
+  cfg_.min_rounds = std::max(1, cfg_.min_rounds);
+  cfg_.max_rounds = std::max(1, cfg_.max_rounds);
+  cfg_.stable_rounds = std::max(0, cfg_.stable_rounds);
+  cfg_.discards_before_cooldown = std::max(1, cfg_.discards_before_cooldown);
+  cfg_.max_calibration_steps = std::max(1, cfg_.max_calibration_steps);
+  cfg_.max_batch = std::max<std::uint32_t>(1, cfg_.max_batch);
+  if (range_.enabled()) {
+    knob_ = std::clamp(range_.initial, range_.min, range_.max);
+    phase_ = Phase::CalibrateKnob;
+  } else {
+    knob_ = range_.initial;  // fixed-work: the logical problem is never resized
+    phase_ = Phase::CalibrateBatch;
+  }
+}
+
+Action Sampler::run_action() const {
+  Action a;
+  a.kind = Action::Kind::Run;
+  a.knob = knob_;
+  a.repetitions = reps_;
+  a.recorded = phase_ == Phase::Sample;
+  a.stage = phase_ == Phase::Sample   ? Action::Stage::Sample
+            : phase_ == Phase::WarmUp ? Action::Stage::WarmUp
+                                      : Action::Stage::Calibrate;
+  return a;
+}
+
+Action Sampler::next() {
+  if (phase_ == Phase::Done) return Action{};
+  if (sleep_pending_) {
+    sleep_pending_ = false;
+    return pending_sleep_;
+  }
+  awaiting_result_ = true;
+  return run_action();
+}
+
+void Sampler::record_invalid(double batch_ms, const char* stage) {
+  invalid_ms_.push_back(batch_ms);
+  std::ostringstream os;
+  os << stage << ": ignored unusable batch duration " << batch_ms << " ms (knob " << knob_
+     << ", " << reps_ << " reps)";
+  notes_.push_back(os.str());
+}
+
+void Sampler::add(double batch_ms) {
+  if (!awaiting_result_) throw std::logic_error("Sampler::add() without a pending Run action");
+  awaiting_result_ = false;
+  const bool valid = std::isfinite(batch_ms) && batch_ms > 0;
+  switch (phase_) {
+    case Phase::CalibrateKnob: add_knob_step(batch_ms, valid); break;
+    case Phase::CalibrateBatch: add_batch_step(batch_ms, valid); break;
+    case Phase::WarmUp:
+      // The warm-up only exists to ramp clocks and fault in caches; its value is not used.
+      if (!valid) record_invalid(batch_ms, "warm-up");
+      phase_ = Phase::Sample;
+      break;
+    case Phase::Sample: add_round(batch_ms, valid); break;
+    case Phase::Done: break;
+  }
+}
+
+void Sampler::finish_knob_calibration() {
+  phase_ = Phase::CalibrateBatch;
+  reps_ = 1;
+}
+
+void Sampler::add_knob_step(double batch_ms, bool valid) {
+  ++knob_steps_;
+  const bool out_of_steps = knob_steps_ >= cfg_.max_calibration_steps;
+  if (!valid) {
+    record_invalid(batch_ms, "calibrate-knob");
+    if (out_of_steps) finish_knob_calibration();
+    return;  // otherwise retry the same knob
+  }
+  const double t = batch_ms;  // one repetition per knob-calibration run
+  calibration_trace_.emplace_back(knob_, t);
+  per_rep_estimate_ms_ = t;
+  const double target = cfg_.target_dispatch_ms;
+  const bool too_fast = t < target / 2 && knob_ < range_.max;
+  const bool too_slow = t > 2 * target && knob_ > range_.min;
+  // Within [target/2, 2*target], or pinned at a bound, or out of steps: keep the knob just measured
+  // (never an extrapolated, unmeasured one).
+  if ((!too_fast && !too_slow) || out_of_steps) return finish_knob_calibration();
+  if (too_fast) {
+    knob_ = grow_knob(knob_, std::clamp(target / t, kMinKnobGrowth, kMaxKnobStep), range_.max);
+  } else if (calibration_trace_.size() == 1 && !knob_retry_used_) {
+    // The very first run of a pipeline often pays one-off costs (shader module load, lazy
+    // allocation); measure the same knob again before trusting that it is too slow.
+    knob_retry_used_ = true;
+  } else {
+    knob_ = shrink_knob(knob_, std::max(1.0 / kMaxKnobStep, target / t), range_.min);
+  }
+}
+
+void Sampler::add_batch_step(double batch_ms, bool valid) {
+  ++batch_steps_;
+  const bool out_of_steps = batch_steps_ >= cfg_.max_calibration_steps;
+  if (!valid) {
+    record_invalid(batch_ms, "calibrate-batch");
+    if (out_of_steps) phase_ = Phase::WarmUp;
+    return;
+  }
+  per_rep_estimate_ms_ = batch_ms / reps_;
+  if (batch_ms >= cfg_.measurement_ms / 4 || reps_ >= cfg_.max_batch || out_of_steps) {
+    reps_ = scale_reps(reps_, batch_ms, cfg_.measurement_ms, cfg_.max_batch);
+    phase_ = Phase::WarmUp;
+  } else {
+    reps_ = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(std::uint64_t{reps_} * kBatchGrowth, cfg_.max_batch));
+  }
+}
+
+void Sampler::add_round(double batch_ms, bool valid) {
+  ++rounds_;
+  bool want_cooldown = false;
+  if (!valid) {
+    // Counts toward max_rounds (so a broken timer cannot loop forever) but is neither kept nor a
+    // thermal discard: it says nothing about the GPU's speed.
+    record_invalid(batch_ms, "sample");
+    last_round_discarded_ = false;
+  } else {
+    const double per_rep = batch_ms / reps_;
+    if (!have_best_) {
+      have_best_ = true;
+      best_ms_ = per_rep;
+      kept_ms_.push_back(per_rep);
+      consecutive_discards_ = 0;
+      last_round_discarded_ = false;
+    } else if (per_rep > best_ms_ * cfg_.throttle_ratio) {
+      // Noise only ever slows a run down; a run this much slower than the best is the GPU
+      // throttling (or contention), not the kernel's cost.  Keep it out of the statistics.
+      throttled_ms_.push_back(per_rep);
+      ++consecutive_discards_;
+      last_round_discarded_ = true;
+      want_cooldown = consecutive_discards_ >= cfg_.discards_before_cooldown;
+    } else {
+      kept_ms_.push_back(per_rep);
+      if (per_rep < best_ms_ * (1 - cfg_.improvement_tolerance)) {
+        stable_ = 0;  // a real improvement: clocks were still ramping, keep looking
+      } else {
+        ++stable_;
+      }
+      best_ms_ = std::min(best_ms_, per_rep);
+      consecutive_discards_ = 0;
+      last_round_discarded_ = false;
+    }
+    per_rep_estimate_ms_ = best_ms_;
+  }
+
+  if (static_cast<int>(kept_ms_.size()) >= cfg_.min_rounds && stable_ >= cfg_.stable_rounds) {
+    return finish(StopReason::Converged);
+  }
+  if (want_cooldown && budget_->remaining <= 0) flagged_throttled_ = true;
+  if (rounds_ >= cfg_.max_rounds) {
+    return finish(flagged_throttled_ && last_round_discarded_ ? StopReason::Throttled
+                                                              : StopReason::MaxRounds);
+  }
+  Action sleep;
+  sleep.kind = Action::Kind::Sleep;
+  sleep.knob = knob_;
+  sleep.repetitions = reps_;
+  if (want_cooldown && budget_->remaining > 0) {
+    // Only spend the shared budget when another round follows: a cooldown after the last round
+    // would cost wall time without improving any measurement.
+    --budget_->remaining;
+    ++cooldowns_taken_;
+    consecutive_discards_ = 0;
+    sleep.sleep_ms = cfg_.cooldown_ms;
+    sleep.cooldown = true;
+    sleep.stage = Action::Stage::Cooldown;
+  } else if (cfg_.idle_gap_ms > 0) {
+    // The idle gap lets boost clocks and power limits recover between measurements, so each
+    // measurement starts from a comparable thermal state.
+    sleep.sleep_ms = cfg_.idle_gap_ms;
+    sleep.stage = Action::Stage::Idle;
+  } else {
+    return;
+  }
+  pending_sleep_ = sleep;
+  sleep_pending_ = true;
+}
+
+void Sampler::finish(StopReason reason) {
+  phase_ = Phase::Done;
+  stop_reason_ = reason;
+  awaiting_result_ = false;
+  sleep_pending_ = false;
+}
+
+SamplerReport Sampler::report() const {
+  SamplerReport r;
+  r.knob = knob_;
+  r.repetitions = reps_;
+  r.kept_ms = kept_ms_;
+  r.throttled_ms = throttled_ms_;
+  r.invalid_ms = invalid_ms_;
+  r.notes = notes_;
+  r.stats = compute_stats(kept_ms_);
+  r.best_ms = have_best_ ? best_ms_ : 0;
+  r.stop_reason = stop_reason_;
+  r.rounds = rounds_;
+  r.cooldowns_taken = cooldowns_taken_;
+  r.flagged_throttled = flagged_throttled_;
+  r.calibration_trace = calibration_trace_;
+  return r;
+}
+
+double Sampler::estimate_remaining_ms() const {
+  if (phase_ == Phase::Done) return 0;
+  // Once the batch is calibrated, the predicted batch time beats the configured one: a fixed-work
+  // benchmark whose single repetition takes 300 ms cannot hit a 100 ms measurement target.
+  const bool calibrated = phase_ == Phase::WarmUp || phase_ == Phase::Sample;
+  const double batch = calibrated && per_rep_estimate_ms_ > 0
+                           ? std::max(cfg_.measurement_ms, per_rep_estimate_ms_ * reps_)
+                           : cfg_.measurement_ms;
+  double ms = 0;
+  switch (phase_) {
+    case Phase::CalibrateKnob:
+      ms += std::max(1, kTypicalKnobSteps - knob_steps_) * 2 * cfg_.target_dispatch_ms;
+      [[fallthrough]];
+    case Phase::CalibrateBatch:
+      // 4x geometric growth to a quarter of the target sums to under a third of the target;
+      // a whole measurement is a safe upper bound including the odd retry.
+      ms += cfg_.measurement_ms;
+      [[fallthrough]];
+    case Phase::WarmUp:
+      ms += batch;
+      [[fallthrough]];
+    case Phase::Sample: {
+      const int left = std::max(0, cfg_.max_rounds - rounds_);
+      ms += left * batch + std::max(0, left - 1) * std::max(0.0, cfg_.idle_gap_ms);
+      if (sleep_pending_) ms += pending_sleep_.sleep_ms;
+      break;
+    }
+    case Phase::Done: break;
+  }
+  return ms;
+}
+
+double estimate_total_ms(const SamplerConfig& cfg, const KnobRange& knob) {
+  CooldownBudget scratch;
+  return Sampler(cfg, knob, scratch).estimate_remaining_ms();
+}
+
+}  // namespace wgb::measure

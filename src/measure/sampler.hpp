@@ -1,0 +1,138 @@
+// Best-run sampler of the main suite (seed 000, "Sampling methodology"): a pure state machine that
+// calibrates the work knob and batch size, warms up, then takes timed rounds until the best
+// per-repetition time converges, discarding throttled rounds and asking for thermal cooldowns.
+// The driver executes the returned Actions and feeds back measured durations; nothing here reads
+// a clock, so every decision is reproducible from a scripted list of durations.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "measure/stats.hpp"
+
+namespace wgb::measure {
+
+struct SamplerConfig {               // defaults from the reference implementation
+  double target_dispatch_ms = 10;    // calibrate the work knob so one repetition takes ~this
+  double measurement_ms = 100;       // size batches so one timed measurement takes ~this
+  double idle_gap_ms = 100;          // idle between timed measurements
+  int min_rounds = 3;
+  int stable_rounds = 2;             // converged once the best has not improved (by > tolerance)
+                                     // for this many consecutive kept rounds, and rounds >= min
+  double improvement_tolerance = 0.01;
+  int max_rounds = 10;               // cap on timed rounds (kept + discarded + invalid)
+  double throttle_ratio = 1.20;      // a run > 20% slower than the current best is thermal noise
+  int discards_before_cooldown = 2;  // consecutive discards -> cooldown
+  double cooldown_ms = 3000;
+  int max_calibration_steps = 12;    // per calibration stage (knob, then batch)
+  std::uint32_t max_batch = 1u << 20;  // repetitions cap per measurement
+};
+
+struct KnobRange {
+  std::uint64_t min = 1, max = 1, initial = 1;
+  bool enabled() const { return max > min; }
+};
+
+struct CooldownBudget {  // suite-wide, shared across samplers (SuiteOptions.maxCooldowns)
+  int remaining = 3;
+};
+
+enum class StopReason { Converged, MaxRounds, Throttled, None };
+const char* to_string(StopReason);  // "converged", "max-rounds", "throttled", "none"
+
+struct Action {
+  enum class Kind { Run, Sleep, Done } kind = Kind::Done;
+  // Run: execute `repetitions` repetitions of the workload at work knob `knob` as ONE timed batch
+  // and call add() with the batch's duration in ms.  `recorded` = false for calibration/warm-up.
+  std::uint64_t knob = 1;
+  std::uint32_t repetitions = 1;
+  bool recorded = false;
+  // Sleep: stay idle for `sleep_ms`; `cooldown` marks a thermal cooldown (progress shows a pause).
+  double sleep_ms = 0;
+  bool cooldown = false;
+  enum class Stage { Calibrate, WarmUp, Sample, Idle, Cooldown, Done } stage = Stage::Done;
+};
+const char* to_string(Action::Stage);  // "calibrate", "warm-up", "sample", "idle", "cooldown", "done"
+
+struct SamplerReport {
+  std::uint64_t knob = 1;           // calibrated work knob, == knob.initial when disabled
+  std::uint32_t repetitions = 1;    // calibrated batch size
+  std::vector<double> kept_ms;      // per-repetition ms of every kept timed measurement
+  std::vector<double> throttled_ms; // per-repetition ms of discarded (thermal) measurements
+  std::vector<double> invalid_ms;   // raw batch values rejected as unusable (<= 0, NaN, inf)
+  std::vector<std::string> notes;   // one line per invalid value (stage + value)
+  Stats stats;                      // over kept_ms
+  double best_ms = 0;               // fastest kept per-repetition time; 0 when nothing was kept
+  StopReason stop_reason = StopReason::None;
+  int rounds = 0;                   // timed rounds taken (kept + discarded + invalid)
+  int cooldowns_taken = 0;
+  bool flagged_throttled = false;   // cooldown budget exhausted while still discarding
+  std::vector<std::pair<std::uint64_t, double>> calibration_trace;  // (knob, per-rep ms) per step
+
+  bool valid() const { return !kept_ms.empty(); }  // false: no usable timed measurement at all
+};
+
+class Sampler {
+ public:
+  Sampler(SamplerConfig cfg, KnobRange knob, CooldownBudget& budget);
+
+  // What to do now.  A Run is repeated by every next() until add() delivers its result; a Sleep is
+  // handed out once and is considered done by the following next().  Done once finished.
+  Action next();
+  // Result of the last Run (batch total, ms).  Non-finite or <= 0 values are recorded as invalid
+  // (see SamplerReport::invalid_ms) instead of failing.  Throws std::logic_error without a pending Run.
+  void add(double batch_ms);
+  bool done() const { return phase_ == Phase::Done; }
+  SamplerReport report() const;
+  // Rough upper estimate of the remaining time (ms) if things go as configured: every stage runs
+  // at its configured duration and the timed rounds run to max_rounds.  Cooldowns are only
+  // included once scheduled (they are unpredictable).  Used for the progress ETA.
+  double estimate_remaining_ms() const;
+
+ private:
+  enum class Phase { CalibrateKnob, CalibrateBatch, WarmUp, Sample, Done };
+
+  Action run_action() const;
+  void record_invalid(double batch_ms, const char* stage);
+  void add_knob_step(double batch_ms, bool valid);
+  void add_batch_step(double batch_ms, bool valid);
+  void add_round(double batch_ms, bool valid);
+  void finish_knob_calibration();
+  void finish(StopReason reason);
+
+  SamplerConfig cfg_;
+  KnobRange range_;
+  CooldownBudget* budget_;
+  Phase phase_;
+  std::uint64_t knob_;
+  std::uint32_t reps_ = 1;
+  bool awaiting_result_ = false;  // a Run was handed out, add() not yet called
+  bool sleep_pending_ = false;
+  Action pending_sleep_;
+
+  int knob_steps_ = 0;
+  bool knob_retry_used_ = false;
+  int batch_steps_ = 0;
+  double per_rep_estimate_ms_ = 0;  // latest per-repetition estimate, for the ETA
+
+  int rounds_ = 0;
+  int stable_ = 0;
+  int consecutive_discards_ = 0;
+  bool last_round_discarded_ = false;
+  bool have_best_ = false;
+  double best_ms_ = 0;
+  int cooldowns_taken_ = 0;
+  bool flagged_throttled_ = false;
+  StopReason stop_reason_ = StopReason::None;
+  std::vector<double> kept_ms_, throttled_ms_, invalid_ms_;
+  std::vector<std::string> notes_;
+  std::vector<std::pair<std::uint64_t, double>> calibration_trace_;
+};
+
+// Estimate (ms) of one whole sampler run under `cfg`, before anything is measured; the budget-based
+// initial estimate the progress display starts from.
+double estimate_total_ms(const SamplerConfig& cfg, const KnobRange& knob);
+
+}  // namespace wgb::measure

@@ -1,0 +1,65 @@
+// Implementation of TimingArbiter (timing.hpp).
+#include "measure/timing.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace wgb::measure {
+
+const char* to_string(ClockKind k) {
+  switch (k) {
+    case ClockKind::GpuTimestamp: return "gpu-timestamp";
+    case ClockKind::WallClock: return "wall-clock";
+  }
+  return "unknown";
+}
+
+TimingArbiter::TimingArbiter(bool timestamps_available, double empty_submit_ms, int max_strikes)
+    : timestamps_available_(timestamps_available),
+      // A negative or NaN overhead (a bad start-up measurement) must not inflate wall samples.
+      empty_submit_ms_(std::isfinite(empty_submit_ms) ? std::max(0.0, empty_submit_ms) : 0.0),
+      max_strikes_(std::max(1, max_strikes)) {}
+
+ClockKind TimingArbiter::clock() const {
+  return timestamps_available_ && !demoted_ ? ClockKind::GpuTimestamp : ClockKind::WallClock;
+}
+
+TimedSample TimingArbiter::wall(const RawTiming& raw, bool rejected, std::string note) const {
+  // The round trip includes submit + fence latency that the GPU did not spend on the batch; the
+  // median empty-submit cost measured at start-up is the best available estimate of it (seed 001).
+  const double ms = std::max(raw.wall_ms - empty_submit_ms_, kMinWallMs);
+  return TimedSample{ms, ClockKind::WallClock, rejected, std::move(note)};
+}
+
+TimedSample TimingArbiter::resolve(const RawTiming& raw) {
+  if (!timestamps_available_) return wall(raw, false, "timestamps unavailable");
+  if (demoted_) return wall(raw, false, "demoted to wall clock after repeated bad timestamps");
+  if (!raw.gpu_ms) return wall(raw, false, "no timestamp reading for this batch");
+
+  const double gpu = *raw.gpu_ms;
+  const char* problem = nullptr;
+  // The GPU cannot spend longer on a batch than the host waited for it, and cannot take negative
+  // time; such readings are wrapped/unsynchronised counters (seen on Safari, some mobile drivers).
+  if (!std::isfinite(gpu) || gpu < 0) {
+    problem = "timestamp negative or non-finite";
+  } else if (gpu > raw.wall_ms) {
+    problem = "timestamp longer than the wall-clock round trip";
+  } else if (raw.wall_ms >= kUnderHalfMinWallMs && gpu < 0.5 * raw.wall_ms) {
+    // For a long batch the round trip is dominated by GPU work, so a timestamp under half of it
+    // means the counters missed part of the work (e.g. a pass split or a clock-domain bug).
+    problem = "timestamp under half of the wall-clock round trip";
+  }
+  if (problem == nullptr) return TimedSample{gpu, ClockKind::GpuTimestamp, false, {}};
+
+  ++strikes_;
+  std::string note = problem;
+  if (strikes_ >= max_strikes_) {
+    // One bad reading may be a hiccup; repeated ones mean the timer itself is untrustworthy, and
+    // mixing clocks within one benchmark would blend two different biases into its statistics.
+    demoted_ = true;
+    note += "; demoted to wall clock";
+  }
+  return wall(raw, true, std::move(note));
+}
+
+}  // namespace wgb::measure

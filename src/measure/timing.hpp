@@ -1,0 +1,53 @@
+// Clock arbitration for one timed batch: decides whether a GPU timestamp reading is trusted or the
+// host wall clock (minus empty-submit overhead) is used instead, and demotes a benchmark to the
+// wall clock for good after repeated implausible timestamp readings.  Fed numbers; reads no clock.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace wgb::measure {
+
+enum class ClockKind { GpuTimestamp, WallClock };
+const char* to_string(ClockKind);  // "gpu-timestamp", "wall-clock"
+
+struct RawTiming {                 // what the GPU layer measured for one submitted batch
+  std::optional<double> gpu_ms;    // timestamp end-begin, if the feature exists and was read
+  double wall_ms = 0;              // submit -> completion round trip on the host clock
+};
+
+struct TimedSample {
+  double ms = 0;
+  ClockKind clock = ClockKind::WallClock;
+  bool timestamp_rejected = false;  // a timestamp was read but failed the cross-check
+  std::string note;                 // why the wall clock was used; empty for a trusted timestamp
+};
+
+class TimingArbiter {
+ public:
+  // Wall-clock samples below this are clamped up to it: a batch always takes *some* time, and a
+  // zero or negative duration would produce an infinite or negative throughput downstream.
+  static constexpr double kMinWallMs = 1e-6;
+  // The "under half of the wall clock" check only applies to batches at least this long: for short
+  // batches submit/readback latency legitimately dominates the round trip.
+  static constexpr double kUnderHalfMinWallMs = 4.0;
+
+  TimingArbiter(bool timestamps_available, double empty_submit_ms, int max_strikes = 2);
+
+  TimedSample resolve(const RawTiming& raw);
+  ClockKind clock() const;  // current policy: GpuTimestamp until demoted / unavailable
+  int strikes() const { return strikes_; }
+  bool demoted() const { return demoted_; }
+  double empty_submit_ms() const { return empty_submit_ms_; }
+
+ private:
+  TimedSample wall(const RawTiming& raw, bool rejected, std::string note) const;
+
+  bool timestamps_available_;
+  double empty_submit_ms_;
+  int max_strikes_;
+  int strikes_ = 0;
+  bool demoted_ = false;
+};
+
+}  // namespace wgb::measure

@@ -1,0 +1,352 @@
+// The scheduler that joins catalog, measure and gpu (seed 000 "Sampling methodology"): prepares
+// every benchmark up front, then measures one at a time in catalog order. The loop in
+// measure_one() is the only place a timed batch is run: the sampler decides, the GPU layer times,
+// the arbiter picks the clock, and the sampler is fed the duration.
+#include "webgpu_bench/suite.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <thread>
+
+#include "gpu/hash.hpp"
+#include "measure/sampler.hpp"
+#include "measure/stats.hpp"
+#include "measure/timing.hpp"
+
+namespace wgb {
+
+const char* to_string(RowStatus s) noexcept {
+  switch (s) {
+    case RowStatus::Ok: return "ok";
+    case RowStatus::Skipped: return "skipped";
+    case RowStatus::Error: return "error";
+    case RowStatus::Throttled: return "throttled";
+    case RowStatus::Cancelled: return "cancelled";
+    case RowStatus::Suspect: return "suspect";
+  }
+  return "unknown";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+measure::SamplerConfig sampler_config(const SamplingOptions& s) {
+  measure::SamplerConfig c;
+  c.target_dispatch_ms = s.target_dispatch_ms;
+  c.measurement_ms = s.measurement_ms;
+  c.idle_gap_ms = s.idle_gap_ms;
+  c.min_rounds = s.min_rounds;
+  c.stable_rounds = s.stable_rounds;
+  c.improvement_tolerance = s.improvement_tolerance;
+  c.max_rounds = s.max_rounds;
+  c.throttle_ratio = s.throttle_ratio;
+  c.cooldown_ms = s.cooldown_ms;
+  return c;
+}
+
+measure::KnobRange knob_range(const KnobSpec& k) { return {k.min, k.max, k.initial}; }
+
+Status validate_sampling(const SamplingOptions& s) {
+  auto bad = [](const std::string& what) { return make_error(ErrorKind::Usage, what); };
+  if (!(s.target_dispatch_ms > 0)) return bad("target-dispatch-ms must be > 0");
+  if (!(s.measurement_ms > 0)) return bad("measurement-ms must be > 0");
+  if (!(s.idle_gap_ms >= 0)) return bad("idle-gap-ms must be >= 0");
+  if (s.min_rounds < 1) return bad("min-rounds must be >= 1");
+  if (s.stable_rounds < 1) return bad("stable-rounds must be >= 1");
+  if (s.max_rounds < s.min_rounds) return bad("max-rounds must be >= min-rounds");
+  if (!(s.throttle_ratio > 1)) return bad("throttle-ratio must be > 1");
+  if (!(s.cooldown_ms >= 0)) return bad("cooldown-ms must be >= 0");
+  if (s.max_cooldowns < 0) return bad("max-cooldowns must be >= 0");
+  if (!(s.improvement_tolerance >= 0 && s.improvement_tolerance < 1)) return bad("tolerance must be in [0,1)");
+  return ok();
+}
+
+BenchmarkResult base_row(const BenchmarkDefinition& d, std::size_t index) {
+  BenchmarkResult r;
+  r.index = index;
+  r.id = d.id;
+  r.label = d.label;
+  r.description = d.description;
+  r.category = d.category;
+  r.family = d.family;
+  r.metric = d.metric;
+  r.statistic = d.statistic;
+  r.statistic_reason = d.statistic_reason;
+  r.wgsl_hash = gpu::source_hash(d.source);
+  return r;
+}
+
+RowStatus status_for(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::Skipped: return RowStatus::Skipped;
+    case ErrorKind::Cancelled: return RowStatus::Cancelled;
+    default: return RowStatus::Error;
+  }
+}
+
+}  // namespace
+
+struct SuiteRun::Impl {
+  SuiteOptions options;
+  std::unique_ptr<gpu::Context> owned;
+  gpu::Context* ctx = nullptr;
+  std::vector<BenchmarkDefinition> defs;
+  std::vector<std::unique_ptr<Workload>> workloads;
+  std::vector<std::optional<Error>> prepare_errors;
+  std::size_t next_index = 0;
+  bool started = false;
+  std::optional<Error> fatal;
+  measure::CooldownBudget budget;
+  Clock::time_point t0 = Clock::now();
+
+  double now_s() const { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+  void emit(measure::ProgressEvent::Kind kind, std::size_t index, std::string stage = {}, double expected = 0) {
+    if (!options.on_progress) return;
+    measure::ProgressEvent e;
+    e.kind = kind;
+    e.now_s = now_s();
+    e.index = index;
+    if (index < defs.size()) e.id = defs[index].id;
+    e.expected_s = expected;
+    e.stage = std::move(stage);
+    options.on_progress(e);
+  }
+
+  bool cancelled() const { return options.cancel.cancelled(); }
+
+  // Sleeps in short slices so a cancel is seen promptly. Returns false when cancelled.
+  bool idle(double ms) {
+    const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                          std::chrono::duration<double, std::milli>(ms));
+    while (Clock::now() < until) {
+      if (cancelled()) return false;
+      const Clock::duration left = until - Clock::now();
+      std::this_thread::sleep_for(std::min<Clock::duration>(left, std::chrono::milliseconds(20)));
+    }
+    return !cancelled();
+  }
+
+  Status start() {
+    if (started) return fatal ? Status(*fatal) : ok();
+    started = true;
+    if (auto st = validate_sampling(options.sampling); !st) {
+      fatal = st.error();
+      return st;
+    }
+    budget.remaining = options.sampling.max_cooldowns;
+    defs = options.benchmarks.empty() ? default_suite() : options.benchmarks;
+    if (options.context != nullptr) {
+      ctx = options.context;
+    } else {
+      auto created = gpu::Context::create(options.device);
+      if (!created) {
+        fatal = created.error();
+        return std::move(created).error();
+      }
+      owned = std::move(*created);
+      ctx = owned.get();
+    }
+    // Prepare everything up front: unsupported benchmarks resolve as skipped before any timing.
+    workloads.resize(defs.size());
+    prepare_errors.resize(defs.size());
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+      if (cancelled()) break;
+      emit(measure::ProgressEvent::Kind::Stage, i, "prepare");
+      PrepareContext pc{*ctx, options};
+      try {
+        if (!defs[i].prepare) {
+          prepare_errors[i] = make_error(ErrorKind::Failed, "the definition has no prepare step");
+          continue;
+        }
+        auto w = defs[i].prepare(pc);
+        if (w && *w) {
+          workloads[i] = std::move(*w);
+        } else if (w) {
+          prepare_errors[i] = make_error(ErrorKind::Failed, "prepare returned no workload");
+        } else {
+          prepare_errors[i] = w.error();
+        }
+      } catch (const std::exception& e) {
+        prepare_errors[i] = make_error(ErrorKind::Failed, fmt::format("prepare threw: {}", e.what()));
+      }
+      if (auto st = ctx->check_errors(); !st) {
+        if (st.error().kind == ErrorKind::DeviceLost) {
+          fatal = st.error();
+          return std::move(st).error();
+        }
+        // An error outside any scope during preparation belongs to this benchmark.
+        prepare_errors[i] = st.error();
+        workloads[i].reset();
+      }
+    }
+    t0 = Clock::now();
+    emit(measure::ProgressEvent::Kind::SuiteStart, 0);
+    return ok();
+  }
+
+  double estimate_s(std::size_t i) const {
+    if (i >= defs.size() || !workloads[i]) return 0;
+    measure::CooldownBudget scratch{0};
+    measure::Sampler s(sampler_config(options.sampling), knob_range(workloads[i]->knob()), scratch);
+    return s.estimate_remaining_ms() / 1000.0;
+  }
+
+  BenchmarkResult measure_one(std::size_t i);
+};
+
+BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
+  const auto& def = defs[i];
+  BenchmarkResult row = base_row(def, i);
+  const auto started_at = Clock::now();
+  auto finish_row = [&](BenchmarkResult& r) {
+    r.duration_s = std::chrono::duration<double>(Clock::now() - started_at).count();
+    emit(measure::ProgressEvent::Kind::BenchmarkEnd, i);
+    return r;
+  };
+  emit(measure::ProgressEvent::Kind::BenchmarkStart, i, "start", estimate_s(i));
+  if (fatal || cancelled()) {
+    row.status = RowStatus::Cancelled;
+    row.message = fatal ? fmt::format("not run: {}", fatal->message) : "not run: cancelled";
+    return finish_row(row);
+  }
+  if (prepare_errors[i]) {
+    row.status = status_for(prepare_errors[i]->kind);
+    row.message = prepare_errors[i]->message;
+    return finish_row(row);
+  }
+  Workload& w = *workloads[i];
+  const KnobSpec knob = w.knob();
+  row.knob_name = knob.name;
+  measure::Sampler sampler(sampler_config(options.sampling), knob_range(knob), budget);
+  measure::TimingArbiter arbiter(ctx->has_timestamps(), ctx->empty_submit_ms());
+  int round = 0;
+  while (true) {
+    if (cancelled()) {
+      row.status = RowStatus::Cancelled;
+      row.message = "cancelled while measuring";
+      return finish_row(row);
+    }
+    const measure::Action a = sampler.next();
+    if (a.kind == measure::Action::Kind::Done) break;
+    if (a.kind == measure::Action::Kind::Sleep) {
+      if (a.cooldown) emit(measure::ProgressEvent::Kind::CooldownStart, i, "cooldown", a.sleep_ms / 1000.0);
+      const bool completed = idle(a.sleep_ms);
+      if (a.cooldown) emit(measure::ProgressEvent::Kind::CooldownEnd, i, "cooldown");
+      if (!completed) continue;  // the cancel check at the top ends the row
+      continue;
+    }
+    w.set_knob(a.knob);
+    auto raw = ctx->time_pass([&](wgpu::ComputePassEncoder& pass) { w.encode(pass, a.repetitions); });
+    if (!raw) {
+      if (raw.error().kind == ErrorKind::DeviceLost) fatal = raw.error();
+      row.status = RowStatus::Error;
+      row.message = raw.error().message;
+      return finish_row(row);
+    }
+    const auto sample = arbiter.resolve(measure::RawTiming{raw->gpu_ms, raw->wall_ms});
+    if (sample.timestamp_rejected && row.timing_notes.size() < 8) row.timing_notes.push_back(sample.note);
+    sampler.add(sample.ms);
+    if (a.recorded) ++round;
+    const char* stage = a.stage == measure::Action::Stage::Calibrate ? "calibrate"
+                        : a.stage == measure::Action::Stage::WarmUp  ? "warm-up"
+                                                                     : "sample";
+    emit(measure::ProgressEvent::Kind::Stage, i,
+         a.recorded ? fmt::format("sample {}/{}", round, options.sampling.max_rounds) : stage);
+  }
+  const auto report = sampler.report();
+  row.knob = report.knob;
+  row.repetitions = report.repetitions;
+  row.calibration = report.calibration_trace;
+  row.samples_ms = report.kept_ms;
+  row.throttled_ms = report.throttled_ms;
+  const auto& s = report.stats;
+  row.stats = RowStats{s.count, s.min, s.max, s.mean, s.median, s.stddev, s.ci95, s.cv, s.q1, s.q3, s.iqr};
+  row.stop_reason = measure::to_string(report.stop_reason);
+  row.cooldowns = report.cooldowns_taken;
+  row.timing_method = measure::to_string(arbiter.clock());
+  row.timestamp_strikes = arbiter.strikes();
+  if (arbiter.demoted()) row.timing_notes.push_back("GPU timestamps distrusted twice: demoted to the wall clock");
+  w.set_knob(report.knob);
+  row.work = w.work();
+  row.parameters = w.parameters();
+  row.parameters["repetitions_per_batch"] = report.repetitions;
+
+  if (report.kept_ms.empty()) {
+    row.status = RowStatus::Error;
+    row.message = "no timed measurement was kept";
+    return finish_row(row);
+  }
+  row.time_ms = def.statistic == Statistic::Best ? report.best_ms : s.median;
+  const double units = row.work.count(def.metric);
+  if (!(row.time_ms > 0) || !(units > 0)) {
+    row.status = RowStatus::Error;
+    row.message = fmt::format("no rate: time {} ms, work {} {}", row.time_ms, units, def.metric.unit);
+    return finish_row(row);
+  }
+  row.value = units / (row.time_ms / 1000.0);
+  if (s.q3 > 0) row.value_low = units / (s.q3 / 1000.0);
+  if (s.q1 > 0) row.value_high = units / (s.q1 / 1000.0);
+
+  // Validation after timing (BabelStream): a wrong result makes the row an error, never a number.
+  auto checked = w.validate(*ctx);
+  if (!checked) {
+    if (checked.error().kind == ErrorKind::DeviceLost) fatal = checked.error();
+    row.status = RowStatus::Error;
+    row.message = fmt::format("validation failed: {}", checked.error().message);
+    return finish_row(row);
+  }
+  row.validation = *checked;
+  if (report.flagged_throttled) {
+    row.status = RowStatus::Throttled;
+    row.message = "still throttling after the suite's cooldown budget was spent";
+  }
+  return finish_row(row);
+}
+
+SuiteRun::SuiteRun(SuiteOptions options) : impl_(std::make_unique<Impl>()) { impl_->options = std::move(options); }
+SuiteRun::~SuiteRun() = default;
+SuiteRun::SuiteRun(SuiteRun&&) noexcept = default;
+SuiteRun& SuiteRun::operator=(SuiteRun&&) noexcept = default;
+
+Status SuiteRun::start() { return impl_->start(); }
+
+std::optional<BenchmarkResult> SuiteRun::next() {
+  if (!impl_->started) {
+    if (auto st = impl_->start(); !st) return std::nullopt;
+  } else if (impl_->ctx == nullptr) {
+    return std::nullopt;
+  }
+  if (impl_->next_index >= impl_->defs.size()) return std::nullopt;
+  return impl_->measure_one(impl_->next_index++);
+}
+
+const std::optional<Error>& SuiteRun::fatal_error() const { return impl_->fatal; }
+gpu::Context* SuiteRun::context() { return impl_->ctx; }
+std::size_t SuiteRun::benchmark_count() const {
+  return impl_->started ? impl_->defs.size()
+                        : (impl_->options.benchmarks.empty() ? default_suite().size() : impl_->options.benchmarks.size());
+}
+const std::vector<BenchmarkDefinition>& SuiteRun::benchmarks() const { return impl_->defs; }
+
+std::vector<double> SuiteRun::initial_estimates_s() const {
+  std::vector<double> out;
+  for (std::size_t i = 0; i < impl_->defs.size(); ++i) out.push_back(impl_->estimate_s(i));
+  return out;
+}
+
+SuiteRun run_suite(SuiteOptions options) { return SuiteRun(std::move(options)); }
+
+Status run_suite(SuiteOptions options, const std::function<void(const BenchmarkResult&)>& on_result) {
+  SuiteRun run(std::move(options));
+  if (auto st = run.start(); !st) return st;
+  while (auto row = run.next()) on_result(*row);
+  if (run.fatal_error()) return *run.fatal_error();
+  return ok();
+}
+
+}  // namespace wgb

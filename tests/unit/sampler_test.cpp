@@ -1,0 +1,402 @@
+// Unit tests for measure/sampler: the seed-000 best-run state machine driven by scripted durations.
+#include "measure/sampler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+namespace wgb::measure {
+namespace {
+
+using Kind = Action::Kind;
+using Stage = Action::Stage;
+
+// Feeds the sampler until Done.  Unrecorded runs (calibration / warm-up) get `model(action)`;
+// recorded (timed) runs take per-repetition times from `rounds` in order (times the batch size),
+// falling back to the model once the script is exhausted.
+struct Driver {
+  std::function<double(const Action&)> model;
+  std::deque<double> rounds;  // per-repetition ms for successive timed rounds
+  std::vector<Action> log;
+
+  void run(Sampler& s) {
+    for (int guard = 0; guard < 10000; ++guard) {
+      const Action a = s.next();
+      log.push_back(a);
+      if (a.kind == Kind::Done) return;
+      if (a.kind != Kind::Run) continue;
+      if (a.recorded && !rounds.empty()) {
+        s.add(rounds.front() * a.repetitions);
+        rounds.pop_front();
+      } else {
+        s.add(model(a));
+      }
+    }
+    FAIL() << "sampler did not terminate";
+  }
+  std::vector<Action> of(Stage st) const {
+    std::vector<Action> out;
+    for (const Action& a : log)
+      if (a.stage == st) out.push_back(a);
+    return out;
+  }
+  std::vector<Action> timed() const {
+    std::vector<Action> out;
+    for (const Action& a : log)
+      if (a.kind == Kind::Run && a.recorded) out.push_back(a);
+    return out;
+  }
+};
+
+// Per-repetition time linear in the loop count: unit_ms per knob unit.
+std::function<double(const Action&)> linear(double unit_ms) {
+  return [unit_ms](const Action& a) {
+    return static_cast<double>(a.knob) * unit_ms * a.repetitions;
+  };
+}
+
+const KnobRange kFixed{1, 1, 1};
+
+TEST(Sampler, StopReasonNames) {
+  EXPECT_STREQ(to_string(StopReason::Converged), "converged");
+  EXPECT_STREQ(to_string(StopReason::MaxRounds), "max-rounds");
+  EXPECT_STREQ(to_string(StopReason::Throttled), "throttled");
+  EXPECT_STREQ(to_string(StopReason::None), "none");
+}
+
+TEST(Sampler, SteadySequenceConvergesWithIdleGaps) {
+  CooldownBudget budget;
+  Sampler s({}, KnobRange{1, 1'000'000, 1}, budget);
+  Driver d{linear(0.01), {}, {}};
+  d.run(s);
+  const SamplerReport r = s.report();
+  // Knob: 1 -> 4 -> 16 -> 64 -> 256 (x4 capped), then 2.56 ms -> x(10/2.56) -> 1000 (10 ms).
+  EXPECT_EQ(r.knob, 1000u);
+  ASSERT_EQ(r.calibration_trace.size(), 6u);
+  EXPECT_NEAR(r.calibration_trace.back().second, 10.0, 1e-9);
+  // Batch: 1 rep = 10 ms (< 25) -> 4 reps = 40 ms -> scale to ceil(4*100/40) = 10.
+  EXPECT_EQ(r.repetitions, 10u);
+  EXPECT_EQ(d.of(Stage::WarmUp).size(), 1u);
+  EXPECT_FALSE(d.of(Stage::WarmUp)[0].recorded);
+  // 3 steady rounds: min_rounds reached and the best stable for 2 rounds.
+  EXPECT_EQ(r.stop_reason, StopReason::Converged);
+  EXPECT_EQ(r.rounds, 3);
+  EXPECT_EQ(r.kept_ms.size(), 3u);
+  EXPECT_NEAR(r.best_ms, 10.0, 1e-9);
+  EXPECT_NEAR(r.stats.mean, 10.0, 1e-9);
+  EXPECT_TRUE(r.throttled_ms.empty());
+  EXPECT_TRUE(r.valid());
+  // Idle gaps between the timed rounds, none after the last one.
+  const auto idles = d.of(Stage::Idle);
+  ASSERT_EQ(idles.size(), 2u);
+  for (const Action& a : idles) {
+    EXPECT_EQ(a.kind, Kind::Sleep);
+    EXPECT_DOUBLE_EQ(a.sleep_ms, 100);
+    EXPECT_FALSE(a.cooldown);
+  }
+  std::vector<Kind> tail;
+  for (std::size_t i = d.log.size() - 6; i < d.log.size(); ++i) tail.push_back(d.log[i].kind);
+  EXPECT_EQ(tail, (std::vector<Kind>{Kind::Run, Kind::Sleep, Kind::Run, Kind::Sleep, Kind::Run,
+                                     Kind::Done}));
+  EXPECT_TRUE(s.done());
+  EXPECT_EQ(s.next().kind, Kind::Done);
+}
+
+TEST(Sampler, CalibrationGrowthAtMostFourTimesPerStepAndClampedToMax) {
+  CooldownBudget budget;
+  Sampler s({}, KnobRange{1, 100, 1}, budget);
+  Driver d{linear(0.01), {}, {}};
+  d.run(s);
+  const SamplerReport r = s.report();
+  std::vector<std::uint64_t> knobs;
+  for (const auto& [k, ms] : r.calibration_trace) knobs.push_back(k);
+  EXPECT_EQ(knobs, (std::vector<std::uint64_t>{1, 4, 16, 64, 100}));
+  for (std::size_t i = 1; i < knobs.size(); ++i) EXPECT_LE(knobs[i], knobs[i - 1] * 4);
+  EXPECT_EQ(r.knob, 100u);  // pinned at the bound although 1 ms < target/2
+}
+
+TEST(Sampler, CalibrationGrowthUsesRatioWhenCloseToTarget) {
+  CooldownBudget budget;
+  Sampler s({}, KnobRange{1, 1'000'000, 1000}, budget);
+  Driver d{linear(0.004), {}, {}};  // 1000 -> 4 ms: factor 10/4 = 2.5 -> 2500 -> 10 ms
+  d.run(s);
+  ASSERT_EQ(s.report().calibration_trace.size(), 2u);
+  EXPECT_EQ(s.report().knob, 2500u);
+}
+
+TEST(Sampler, CalibrationShrinksAfterRetryAndClampsToMin) {
+  CooldownBudget budget;
+  Sampler s({}, KnobRange{1, 1'000'000, 10000}, budget);
+  Driver d{linear(0.01), {}, {}};
+  d.run(s);
+  // 10000 -> 100 ms (> 20): re-run once (first run may be cold), then shrink by at most 4x:
+  // 2500 (25 ms), then by 10/25 = 0.4 -> 1000 (10 ms).
+  const auto& tr = s.report().calibration_trace;
+  ASSERT_EQ(tr.size(), 4u);
+  EXPECT_EQ(tr[0].first, 10000u);
+  EXPECT_EQ(tr[1].first, 10000u);
+  EXPECT_EQ(tr[2].first, 2500u);
+  EXPECT_EQ(tr[3].first, 1000u);
+  EXPECT_EQ(s.report().knob, 1000u);
+
+  CooldownBudget b2;
+  Sampler m({}, KnobRange{500, 1'000'000, 1000}, b2);
+  Driver d2{linear(1.0), {}, {}};
+  d2.run(m);
+  EXPECT_EQ(m.report().knob, 500u);  // still slow, but at the minimum
+}
+
+TEST(Sampler, ColdFirstRunIsRetriedNotShrunk) {
+  CooldownBudget budget;
+  Sampler s({}, KnobRange{1, 1'000'000, 1000}, budget);
+  int calls = 0;
+  Driver d{[&](const Action& a) { return ++calls == 1 ? 150.0 : linear(0.01)(a); }, {}, {}};
+  d.run(s);
+  ASSERT_GE(s.report().calibration_trace.size(), 2u);
+  EXPECT_EQ(s.report().knob, 1000u);
+}
+
+TEST(Sampler, CalibrationStepsAreCapped) {
+  SamplerConfig cfg;
+  cfg.max_calibration_steps = 3;
+  CooldownBudget budget;
+  Sampler s(cfg, KnobRange{1, 1'000'000, 1}, budget);
+  Driver d{linear(0.0001), {}, {}};
+  d.run(s);
+  EXPECT_EQ(s.report().calibration_trace.size(), 3u);
+  EXPECT_EQ(s.report().knob, 16u);  // the last measured knob, not an extrapolated one
+}
+
+TEST(Sampler, FixedWorkCalibratesOnlyRepetitions) {
+  CooldownBudget budget;
+  Sampler s({}, KnobRange{7, 7, 7}, budget);
+  Driver d{[](const Action& a) { return 10.0 * a.repetitions; }, {}, {}};
+  d.run(s);
+  for (const Action& a : d.log) {
+    if (a.kind == Kind::Run) {
+      EXPECT_EQ(a.knob, 7u);
+    }
+  }
+  const SamplerReport r = s.report();
+  EXPECT_TRUE(r.calibration_trace.empty());
+  EXPECT_EQ(r.knob, 7u);
+  // Calibrate runs: 1 rep (10 ms) -> 4 reps (40 ms >= 25) -> scaled to 10 reps.
+  const auto cal = d.of(Stage::Calibrate);
+  ASSERT_EQ(cal.size(), 2u);
+  EXPECT_EQ(cal[0].repetitions, 1u);
+  EXPECT_EQ(cal[1].repetitions, 4u);
+  EXPECT_EQ(r.repetitions, 10u);
+  EXPECT_NEAR(r.best_ms, 10.0, 1e-12);  // reported per repetition, not per batch
+}
+
+TEST(Sampler, BatchGrowthIsFourfoldAndClampedToMaxBatch) {
+  SamplerConfig cfg;
+  cfg.max_batch = 20;
+  CooldownBudget budget;
+  Sampler s(cfg, kFixed, budget);
+  Driver d{[](const Action& a) { return 0.01 * a.repetitions; }, {}, {}};
+  d.run(s);
+  const auto cal = d.of(Stage::Calibrate);
+  ASSERT_EQ(cal.size(), 4u);  // 1, 4, 16, 20 (clamped) -> at the cap, stop
+  EXPECT_EQ(cal[2].repetitions, 16u);
+  EXPECT_EQ(cal[3].repetitions, 20u);
+  EXPECT_EQ(s.report().repetitions, 20u);
+}
+
+TEST(Sampler, SlowFixedWorkKeepsOneRepetition) {
+  CooldownBudget budget;
+  Sampler s({}, kFixed, budget);
+  Driver d{[](const Action& a) { return 300.0 * a.repetitions; }, {}, {}};
+  d.run(s);
+  EXPECT_EQ(s.report().repetitions, 1u);
+}
+
+TEST(Sampler, NoisyImprovingSequenceHitsMaxRounds) {
+  CooldownBudget budget;
+  Sampler s({}, kFixed, budget);
+  Driver d{[](const Action& a) { return 10.0 * a.repetitions; }, {}, {}};
+  double t = 10;
+  for (int i = 0; i < 20; ++i, t *= 0.95) d.rounds.push_back(t);  // always > 1% better
+  d.run(s);
+  const SamplerReport r = s.report();
+  EXPECT_EQ(r.stop_reason, StopReason::MaxRounds);
+  EXPECT_EQ(r.rounds, 10);
+  EXPECT_EQ(d.timed().size(), 10u);
+  EXPECT_EQ(r.kept_ms.size(), 10u);
+  EXPECT_NEAR(r.best_ms, 10 * std::pow(0.95, 9), 1e-9);
+}
+
+TEST(Sampler, ImprovementWithinToleranceCountsAsStable) {
+  CooldownBudget budget;
+  Sampler s({}, kFixed, budget);
+  Driver d{[](const Action& a) { return 10.0 * a.repetitions; }, {10.0, 9.95, 9.92}, {}};
+  d.run(s);
+  EXPECT_EQ(s.report().stop_reason, StopReason::Converged);
+  EXPECT_EQ(s.report().rounds, 3);
+  EXPECT_DOUBLE_EQ(s.report().best_ms, 9.92);
+}
+
+TEST(Sampler, ThrottledRunsAreDiscardedFromStats) {
+  CooldownBudget budget;
+  Sampler s({}, kFixed, budget);
+  Driver d{[](const Action& a) { return 10.0 * a.repetitions; }, {10, 13, 10, 10}, {}};
+  d.run(s);
+  const SamplerReport r = s.report();
+  EXPECT_EQ(r.stop_reason, StopReason::Converged);
+  EXPECT_EQ(r.rounds, 4);
+  EXPECT_EQ(r.throttled_ms, (std::vector<double>{13}));
+  EXPECT_EQ(r.kept_ms, (std::vector<double>{10, 10, 10}));
+  EXPECT_EQ(r.stats.count, 3u);
+  EXPECT_DOUBLE_EQ(r.stats.max, 10);
+  EXPECT_EQ(r.cooldowns_taken, 0);  // a single discard does not pause
+  EXPECT_TRUE(d.of(Stage::Cooldown).empty());
+  EXPECT_EQ(budget.remaining, 3);
+}
+
+TEST(Sampler, DiscardDoesNotCountTowardStability) {
+  CooldownBudget budget;
+  Sampler s({}, kFixed, budget);
+  // 10, 10(stable 1), 13(discard), 10(stable 2, 3 kept) -> converged after round 4, not 3.
+  Driver d{[](const Action& a) { return 10.0 * a.repetitions; }, {10, 10, 13, 10}, {}};
+  d.run(s);
+  EXPECT_EQ(s.report().rounds, 4);
+  EXPECT_EQ(s.report().stop_reason, StopReason::Converged);
+}
+
+TEST(Sampler, TwoConsecutiveDiscardsTriggerCooldown) {
+  CooldownBudget budget;
+  Sampler s({}, kFixed, budget);
+  Driver d{[](const Action& a) { return 10.0 * a.repetitions; }, {10, 13, 13, 10, 10}, {}};
+  d.run(s);
+  const SamplerReport r = s.report();
+  const auto cds = d.of(Stage::Cooldown);
+  ASSERT_EQ(cds.size(), 1u);
+  EXPECT_EQ(cds[0].kind, Kind::Sleep);
+  EXPECT_TRUE(cds[0].cooldown);
+  EXPECT_DOUBLE_EQ(cds[0].sleep_ms, 3000);
+  EXPECT_EQ(r.cooldowns_taken, 1);
+  EXPECT_EQ(budget.remaining, 2);
+  EXPECT_FALSE(r.flagged_throttled);
+  EXPECT_EQ(r.stop_reason, StopReason::Converged);
+  EXPECT_EQ(r.throttled_ms.size(), 2u);
+  // The cooldown replaces the idle gap after the second discard (round 3).
+  std::size_t timed_seen = 0, cooldown_after = 0;
+  for (const Action& a : d.log) {
+    if (a.kind == Kind::Run && a.recorded) ++timed_seen;
+    if (a.stage == Stage::Cooldown) cooldown_after = timed_seen;
+  }
+  EXPECT_EQ(cooldown_after, 3u);
+}
+
+TEST(Sampler, ExhaustedSharedBudgetFlagsAndContinues) {
+  CooldownBudget budget{1};
+  const auto model = [](const Action& a) { return 10.0 * a.repetitions; };
+  Sampler first({}, kFixed, budget);
+  Driver d1{model, {10, 13, 13, 10, 10}, {}};
+  d1.run(first);
+  EXPECT_EQ(first.report().cooldowns_taken, 1);
+  EXPECT_EQ(budget.remaining, 0);
+
+  // The second sampler shares the (now empty) budget: no pause, the row is flagged, and a run
+  // that ends on discards reports Throttled.
+  Sampler second({}, kFixed, budget);
+  Driver d2{model, {10, 13, 13, 13, 13, 13, 13, 13, 13, 13}, {}};
+  d2.run(second);
+  const SamplerReport r = second.report();
+  EXPECT_TRUE(d2.of(Stage::Cooldown).empty());
+  EXPECT_EQ(r.cooldowns_taken, 0);
+  EXPECT_TRUE(r.flagged_throttled);
+  EXPECT_EQ(r.stop_reason, StopReason::Throttled);
+  EXPECT_EQ(r.rounds, 10);
+  EXPECT_EQ(r.kept_ms.size(), 1u);
+  EXPECT_EQ(r.throttled_ms.size(), 9u);
+  EXPECT_EQ(budget.remaining, 0);
+  EXPECT_EQ(d2.of(Stage::Idle).size(), 9u);  // idle gaps still separate the rounds
+}
+
+TEST(Sampler, FlaggedButRecoveredEndsNotThrottled) {
+  CooldownBudget budget{0};
+  Sampler s({}, kFixed, budget);
+  Driver d{[](const Action& a) { return 10.0 * a.repetitions; }, {10, 13, 13, 10, 10}, {}};
+  d.run(s);
+  EXPECT_TRUE(s.report().flagged_throttled);
+  EXPECT_EQ(s.report().stop_reason, StopReason::Converged);
+}
+
+TEST(Sampler, BadDurationsDoNotCrash) {
+  CooldownBudget budget;
+  Sampler s({}, kFixed, budget);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  std::deque<double> calib = {0.0, nan, 10.0, 40.0, -5.0};  // calibration, then warm-up
+  Driver d{[&](const Action& a) {
+             if (calib.empty()) return 10.0 * a.repetitions;
+             const double v = calib.front();
+             calib.pop_front();
+             return v;
+           },
+           {nan, 10, 0.0, 10, inf, 10},
+           {}};
+  d.run(s);
+  const SamplerReport r = s.report();
+  EXPECT_EQ(r.repetitions, 10u);
+  EXPECT_EQ(r.invalid_ms.size(), 6u);  // 0, NaN (calibration), -5 (warm-up), NaN, 0, inf
+  EXPECT_EQ(r.notes.size(), r.invalid_ms.size());
+  EXPECT_EQ(r.kept_ms, (std::vector<double>{10, 10, 10}));
+  EXPECT_EQ(r.rounds, 6);  // invalid rounds count toward max_rounds
+  EXPECT_EQ(r.stop_reason, StopReason::Converged);
+}
+
+TEST(Sampler, AllInvalidRoundsStopAtMaxRounds) {
+  CooldownBudget budget;
+  Sampler s({}, kFixed, budget);
+  Driver d{[](const Action& a) { return 10.0 * a.repetitions; }, {}, {}};
+  for (int i = 0; i < 10; ++i) d.rounds.push_back(std::numeric_limits<double>::quiet_NaN());
+  d.run(s);
+  const SamplerReport r = s.report();
+  EXPECT_EQ(r.stop_reason, StopReason::MaxRounds);
+  EXPECT_FALSE(r.valid());
+  EXPECT_EQ(r.best_ms, 0);
+  EXPECT_EQ(r.stats.count, 0u);
+}
+
+TEST(Sampler, RunIsRepeatedUntilAddedAndAddWithoutRunThrows) {
+  CooldownBudget budget;
+  Sampler s({}, kFixed, budget);
+  EXPECT_THROW(s.add(1.0), std::logic_error);
+  const Action a = s.next();
+  const Action b = s.next();
+  EXPECT_EQ(a.kind, Kind::Run);
+  EXPECT_EQ(b.kind, Kind::Run);
+  EXPECT_EQ(a.repetitions, b.repetitions);
+  s.add(10.0);
+  EXPECT_THROW(s.add(10.0), std::logic_error);
+}
+
+TEST(Sampler, EstimateShrinksToZero) {
+  CooldownBudget budget;
+  Sampler s({}, KnobRange{1, 1'000'000, 1}, budget);
+  const double initial = s.estimate_remaining_ms();
+  EXPECT_DOUBLE_EQ(initial, estimate_total_ms({}, KnobRange{1, 1'000'000, 1}));
+  // Upper estimate: at least max_rounds measurements plus their gaps.
+  EXPECT_GE(initial, 10 * 100 + 9 * 100);
+  EXPECT_LT(estimate_total_ms({}, kFixed), initial);  // no knob calibration
+  double prev = initial;
+  for (int guard = 0; guard < 1000 && !s.done(); ++guard) {
+    const Action a = s.next();
+    if (a.kind == Kind::Run) s.add(linear(0.01)(a));
+    const double now = s.estimate_remaining_ms();
+    EXPECT_LE(now, prev + 1e-9);
+    prev = now;
+  }
+  EXPECT_TRUE(s.done());
+  EXPECT_EQ(s.estimate_remaining_ms(), 0);
+}
+
+}  // namespace
+}  // namespace wgb::measure

@@ -1,0 +1,129 @@
+// Unit tests for measure/timing: timestamp cross-checks against the wall clock, strikes, demotion.
+#include "measure/timing.hpp"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+
+namespace wgb::measure {
+namespace {
+
+TEST(Timing, ClockNames) {
+  EXPECT_STREQ(to_string(ClockKind::GpuTimestamp), "gpu-timestamp");
+  EXPECT_STREQ(to_string(ClockKind::WallClock), "wall-clock");
+}
+
+TEST(Timing, PlausibleTimestampIsUsed) {
+  TimingArbiter a(true, 0.5);
+  const TimedSample s = a.resolve({40.0, 41.0});
+  EXPECT_EQ(s.clock, ClockKind::GpuTimestamp);
+  EXPECT_DOUBLE_EQ(s.ms, 40.0);
+  EXPECT_FALSE(s.timestamp_rejected);
+  EXPECT_EQ(a.strikes(), 0);
+  EXPECT_EQ(a.clock(), ClockKind::GpuTimestamp);
+}
+
+TEST(Timing, ShortBatchMayBeUnderHalf) {
+  // Below 4 ms of wall time the round trip is latency-dominated: a small timestamp is fine.
+  TimingArbiter a(true, 0.0);
+  const TimedSample s = a.resolve({0.5, 3.0});
+  EXPECT_EQ(s.clock, ClockKind::GpuTimestamp);
+  EXPECT_EQ(a.strikes(), 0);
+}
+
+TEST(Timing, NegativeTimestampFallsBackAndStrikes) {
+  TimingArbiter a(true, 1.0);
+  const TimedSample s = a.resolve({-3.0, 41.0});
+  EXPECT_EQ(s.clock, ClockKind::WallClock);
+  EXPECT_TRUE(s.timestamp_rejected);
+  EXPECT_DOUBLE_EQ(s.ms, 40.0);  // wall minus empty-submit overhead
+  EXPECT_FALSE(s.note.empty());
+  EXPECT_EQ(a.strikes(), 1);
+  EXPECT_FALSE(a.demoted());
+  EXPECT_EQ(a.clock(), ClockKind::GpuTimestamp);  // one strike is not enough
+}
+
+TEST(Timing, LongerThanWallFallsBackAndStrikes) {
+  TimingArbiter a(true, 0.0);
+  const TimedSample s = a.resolve({50.0, 41.0});
+  EXPECT_EQ(s.clock, ClockKind::WallClock);
+  EXPECT_TRUE(s.timestamp_rejected);
+  EXPECT_DOUBLE_EQ(s.ms, 41.0);
+  EXPECT_EQ(a.strikes(), 1);
+}
+
+TEST(Timing, UnderHalfOfLongBatchFallsBackAndStrikes) {
+  TimingArbiter a(true, 0.0);
+  const TimedSample s = a.resolve({10.0, 41.0});
+  EXPECT_EQ(s.clock, ClockKind::WallClock);
+  EXPECT_TRUE(s.timestamp_rejected);
+  EXPECT_EQ(a.strikes(), 1);
+  // Exactly half is still trusted.
+  EXPECT_EQ(a.resolve({20.5, 41.0}).clock, ClockKind::GpuTimestamp);
+  EXPECT_EQ(a.strikes(), 1);
+}
+
+TEST(Timing, NanTimestampIsAStrike) {
+  TimingArbiter a(true, 0.0);
+  const TimedSample s = a.resolve({std::numeric_limits<double>::quiet_NaN(), 10.0});
+  EXPECT_EQ(s.clock, ClockKind::WallClock);
+  EXPECT_EQ(a.strikes(), 1);
+}
+
+TEST(Timing, TwoStrikesDemoteForGood) {
+  TimingArbiter a(true, 1.0);
+  a.resolve({-1.0, 41.0});
+  const TimedSample second = a.resolve({99.0, 41.0});
+  EXPECT_TRUE(second.timestamp_rejected);
+  EXPECT_NE(second.note.find("demoted"), std::string::npos);
+  EXPECT_EQ(a.strikes(), 2);
+  EXPECT_TRUE(a.demoted());
+  EXPECT_EQ(a.clock(), ClockKind::WallClock);
+  // A perfectly good timestamp after demotion is ignored: the benchmark stays on one clock.
+  const TimedSample after = a.resolve({40.0, 41.0});
+  EXPECT_EQ(after.clock, ClockKind::WallClock);
+  EXPECT_FALSE(after.timestamp_rejected);
+  EXPECT_DOUBLE_EQ(after.ms, 40.0);
+  EXPECT_EQ(a.strikes(), 2);
+}
+
+TEST(Timing, ConfigurableStrikes) {
+  TimingArbiter a(true, 0.0, 3);
+  a.resolve({-1.0, 10.0});
+  a.resolve({-1.0, 10.0});
+  EXPECT_FALSE(a.demoted());
+  a.resolve({-1.0, 10.0});
+  EXPECT_TRUE(a.demoted());
+}
+
+TEST(Timing, NoTimestampsUsesWallClockWithoutStrikes) {
+  TimingArbiter a(false, 2.0);
+  EXPECT_EQ(a.clock(), ClockKind::WallClock);
+  const TimedSample s = a.resolve({40.0, 82.0});  // gpu value ignored: feature unavailable
+  EXPECT_EQ(s.clock, ClockKind::WallClock);
+  EXPECT_DOUBLE_EQ(s.ms, 80.0);
+  EXPECT_FALSE(s.timestamp_rejected);
+  EXPECT_EQ(a.strikes(), 0);
+  EXPECT_FALSE(a.demoted());
+}
+
+TEST(Timing, MissingReadingUsesWallClockWithoutStrike) {
+  TimingArbiter a(true, 2.0);
+  const TimedSample s = a.resolve({std::nullopt, 82.0});
+  EXPECT_EQ(s.clock, ClockKind::WallClock);
+  EXPECT_DOUBLE_EQ(s.ms, 80.0);
+  EXPECT_FALSE(s.timestamp_rejected);
+  EXPECT_EQ(a.strikes(), 0);
+  EXPECT_EQ(a.clock(), ClockKind::GpuTimestamp);
+}
+
+TEST(Timing, WallClockClampedAboveZero) {
+  TimingArbiter a(false, 5.0);
+  const TimedSample s = a.resolve({std::nullopt, 3.0});  // overhead larger than the round trip
+  EXPECT_GT(s.ms, 0.0);
+  EXPECT_LE(s.ms, TimingArbiter::kMinWallMs);
+}
+
+}  // namespace
+}  // namespace wgb::measure
