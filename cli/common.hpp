@@ -44,5 +44,11 @@ void set_command_line(int argc, char** argv);
 void register_run(CLI::App& app, int& exit_code);
 void register_list(CLI::App& app, int& exit_code);
 void register_devices(CLI::App& app, int& exit_code);
+void register_memory(CLI::App& app, int& exit_code);     // memory.cpp: the memory suite (seeds 001/002)
+void register_report(CLI::App& app, int& exit_code);     // report.cpp: HTML report of a result document
+void register_compare(CLI::App& app, int& exit_code);    // compare.cpp: two result documents
+void register_sweep(CLI::App& app, int& exit_code);      // sweep.cpp: a benchmark over a parameter range
+void register_host(CLI::App& app, int& exit_code);       // host.cpp: the host CPU (seed 004)
+void register_store(CLI::App& app, int& exit_code);      // store.cpp: serve / submit (results store)
 
 }  // namespace wgb::cli

@@ -20,6 +20,12 @@ int main(int argc, char** argv) {
   register_run(app, exit_code);
   register_list(app, exit_code);
   register_devices(app, exit_code);
+  register_memory(app, exit_code);
+  register_report(app, exit_code);
+  register_compare(app, exit_code);
+  register_sweep(app, exit_code);
+  register_host(app, exit_code);
+  register_store(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -15,6 +15,7 @@
 #include "measure/sampler.hpp"
 #include "measure/stats.hpp"
 #include "measure/timing.hpp"
+#include "suite/plausibility.hpp"
 
 namespace wgb {
 
@@ -301,6 +302,7 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
     return finish_row(row);
   }
   row.validation = *checked;
+  apply_plausibility(row, *ctx);
   if (report.flagged_throttled) {
     row.status = RowStatus::Throttled;
     row.message = "still throttling after the suite's cooldown budget was spent";
