@@ -45,6 +45,14 @@ void register_devices(CLI::App& app, int& exit_code) {
       for (const auto& [k, v] : a.limits) std::cout << fmt::format("      {:<36} {}\n", k, v);
       std::cout << fmt::format("    features:      {}\n", fmt::join(a.features, ", "));
       std::cout << fmt::format("    WGSL features: {}\n", fmt::join(a.wgsl_features, ", "));
+      if (!a.subgroup_matrix_configs.empty()) {
+        std::cout << "    subgroup matrices (experimental):\n";
+        for (const auto& m : a.subgroup_matrix_configs) {
+          std::cout << fmt::format("      {} -> {}  {}x{}x{}\n", m.component, m.result, m.m, m.n, m.k);
+        }
+      } else if (!flags.experimental) {
+        std::cout << "    subgroup matrices: not queried (needs --experimental)\n";
+      }
     }
   });
 }

@@ -24,6 +24,13 @@
 
 namespace wgb::gpu {
 
+// One subgroup-matrix configuration the adapter reports (Dawn's experimental subgroup matrices):
+// component and result types ("f16", "f32", "i8", "i32", "u8", "u32") and the M x N x K shape.
+struct SubgroupMatrixShape {
+  std::string component, result;
+  std::uint32_t m = 0, n = 0, k = 0;
+};
+
 // One adapter as `webgpu-bench devices` prints it and as every result document records it.
 struct AdapterDescription {
   std::size_t index = 0;
@@ -37,6 +44,8 @@ struct AdapterDescription {
   std::vector<std::string> features;                          // device features, WebGPU names
   std::vector<std::string> wgsl_features;                     // WGSL language features (instance-wide)
   std::vector<std::string> adapter_toggles;                   // toggles in force on the adapter
+  // Reported only with --experimental (allow_unsafe_apis) on adapters that have the feature.
+  std::vector<SubgroupMatrixShape> subgroup_matrix_configs;
   bool is_fallback_null() const { return backend == "null"; }
 };
 

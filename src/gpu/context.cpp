@@ -170,6 +170,18 @@ AdapterDescription describe(const wgpu::Adapter& adapter, const wgpu::Instance& 
   for (std::size_t i = 0; i < wgsl.featureCount; ++i) d.wgsl_features.push_back(wgsl_feature_name(wgsl.features[i]));
   std::sort(d.wgsl_features.begin(), d.wgsl_features.end());
   for (const char* t : dawn::native::GetTogglesUsed(adapter)) d.adapter_toggles.emplace_back(t);
+  if (adapter.HasFeature(wgpu::FeatureName::ChromiumExperimentalSubgroupMatrix)) {
+    wgpu::AdapterInfo matrix_info;
+    wgpu::AdapterPropertiesSubgroupMatrixConfigs configs;
+    matrix_info.nextInChain = &configs;
+    if (adapter.GetInfo(&matrix_info) == wgpu::Status::Success) {
+      for (std::size_t i = 0; i < configs.configCount; ++i) {
+        const auto& c = configs.configs[i];
+        d.subgroup_matrix_configs.push_back({subgroup_matrix_component_name(c.componentType),
+                                             subgroup_matrix_component_name(c.resultComponentType), c.M, c.N, c.K});
+      }
+    }
+  }
   return d;
 }
 

@@ -97,6 +97,18 @@ std::string error_type_name(wgpu::ErrorType t) {
   }
 }
 
+std::string subgroup_matrix_component_name(wgpu::SubgroupMatrixComponentType t) {
+  switch (t) {
+    case wgpu::SubgroupMatrixComponentType::F32: return "f32";
+    case wgpu::SubgroupMatrixComponentType::F16: return "f16";
+    case wgpu::SubgroupMatrixComponentType::U32: return "u32";
+    case wgpu::SubgroupMatrixComponentType::I32: return "i32";
+    case wgpu::SubgroupMatrixComponentType::U8: return "u8";
+    case wgpu::SubgroupMatrixComponentType::I8: return "i8";
+  }
+  return "unknown";
+}
+
 std::vector<std::pair<std::string, std::uint64_t>> limit_list(const wgpu::Limits& l) {
   return {
       {"maxBufferSize", l.maxBufferSize},

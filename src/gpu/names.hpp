@@ -15,6 +15,7 @@ std::string adapter_type_name(wgpu::AdapterType t);
 std::string feature_name(wgpu::FeatureName f);
 std::string wgsl_feature_name(wgpu::WGSLLanguageFeatureName f);
 std::string error_type_name(wgpu::ErrorType t);
+std::string subgroup_matrix_component_name(wgpu::SubgroupMatrixComponentType t);
 // The limits that matter for compute benchmarks, by their WebGPU names.
 std::vector<std::pair<std::string, std::uint64_t>> limit_list(const wgpu::Limits& l);
 

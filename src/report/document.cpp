@@ -73,7 +73,14 @@ nlohmann::json adapter_json(const gpu::AdapterDescription& a) {
           {"limits", limits},
           {"features", a.features},
           {"wgsl_language_features", a.wgsl_features},
-          {"adapter_toggles", a.adapter_toggles}};
+          {"adapter_toggles", a.adapter_toggles},
+          {"subgroup_matrix_configs", [&] {
+             nlohmann::json c = nlohmann::json::array();
+             for (const auto& m : a.subgroup_matrix_configs) {
+               c.push_back({{"component", m.component}, {"result", m.result}, {"M", m.m}, {"N", m.n}, {"K", m.k}});
+             }
+             return c;
+           }()}};
 }
 
 nlohmann::json build_json() {
