@@ -10,6 +10,7 @@
 #include "cli/progress_display.hpp"
 #include "report/document.hpp"
 #include "report/table.hpp"
+#include "report/verdict.hpp"
 #include "webgpu_bench/suite.hpp"
 
 namespace wgb::cli {
@@ -87,6 +88,7 @@ int run(const RunFlags& f) {
     any_error = any_error || row->status == RowStatus::Error;
     display.on_result(row->index, display.enabled() ? row_line(*row) : std::string());
     if (!display.enabled() && !f.quiet) std::cerr << row_line(*row) << '\n';
+    report::annotate_technique_row(*row);  // derived numbers (ns/hop) before the row is recorded
     doc.add_row(*row);
     if (auto st = write(); !st && io) io = st;
     rows.push_back(std::move(*row));
@@ -101,6 +103,7 @@ int run(const RunFlags& f) {
   report::write_table(std::cout, rows);
   std::cout << "statistic: 'best' = fastest kept run (compute-bound); 'median' = median with IQR (memory "
                "traffic, contention); rates are metric units per second.\n";
+  report::write_verdicts(std::cout, report::family_verdicts(rows));  // technique rows only; else nothing
   if (!io) return fail(io.error());
   if (cancelled) return fail(ErrorKind::Cancelled, fmt::format("interrupted; {} completed rows were kept{}",
                                                               rows.size(), f.json_path.empty() ? "" : " in " + f.json_path));

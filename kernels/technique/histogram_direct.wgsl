@@ -1,0 +1,40 @@
+// atomic-direct: a 32-bin histogram of the keys (about half in bin 0), every key one atomicAdd on
+// a global counter. One repetition is three dispatches, reset -> count -> merge, so every
+// repetition computes the complete histogram from zero (histogram_reference()). The merge is a
+// copy here (one shard); it is kept so all three variants pay the same dispatch structure.
+const kShards: u32 = 1u;
+
+struct Params {
+  count: u32,  // keys
+}
+@group(0) @binding(0) var<storage, read> keys: array<u32>;
+@group(0) @binding(1) var<storage, read_write> bins: array<atomic<u32>>;  // kShards x 32 counters
+@group(0) @binding(2) var<storage, read_write> hist: array<u32, 32>;      // the complete histogram
+@group(0) @binding(3) var<uniform> p: Params;
+
+// Dispatch 1 of 3: zero every counter (one workgroup).
+@compute @workgroup_size(256)
+fn reset(@builtin(local_invocation_index) lid: u32) {
+  for (var j = lid; j < kShards * 32u; j = j + 256u) {
+    atomicStore(&bins[j], 0u);
+  }
+}
+
+// Dispatch 2 of 3: one global atomic per key.
+@compute @workgroup_size(256)
+fn count(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  if (i < p.count) {
+    atomicAdd(&bins[keys[i] & 31u], 1u);
+  }
+}
+
+// Dispatch 3 of 3: the complete histogram, summed over the shards (one workgroup of 32).
+@compute @workgroup_size(32)
+fn merge(@builtin(local_invocation_index) b: u32) {
+  var c = 0u;
+  for (var s = 0u; s < kShards; s = s + 1u) {
+    c = c + atomicLoad(&bins[s * 32u + b]);
+  }
+  hist[b] = c;
+}
