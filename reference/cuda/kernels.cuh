@@ -1,0 +1,351 @@
+// The CUDA reference kernels: the same access patterns and arithmetic as the suite's WGSL kernels
+// (docs/cuda-reference.md has the mapping), plus the setup and verification kernels they need.
+// Nothing here is timed except the probe kernels; setup and verification run outside the events.
+#pragma once
+
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "common.cuh"
+
+namespace wgbref {
+
+inline constexpr int kBlock = 256;  // threads per block everywhere (the suite's workgroup size)
+
+// ---------------------------------------------------------------------------------------------
+// Setup and verification (not timed)
+
+__global__ void fill_hashed_kernel(std::uint32_t* buf, std::uint64_t words, std::uint32_t seed) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < words;
+       i += stride) {
+    buf[i] = filled_word(i, seed);
+  }
+}
+
+// Counts words that differ from the expected pattern (hashed fill or write pattern) and records the
+// first differing index, so a validator can check a whole 1 GiB buffer without copying it back.
+__global__ void verify_kernel(const std::uint32_t* buf, std::uint64_t words, std::uint32_t seed,
+                              int written_pattern, unsigned long long* mismatches,
+                              unsigned long long* first) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  unsigned long long bad = 0;
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < words;
+       i += stride) {
+    const std::uint32_t want = written_pattern ? written_word(i, seed) : filled_word(i, seed);
+    if (buf[i] != want) {
+      ++bad;
+      atomicMin(first, static_cast<unsigned long long>(i));
+    }
+  }
+  if (bad) atomicAdd(mismatches, bad);
+}
+
+// Scatters a host-built Sattolo cycle into the chase buffer: slot s (64 bytes = 16 words) holds the
+// word index of the next slot in its first word; the other words are hashed filler (never zero).
+__global__ void expand_chase_kernel(std::uint32_t* buf, const std::uint32_t* next_slot, std::uint32_t slots,
+                                    std::uint32_t seed) {
+  const std::uint64_t words = static_cast<std::uint64_t>(slots) * 16;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < words;
+       i += stride) {
+    buf[i] = (i & 15) == 0 ? next_slot[i >> 4] * 16U : filled_word(i, seed);
+  }
+}
+
+// Keeps the GPU busy for `cycles` SM cycles. Enqueued before each timing's start event, so the
+// host's cudaEventRecord + launch of the timed kernel overlap it: the start event is then reached
+// with the timed kernel already queued, and the host's launch latency is not in the measurement.
+__global__ void spin_kernel(long long cycles) {
+  const long long t0 = clock64();
+  while (clock64() - t0 < cycles) {
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bandwidth (memory suite "Read"/"Write"/"Copy", read-linear/write-linear): grid-stride over vec4
+// of u32, four independent 16-byte accesses per invocation per step, neighbouring threads on
+// neighbouring addresses. With threads = count / 4 each thread runs exactly one step, as in WGSL.
+
+__device__ __forceinline__ uint4 xor4(uint4 a, uint4 b) {
+  return make_uint4(a.x ^ b.x, a.y ^ b.y, a.z ^ b.z, a.w ^ b.w);
+}
+
+// XOR-fold of four independent loads; the sentinel compare keeps every load (a match is practically
+// impossible, but the compiler cannot prove it). The validator sets the sentinels to one thread's
+// true fold and checks that thread wrote it.
+__global__ void __launch_bounds__(kBlock)
+    read_kernel(const uint4* src, uint4* sink, std::uint32_t count, std::uint32_t threads, std::uint32_t magic0,
+                std::uint32_t magic1) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t T = threads;
+  uint4 acc = make_uint4(0, 0, 0, 0);
+  std::uint32_t i = t;
+  while (i + 3U * T < count) {
+    const uint4 a = src[i];
+    const uint4 b = src[i + T];
+    const uint4 c = src[i + 2U * T];
+    const uint4 d = src[i + 3U * T];
+    acc = xor4(acc, xor4(xor4(a, b), xor4(c, d)));
+    i += 4U * T;
+  }
+  while (i < count) {  // tail, for sizes that are not a multiple of 4 * threads
+    acc = xor4(acc, src[i]);
+    i += T;
+  }
+  if (acc.x == magic0 && acc.y == magic1) sink[t & 255U] = acc;
+}
+
+__device__ __forceinline__ uint4 written_vec4(std::uint32_t i, std::uint32_t seed) {
+  const std::uint32_t w = i * 4U;  // i * 4 + c == (i * 4) ^ c, so each word costs one XOR
+  return make_uint4(w ^ seed, w ^ (seed ^ 1U), w ^ (seed ^ 2U), w ^ (seed ^ 3U));
+}
+
+// Four independent 16-byte stores per step; the data varies per element (written_word).
+__global__ void __launch_bounds__(kBlock)
+    write_kernel(uint4* dst, std::uint32_t count, std::uint32_t threads, std::uint32_t seed) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t T = threads;
+  std::uint32_t i = t;
+  while (i + 3U * T < count) {
+    dst[i] = written_vec4(i, seed);
+    dst[i + T] = written_vec4(i + T, seed);
+    dst[i + 2U * T] = written_vec4(i + 2U * T, seed);
+    dst[i + 3U * T] = written_vec4(i + 3U * T, seed);
+    i += 4U * T;
+  }
+  while (i < count) {
+    dst[i] = written_vec4(i, seed);
+    i += T;
+  }
+}
+
+// Four independent 16-byte loads, then their four stores, per step.
+__global__ void __launch_bounds__(kBlock)
+    copy_kernel(const uint4* src, uint4* dst, std::uint32_t count, std::uint32_t threads) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t T = threads;
+  std::uint32_t i = t;
+  while (i + 3U * T < count) {
+    const uint4 a = src[i];
+    const uint4 b = src[i + T];
+    const uint4 c = src[i + 2U * T];
+    const uint4 d = src[i + 3U * T];
+    dst[i] = a;
+    dst[i + T] = b;
+    dst[i + 2U * T] = c;
+    dst[i + 3U * T] = d;
+    i += 4U * T;
+  }
+  while (i < count) {
+    dst[i] = src[i];
+    i += T;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dependent loads (memory suite "Latency", read-dependent-chain): one thread follows the cycle;
+// each address is the previous load's value. The end position is stored, so the next launch
+// continues the walk instead of replaying a warm path.
+__global__ void chase_kernel(const std::uint32_t* chain, std::uint32_t start, std::uint32_t hops,
+                             std::uint32_t* state) {
+  std::uint32_t idx = start;
+  for (std::uint32_t n = 0; n < hops; ++n) idx = chain[idx];
+  state[0] = idx;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ALU probes. One store per thread after the loop keeps every chain alive; the host recomputes
+// chosen threads' stores exactly. The iteration count is a runtime argument, calibrated per GPU.
+
+// f32: x = fma(x, a, b) on kChains independent chains (FFMA).
+template <int kChains, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
+    fma_f32_kernel(const float* coef, float* out, std::uint32_t iters) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const float a = coef[2 * (t % kCoefSlots)];
+  const float b = coef[2 * (t % kCoefSlots) + 1];
+  float x[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) x[k] = chain_start_f(t, k);
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int k = 0; k < kChains; ++k) x[k] = fmaf(x[k], a, b);
+    }
+  }
+  float s = 0.0f;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) s += x[k];
+  out[t] = s;
+}
+
+// i32: x = x * a + b, wrapping (IMAD).
+template <int kChains, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
+    mad_i32_kernel(const std::uint32_t* coef, std::uint32_t* out, std::uint32_t iters) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t a = coef[2 * (t % kCoefSlots)];
+  const std::uint32_t b = coef[2 * (t % kCoefSlots) + 1];
+  std::uint32_t x[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) x[k] = chain_start_u(t, k);
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int k = 0; k < kChains; ++k) x[k] = x[k] * a + b;
+    }
+  }
+  std::uint32_t s = 0;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) s += x[k];
+  out[t] = s;
+}
+
+// Packed int8 dot product: x = dp4a(x, m, x), signed bytes, 32-bit wrapping accumulate (IDP.4A):
+// 4 multiplies + 4 adds per instruction. The chain feeds its own bytes back in, so no two steps
+// are alike and nothing folds.
+template <int kChains, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
+    dp4a_kernel(const std::uint32_t* coef, std::uint32_t* out, std::uint32_t iters) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const int m = static_cast<int>(coef[t % kCoefSlots]);
+  int x[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) x[k] = static_cast<int>(chain_start_u(t, k));
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int k = 0; k < kChains; ++k) x[k] = __dp4a(x[k], m, x[k]);
+    }
+  }
+  std::uint32_t s = 0;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) s += static_cast<std::uint32_t>(x[k]);
+  out[t] = s;
+}
+
+// f16: x = fma(x, a, b) on half2 (HFMA2), with x, a and b three DISTINCT registers: a HFMA2 that
+// reads one register twice (e.g. x * x + x or a == b) issues at half rate on NVIDIA.
+template <int kChains, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
+    hfma2_kernel(const __half2* coef, float* out, std::uint32_t iters) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const __half2 a = coef[2 * (t % kCoefSlots)];
+  const __half2 b = coef[2 * (t % kCoefSlots) + 1];
+  __half2 x[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) {
+    x[k] = __floats2half2_rn(chain_start_f(t, 2 * k), chain_start_f(t, 2 * k + 1));
+  }
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int k = 0; k < kChains; ++k) x[k] = __hfma2(x[k], a, b);
+    }
+  }
+  float s = 0.0f;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) {
+    s += __low2float(x[k]);
+    s += __high2float(x[k]);
+  }
+  out[t] = s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tensor cores (subgroup-matrix probes): each warp loads its A and B fragments once (host-packed
+// per lane) and accumulates into kAcc independent accumulators, D = A * B + D, iters * kUnroll
+// times each. Every accumulator is stored, so the host can check any warp's tile exactly (integer
+// data keeps f32 accumulation exact while iters * kUnroll * 16 < 2^24).
+
+__device__ __forceinline__ void mma_f16_f32_16816(float (&d)[4], const std::uint32_t (&a)[4],
+                                                  const std::uint32_t (&b)[2]) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+__device__ __forceinline__ void mma_s8_s32_16832(int (&d)[4], const std::uint32_t (&a)[4],
+                                                 const std::uint32_t (&b)[2]) {
+  asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+template <int kAcc, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
+    mma_f16_kernel(const std::uint32_t* a_frag, const std::uint32_t* b_frag, float* out, std::uint32_t iters) {
+  const std::uint32_t lane = threadIdx.x & 31U;
+  const std::uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const std::uint32_t tile = warp % kTiles;
+  std::uint32_t a[4], b[2];
+#pragma unroll
+  for (int r = 0; r < 4; ++r) a[r] = a_frag[(tile * 32U + lane) * 4U + r];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) b[r] = b_frag[(tile * 32U + lane) * 2U + r];
+  float d[kAcc][4];
+#pragma unroll
+  for (int j = 0; j < kAcc; ++j) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) d[j][e] = static_cast<float>(acc_start(j, e));
+  }
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int j = 0; j < kAcc; ++j) mma_f16_f32_16816(d[j], a, b);
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < kAcc; ++j) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) out[((static_cast<std::uint64_t>(warp) * kAcc + j) * 32U + lane) * 4U + e] = d[j][e];
+  }
+}
+
+template <int kAcc, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
+    mma_i8_kernel(const std::uint32_t* a_frag, const std::uint32_t* b_frag, int* out, std::uint32_t iters) {
+  const std::uint32_t lane = threadIdx.x & 31U;
+  const std::uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const std::uint32_t tile = warp % kTiles;
+  std::uint32_t a[4], b[2];
+#pragma unroll
+  for (int r = 0; r < 4; ++r) a[r] = a_frag[(tile * 32U + lane) * 4U + r];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) b[r] = b_frag[(tile * 32U + lane) * 2U + r];
+  int d[kAcc][4];
+#pragma unroll
+  for (int j = 0; j < kAcc; ++j) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) d[j][e] = acc_start(j, e);
+  }
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int j = 0; j < kAcc; ++j) mma_s8_s32_16832(d[j], a, b);
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < kAcc; ++j) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) out[((static_cast<std::uint64_t>(warp) * kAcc + j) * 32U + lane) * 4U + e] = d[j][e];
+  }
+}
+
+}  // namespace wgbref
