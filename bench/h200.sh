@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# One batch of measurements on the lent H200 machine (run there from the repository root, with the
+# build, the private Dawn prefix and .carry/ carried; see docs/DEPENDENCIES.md). Writes everything
+# under $OUT (or ./h200-out) and packs it into one archive, because the device tool returns at most
+# eight files. Never changes the GPU's clocks or settings: it only reads them.
+#
+#   bench/h200.sh part1   default suite (robust and --no-robustness), experimental rows, CUDA reference
+#   bench/h200.sh part2   memory suite at 256 and 512 MiB, host CPU suite
+# The markdown table is made here afterwards by bench/h200_table.py from the archive's JSON files.
+set -uo pipefail
+part=${1:-part1}
+out=${OUT:-$PWD/h200-out}
+mkdir -p "$out/$part"
+res="$out/$part"
+log() { printf '[h200 %s] %s\n' "$(date +%T)" "$*" | tee -a "$res/log.txt" >&2; }
+
+for f in .carry/*.deb; do dpkg -x "$f" / ; done
+ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+gpu_state() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw,clocks_throttle_reasons.active \
+    --format=csv,noheader >>"$res/gpu_state.csv" 2>&1
+}
+wgb() { ./scripts/wgb "$@"; }
+step() {  # step NAME CMD... : runs one step, records its exit code and wall time, never aborts the batch
+  local name=$1; shift
+  local t0 t1 rc
+  t0=$(date +%s)
+  gpu_state
+  log "start $name: $*"
+  "$@" >"$res/$name.out" 2>"$res/$name.err"
+  rc=$?
+  t1=$(date +%s)
+  gpu_state
+  log "end $name rc=$rc wall=$((t1 - t0))s"
+  echo "$name $rc $((t1 - t0))" >>"$res/steps.txt"
+}
+
+nvidia-smi >"$res/nvidia-smi.txt" 2>&1
+lscpu >"$res/lscpu.txt" 2>&1
+case "$part" in
+  part1)
+    step devices wgb devices --json
+    step devices-experimental wgb devices --experimental
+    step default wgb run --quiet --json "$res/default.json"
+    step no-robustness wgb run --quiet --no-robustness --json "$res/no-robustness.json"
+    step experimental wgb run --quiet --experimental --filter 'f16-*,subgroup-matrix-*' --json "$res/experimental.json"
+    if [ -x bench/cuda_reference.sh ]; then step cuda bash bench/cuda_reference.sh "$res/cuda.json"; fi
+    ;;
+  part2)
+    step memory-256 wgb memory --quiet --working-set 256 --json "$res/memory-256.json"
+    step memory-512 wgb memory --quiet --working-set 512 --json "$res/memory-512.json"
+    step host wgb host --json "$res/host.json"
+    ;;
+esac
+gpu_state
+tar -C "$out" -czf "$out/h200-$part.tgz" "$part"
+log "archive $out/h200-$part.tgz"

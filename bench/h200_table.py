@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Makes the markdown tables of an H200 batch (bench/h200.sh) from its JSON result documents.
+
+    bench/h200_table.py RESULTS_DIR [--title T] [--command C] > docs/results/h200-<date>.md
+
+Reads, when present: default.json (the default suite, robustness on), no-robustness.json,
+experimental.json, memory-256.json, memory-512.json, host.json, cuda.json (the CUDA reference).
+Every number printed comes from those files; published datasheet figures are labelled as such and
+are references, never measurements.
+"""
+import argparse
+import json
+import os
+import sys
+
+# Published (datasheet) ceilings of the H200 SXM, for reference only (issue 4 / issue 11).
+PUBLISHED = [
+    # (predicate on id, value in metric units per second, label)
+    (lambda i: i.startswith(("read-", "write-", "memory-read", "memory-write", "memory-copy", "memory-random", "memory-sustain")), 4.8e12, "HBM3e 4.8 TB/s"),
+    (lambda i: i.startswith("f32-fma") or i.startswith("branch-"), 67e12, "FP32 67 TFLOP/s"),
+    (lambda i: i.startswith("f16-fma"), 134e12, "FP16 134 TFLOP/s"),
+    (lambda i: i.startswith("i32-mad"), 33.5e12, "INT32 33.5 TOPS"),
+    (lambda i: i.startswith("subgroup-matrix-f16"), 989e12, "dense FP16 tensor 989 TFLOP/s"),
+    (lambda i: i.startswith(("subgroup-matrix-i8", "subgroup-matrix-u8")), 1979e12, "dense INT8 tensor 1979 TOPS"),
+]
+
+UNIT_SCALE = {"GB/s": 1e9, "TFLOP/s": 1e12, "TOPS": 1e12}
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def si(v, unit):
+    if v is None or v == 0:
+        return "-"
+    prefixes = ["", "k", "M", "G", "T", "P", "E"]
+    p = 0
+    x = abs(v)
+    while x >= 1000 and p < 6:
+        x /= 1000
+        p += 1
+    digits = 0 if x >= 100 else 1 if x >= 10 else 2
+    return f"{x:.{digits}f} {prefixes[p]}{unit}"
+
+
+def dispersion(row):
+    s = row.get("stats_ms") or {}
+    if not s.get("count"):
+        return "-"
+    if row.get("statistic") == "median":
+        med = s.get("median") or 0
+        return f"IQR {100 * s.get('iqr', 0) / med:.2f}%" if med else "-"
+    return f"CV {100 * s.get('cv', 0):.2f}%"
+
+
+def cuda_rates(doc):
+    """CUDA reference: id -> rate in metric units per second (best run) and its text."""
+    out = {}
+    if not doc:
+        return out
+    for k in doc.get("kernels", []):
+        if k.get("status") != "ok" or k.get("best") is None:
+            continue
+        unit = k.get("unit")
+        best = k["best"]
+        if unit == "ns/hop":
+            rate = 1e9 / best if best else None
+        else:
+            rate = best * UNIT_SCALE.get(unit, 1)
+        for wid in set([k["id"]] + list(k.get("webgpu_ids", []))):
+            out[wid] = (rate, f"{best:.4g} {unit}")
+    return out
+
+
+def published(i):
+    for pred, v, label in PUBLISHED:
+        if pred(i):
+            return v, label
+    return None, ""
+
+
+def rows_of(doc):
+    return {r["id"]: r for r in (doc or {}).get("rows", [])}
+
+
+def machine_lines(doc):
+    if not doc:
+        return []
+    m = doc.get("machine", {})
+    a = m.get("adapter", {})
+    d = m.get("dawn", {})
+    b = doc.get("build", {})
+    h = m.get("host", {})
+    return [
+        "| item | value |",
+        "|---|---|",
+        f"| adapter | {a.get('device')} ({a.get('vendor')}, {a.get('backend')}, {a.get('adapter_type')}) |",
+        f"| driver | {a.get('driver')} |",
+        f"| Dawn | {d.get('version')} |",
+        f"| device toggles | {', '.join(d.get('device_toggles', []))} |",
+        f"| robustness | {d.get('robustness')}; timestamps {d.get('timestamps')}; empty submit {d.get('empty_submit_ms', 0):.4f} ms |",
+        f"| build | {b.get('compiler')} {b.get('build_type')} `{b.get('flags')}`, git {b.get('git_revision')} |",
+        f"| host | {h.get('cpu_model')}, {h.get('logical_cpus')} logical CPUs, {h.get('distribution')}, kernel {h.get('kernel')} |",
+    ]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dir")
+    ap.add_argument("--title", default="H200 batch")
+    ap.add_argument("--command", default="")
+    args = ap.parse_args()
+    p = lambda name: os.path.join(args.dir, name)
+    default = load(p("default.json"))
+    norob = rows_of(load(p("no-robustness.json")))
+    exp = load(p("experimental.json"))
+    cuda = cuda_rates(load(p("cuda.json")))
+    out = [f"# {args.title}", ""]
+    if args.command:
+        out += ["## Command", "```", args.command, "```", ""]
+    out += ["## Machine", ""] + machine_lines(default or exp) + [""]
+
+    def table(title, doc, with_norob):
+        rows = (doc or {}).get("rows", [])
+        if not rows:
+            return []
+        t = [f"## {title}", "",
+             "Rate = the row's statistic (best run for compute-bound kernels, median for memory traffic and "
+             "contention) of the per-repetition time, in metric units per second; dispersion = CV of the kept "
+             "times (best rows) or IQR relative to the median (median rows). CUDA = the reference's best of 10 "
+             "on the same GPU in the same batch. Published = datasheet figure, a reference only.", ""]
+        hdr = "| id | status | rate | statistic | dispersion |"
+        sep = "|---|---|---|---|---|"
+        if with_norob:
+            hdr += " robustness off | on/off |"
+            sep += "---|---|"
+        hdr += " CUDA | fraction of CUDA | published | fraction of published |"
+        sep += "---|---|---|---|"
+        t += [hdr, sep]
+        for r in rows:
+            rid = r["id"]
+            unit = r.get("metric", {}).get("unit", "")
+            v = r.get("value") or 0
+            line = f"| {rid} | {r.get('status')} | {si(v, unit + '/s')} | {r.get('statistic')} | {dispersion(r)} |"
+            if with_norob:
+                nr = norob.get(rid)
+                nv = (nr or {}).get("value") or 0
+                line += f" {si(nv, unit + '/s')} | {v / nv:.3f} |" if nv and v else " - | - |"
+            c = cuda.get(rid)
+            if c and v:
+                line += f" {c[1]} | {v / c[0]:.3f} |"
+            else:
+                line += " - | - |"
+            pv, plabel = published(rid)
+            line += f" {plabel} | {v / pv:.3f} |" if pv and v else " - | - |"
+            t.append(line)
+        notes = [r for r in rows if r.get("status") != "ok"]
+        if notes:
+            t += ["", "Rows not ok:"] + [f"- `{r['id']}`: {r.get('status')}: {r.get('message')}" for r in notes]
+        return t + [""]
+
+    out += table("Default suite (robustness on, as in browsers), with the --no-robustness pass", default, True)
+    out += table("Experimental (--experimental: allow_unsafe_apis, vulkan_enable_f16_on_nvidia)", exp, False)
+    for ws in ("256", "512"):
+        out += table(f"Memory suite, working set {ws} MiB", load(p(f"memory-{ws}.json")), False)
+    host = load(p("host.json"))
+    if host:
+        out += table("Host CPU (seed 004 harness)", host, False)
+    steps = p("steps.txt")
+    if os.path.exists(steps):
+        out += ["## Steps (name, exit code, wall seconds)", "```", open(steps).read().strip(), "```", ""]
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
