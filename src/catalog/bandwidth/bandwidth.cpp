@@ -230,13 +230,13 @@ Expected<std::unique_ptr<Workload>> prepare_write_scatter(PrepareContext& pc, co
                                                           std::uint64_t nominal_window) {
   auto& gpu = pc.gpu;
   const std::uint64_t bytes = pc.options.bandwidth_bytes;
-  const std::uint32_t n = window_elements(nominal_window, bytes);
+  // Rounds per dispatch: as many whole windows as the bandwidth size holds, so every window size
+  // moves about the same bytes per dispatch (exactly bandwidth_bytes for power-of-two sizes).
+  const ScatterPlan plan = scatter_plan(bytes, nominal_window);
+  const std::uint32_t n = plan.n, rounds = plan.rounds;
   const std::uint64_t window_bytes = static_cast<std::uint64_t>(n) * 16;
   const std::uint64_t buffer_bytes = window_bytes + kSentinelElements * 16;
   if (auto st = check_size(gpu, bytes, buffer_bytes); !st) return std::move(st).error();
-  // Rounds per dispatch: as many whole windows as the bandwidth size holds, so every window size
-  // moves about the same bytes per dispatch (exactly bandwidth_bytes for power-of-two sizes).
-  const std::uint32_t rounds = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, bytes / window_bytes));
   const std::uint32_t total = rounds * n;
   const Grid grid = stream_grid(gpu, total);
   auto pipeline = gpu.pipeline(kernel_source("bandwidth/write_scatter"), id);
@@ -253,7 +253,7 @@ Expected<std::unique_ptr<Workload>> prepare_write_scatter(PrepareContext& pc, co
   spec.bind_groups = {bind_buffers(gpu, *pipeline, {pair->a, *uniform}),
                       bind_buffers(gpu, *pipeline, {pair->b, *uniform})};
   spec.workgroups = {grid.groups, 1, 1};
-  const double written = static_cast<double>(total) * 16;
+  const auto written = static_cast<double>(plan.bytes_written);
   spec.work = [written](std::uint64_t) { return WorkModel{.bytes_written = written}; };
   spec.parameters = {{"window_bytes", window_bytes}, {"nominal_window_bytes", nominal_window},
                      {"rounds", rounds}, {"buffers", 2}, {"element", "vec4<u32>"},

@@ -24,6 +24,15 @@ inline constexpr std::uint32_t kSentinelElements = 16;
 std::uint32_t window_elements(std::uint64_t nominal_bytes, std::uint64_t buffer_bytes);
 std::uint32_t log2_exact(std::uint32_t power_of_two);
 
+// What one dispatch of write-scatter does: the window (elements), how many rounds (whole windows
+// per bandwidth size, at least 1), and the bytes written (the work model).
+struct ScatterPlan {
+  std::uint32_t n;
+  std::uint32_t rounds;
+  std::uint64_t bytes_written;
+};
+ScatterPlan scatter_plan(std::uint64_t bandwidth_bytes, std::uint64_t nominal_window);
+
 // The shift that turns a 32-bit LCG state into an element index of a window of 2^bits elements.
 std::uint32_t gather_shift(std::uint32_t bits);
 

@@ -2,6 +2,7 @@
 // the validators apply (see bandwidth.hpp).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <vector>
 
@@ -18,6 +19,13 @@ std::uint32_t window_elements(std::uint64_t nominal_bytes, std::uint64_t buffer_
   const std::uint64_t elems = std::min(nominal_bytes, buffer_bytes) / 16;
   if (elems == 0) return 1;
   return static_cast<std::uint32_t>(std::bit_floor(std::min<std::uint64_t>(elems, 1ull << 31)));
+}
+
+ScatterPlan scatter_plan(std::uint64_t bandwidth_bytes, std::uint64_t nominal_window) {
+  const std::uint32_t n = window_elements(nominal_window, bandwidth_bytes);
+  const std::uint64_t window_bytes = static_cast<std::uint64_t>(n) * 16;
+  const auto rounds = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, bandwidth_bytes / window_bytes));
+  return {n, rounds, window_bytes * rounds};
 }
 
 std::uint32_t log2_exact(std::uint32_t power_of_two) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstddef>
 
 #include "catalog/common.hpp"
 #include "gpu/hash.hpp"
@@ -50,6 +51,10 @@ Params Probe::params(std::uint32_t threads, std::uint32_t iterations) const {
     }
   }
   return p;
+}
+
+WorkModel work_model(const Probe& probe, std::uint32_t threads, std::uint64_t iterations) {
+  return WorkModel{.operations = static_cast<double>(threads) * static_cast<double>(iterations) * probe.ops_per_iteration};
 }
 
 const Probe* find_probe(std::string_view id) {
@@ -141,19 +146,22 @@ Expected<Runner> Runner::create(gpu::Context& gpu, const Probe& probe, std::uint
   return r;
 }
 
-Expected<std::vector<std::uint32_t>> Runner::run(gpu::Context& gpu, std::uint32_t iterations) {
+Expected<std::vector<std::uint32_t>> Runner::run(gpu::Context& gpu, std::uint32_t iterations, std::uint32_t active) {
   // Poison the output first, so a dispatch that stored nothing cannot pass on stale results.
   std::vector<std::uint32_t> poison(params_.threads, 0x7fc0dead);
   gpu.write(out_, 0, poison.data(), poison.size() * 4);
   params_.iterations = iterations;
-  gpu.write(uniform_, 0, &params_.iterations, sizeof(params_.iterations));
+  gpu.write(uniform_, offsetof(Params, iterations), &params_.iterations, sizeof(params_.iterations));
+  const std::uint32_t computing = active != 0 ? std::min(active, params_.threads) : params_.threads;
+  gpu.write(uniform_, offsetof(Params, threads), &computing, sizeof(computing));
   auto st = gpu.run_pass([&](wgpu::ComputePassEncoder& pass) {
     pass.SetPipeline(pipeline_);
     pass.SetBindGroup(0, group_);
     pass.DispatchWorkgroups(workgroups());
   });
+  gpu.write(uniform_, offsetof(Params, threads), &params_.threads, sizeof(params_.threads));
   if (!st) return std::move(st).error();
-  return gpu.read_as<std::uint32_t>(out_, 0, params_.threads);
+  return gpu.read_as<std::uint32_t>(out_, 0, computing);
 }
 
 }  // namespace wgb::catalog::alu

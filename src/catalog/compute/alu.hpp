@@ -69,6 +69,9 @@ struct Probe {
   Params params(std::uint32_t threads, std::uint32_t iterations) const;
 };
 
+// The work model of one dispatch: threads x iterations x ops_per_iteration, in metric units.
+WorkModel work_model(const Probe& probe, std::uint32_t threads, std::uint64_t iterations);
+
 // Every ALU probe, in catalog order.
 const std::vector<Probe>& probes();
 const Probe* find_probe(std::string_view id);
@@ -90,11 +93,12 @@ Expected<std::string> check_outputs(const Probe& probe, const Params& params, st
                                     std::span<const std::uint32_t> stored);
 
 // A compiled probe on a device: pipeline, output and uniform buffers. run() dispatches once at
-// `iterations` and reads every stored word back (the validator and the tests use it).
+// `iterations` and reads every stored word back (the validator and the tests use it); with
+// `active` non-zero only the first `active` invocations compute (a cheap run at a huge loop count).
 class Runner {
  public:
   static Expected<Runner> create(gpu::Context& gpu, const Probe& probe, std::uint32_t threads);
-  Expected<std::vector<std::uint32_t>> run(gpu::Context& gpu, std::uint32_t iterations);
+  Expected<std::vector<std::uint32_t>> run(gpu::Context& gpu, std::uint32_t iterations, std::uint32_t active = 0);
   const Params& params() const { return params_; }
   std::uint32_t threads() const { return params_.threads; }
   std::uint32_t workgroups() const { return (params_.threads + 255) / 256; }

@@ -40,8 +40,7 @@ Expected<std::unique_ptr<Workload>> prepare_alu(PrepareContext& pc, const alu::P
   spec.knob = KnobSpec{.name = "iterations", .min = 1, .max = probe.max_iterations, .initial = probe.initial_iterations};
   spec.knob_uniform = runner->uniform();
   spec.knob_offset = 0;  // Params::iterations
-  const double per_trip = static_cast<double>(threads) * probe.ops_per_iteration;
-  spec.work = [per_trip](std::uint64_t knob) { return WorkModel{.operations = per_trip * static_cast<double>(knob)}; };
+  spec.work = [&probe, threads](std::uint64_t knob) { return alu::work_model(probe, threads, knob); };
   spec.validate = [runner, &probe](gpu::Context& g, std::uint64_t knob) -> Expected<std::string> {
     auto stored = runner->run(g, static_cast<std::uint32_t>(knob));
     if (!stored) return std::move(stored).error();

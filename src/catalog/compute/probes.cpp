@@ -222,13 +222,16 @@ Expectation dp4a_matvec_ref(const Params& p, u32 t) {
 // ---- shifts, branches ----------------------------------------------------------------------------
 
 Expectation shift_ref(const Params& p, u32 t) {
-  u32 x[8];
-  for (u32 k = 0; k < 8; ++k) x[k] = bits(p, t, k);
+  u32 x[8], c[8];
+  for (u32 k = 0; k < 8; ++k) {
+    x[k] = bits(p, t, k);
+    c[k] = bits(p, t, 8 + k);
+  }
   for (u32 n = 0; n < p.iterations; ++n) {
     for (u32 s = 0; s < 32; ++s) {
-      const u32 a = (p.ib + s) & 31u;
-      for (u32 k = 0; k < 4; ++k) x[k] = (x[k] << a) ^ p.ia;
-      for (u32 k = 4; k < 8; ++k) x[k] = (x[k] >> a) ^ p.ia;
+      const u32 a = (p.ib + n + s) & 31u;
+      for (u32 k = 0; k < 4; ++k) x[k] = (x[k] << a) ^ c[k];
+      for (u32 k = 4; k < 8; ++k) x[k] = (x[k] >> a) ^ c[k];
     }
   }
   u32 sum = 0;
@@ -267,13 +270,17 @@ Expectation branch_ref(const Params& p, u32 t) {
 // ---- conversions and bit operations --------------------------------------------------------------
 
 Expectation i32_f32_ref(const Params& p, u32 t) {
-  const double h = p.f[0], c = p.f[1];
+  const double h = p.f[0];
   i32 x[8];
-  for (u32 k = 0; k < 8; ++k) x[k] = static_cast<i32>(bits(p, t, k) >> 20);
+  double c[8];
+  for (u32 k = 0; k < 8; ++k) {
+    x[k] = static_cast<i32>(bits(p, t, k) >> 20);
+    c[k] = p.f[1] + static_cast<double>(bits(p, t, 8 + k) >> 22);
+  }
   const std::uint64_t steps = static_cast<std::uint64_t>(p.iterations) * 32;
   for (std::uint64_t s = 0; s < steps; ++s) {
     // Exact in f32 too: |x| < 2^13, h = 0.5 and c a small integer.
-    for (auto& v : x) v = static_cast<i32>(std::trunc(static_cast<double>(v) * h + c));
+    for (u32 k = 0; k < 8; ++k) x[k] = static_cast<i32>(std::trunc(static_cast<double>(x[k]) * h + c[k]));
   }
   u32 sum = 0;
   for (i32 v : x) sum += static_cast<u32>(v);
@@ -343,8 +350,8 @@ Probe bit_probe(std::string name, std::string op, std::string what, std::string 
   Probe p;
   p.id = "u32-" + name;
   p.label = "u32 " + name;
-  p.description = what + " Eight independent chains, 32 steps each per loop trip; the add of a uniform after each "
-                         "keeps the chain varying. Counts results: 1 per " + counted + " (the add is not counted).";
+  p.description = what + " Eight independent chains, 32 steps each per loop trip; the add of a per-chain operand "
+                         "after each keeps the chain varying. Counts results: 1 per " + counted + " (the add is not counted).";
   p.kernel = "u32_unary";
   p.substitutions = {{"OP", std::move(op)}};
   p.metric = {"ops", "OP", "Bit operations (the add after each is not counted)"};
@@ -352,7 +359,18 @@ Probe bit_probe(std::string name, std::string op, std::string what, std::string 
   p.ops_per_iteration = 256;
   p.work_note = "8 chains x 32 steps per invocation per loop trip";
   p.reference = [fn](const Params& prm, u32 t) {
-    return int_chains<8>(prm, t, 32, [&](u32 x) { return fn(x) + prm.ia; });
+    u32 x[8], c[8];
+    for (u32 k = 0; k < 8; ++k) {
+      x[k] = bits(prm, t, k);
+      c[k] = bits(prm, t, 8 + k);
+    }
+    const std::uint64_t steps = static_cast<std::uint64_t>(prm.iterations) * 32;
+    for (std::uint64_t s = 0; s < steps; ++s) {
+      for (u32 k = 0; k < 8; ++k) x[k] = fn(x[k]) + c[k];
+    }
+    u32 sum = 0;
+    for (u32 v : x) sum += v;
+    return exact(sum);
   };
   return p;
 }
@@ -449,8 +467,8 @@ std::vector<Probe> build() {
     p.label = "u32 variable shift";
     p.description =
         "Eight independent u32 chains per invocation, four shifting left and four right by a variable amount that "
-        "cycles through all 32 values over the 32 steps of a loop trip; an XOR with a uniform after each shift keeps "
-        "the bits alive. Counts results: 1 per shift (256 per invocation per loop trip; the XOR is not counted).";
+        "cycles through all 32 values over the 32 steps of a loop trip; an XOR with a per-chain operand after each "
+        "shift keeps the bits alive. Counts results: 1 per shift (256 per invocation per loop trip; the XOR is not counted).";
     p.kernel = "u32_shift";
     p.metric = {"ops", "OP", "Shifts (the XOR after each is not counted)"};
     p.peak_class = "alu";
@@ -538,7 +556,8 @@ std::vector<Probe> build() {
     p.id = "i32-f32-convert";
     p.label = "i32 <-> f32 conversion";
     p.description =
-        "Eight independent chains x = i32(f32(x) * h + c) per invocation (h = 0.5, c = 1000: every intermediate exact), "
+        "Eight independent chains x = i32(f32(x) * h + c) per invocation (h = 0.5, c = 1000 + a per-chain 0..1023: "
+        "every intermediate exact), "
         "32 steps each per loop trip. Counts results: 2 conversions per step (i32 to f32 and back; the multiply-add "
         "is not counted).";
     p.kernel = "i32_f32_convert";
@@ -576,11 +595,11 @@ std::vector<Probe> build() {
     };
     v.push_back(std::move(p));
   }
-  v.push_back(bit_probe("countonebits", "countOneBits(x$k) + c", "Population-count chains x = countOneBits(x) + c.",
+  v.push_back(bit_probe("countonebits", "countOneBits(x$k) + c$k", "Population-count chains x = countOneBits(x) + c.",
                         "population count", [](u32 x) { return static_cast<u32>(std::popcount(x)); }));
-  v.push_back(bit_probe("reversebits", "reverseBits(x$k) + c", "Bit-reversal chains x = reverseBits(x) + c.",
+  v.push_back(bit_probe("reversebits", "reverseBits(x$k) + c$k", "Bit-reversal chains x = reverseBits(x) + c.",
                         "bit reversal", reverse_bits));
-  v.push_back(bit_probe("firstleadingbit", "firstLeadingBit(x$k) + c",
+  v.push_back(bit_probe("firstleadingbit", "firstLeadingBit(x$k) + c$k",
                         "Leading-bit chains x = firstLeadingBit(x) + c (0xFFFFFFFF for 0).", "leading-bit search",
                         first_leading_bit));
   return v;
