@@ -1,13 +1,55 @@
 // Plausibility: a rate above what the adapter can do means the kernel was optimised away or the
 // work model is wrong; such a row is marked `suspect` with the reason instead of reported silently.
+//
+// A row is judged by the `peak_class` its workload puts into the row's parameters ("memory" with
+// a "footprint_bytes", or "fp32", "fp16", "int32", "int8-dot", "alu" for the ALU probes); rows
+// without one (technique comparisons, user definitions) are never judged.
 #pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "webgpu_bench/context.hpp"
 #include "webgpu_bench/result.hpp"
 
 namespace wgb {
 
-// Checks a completed row against the ceilings known for this adapter; may set status Suspect.
-void apply_plausibility(BenchmarkResult& row, const gpu::Context& gpu);
+// Ceilings of one adapter, per second, in the units the catalog counts (an FMA or MAD counts 2,
+// a 4-wide 8-bit dot product with accumulate counts 8).
+struct Ceilings {
+  std::string source;                         // where the ALU numbers come from (stated in the reason)
+  std::string memory_source;                  // where the memory numbers come from
+  std::optional<double> memory_bytes_per_s;   // DRAM bandwidth
+  double memory_margin = 1.10;                // how far above memory_bytes_per_s a rate may go
+  std::optional<double> last_level_cache_bytes;  // footprints below 2x this may be cache-resident
+  std::optional<double> fp32_flops, fp16_flops, int32_ops, int8_dot_ops;
+  double alu_margin = 1.10;
+};
+
+// Published reference values (vendor datasheets, at the maximum boost clock) for an adapter whose
+// device name contains a known model; nullopt for every other adapter.
+std::optional<Ceilings> published_ceilings(std::string_view device_name);
+
+// Ceilings from a measured memory-copy rate on this adapter (for the memory suite to pass in). A
+// copy is slower than a pure read or write on HBM (the H200 in issue 8: copy 4.14 TB/s, read 4.57,
+// write 4.50), so the margin over a measured copy is 1.25, not 1.10.
+Ceilings measured_copy_ceilings(double copy_bytes_per_s);
+
+// Physical bounds that hold for any adapter (see plausibility.cpp for the numbers and why).
+inline constexpr double kAnyDramBytesPerS = 20e12;
+inline constexpr double kAnyCacheBytesPerS = 200e12;
+inline constexpr double kAnyFootprintPastCaches = 256.0 * (1 << 20);
+inline constexpr double kAnyAluOpsPerS = 2e15;
+
+// The reason a completed row's rate is implausible, or nullopt. `known` are the adapter's ceilings
+// when known; the physical bounds always apply.
+std::optional<std::string> implausibility(const BenchmarkResult& row, const std::optional<Ceilings>& known);
+
+// Checks a completed row against the ceilings known for this adapter (published values for its
+// device name; the memory fields of `measured`, when given, replace the published ones) and the
+// physical bounds; may set status Suspect.
+void apply_plausibility(BenchmarkResult& row, const gpu::Context& gpu,
+                        const std::optional<Ceilings>& measured = std::nullopt);
 
 }  // namespace wgb

@@ -1,6 +1,87 @@
-// ALU probes (seed 000 "What's measured"). Filled in by the raw-catalog work.
+// ALU probes (seed 000 "What's measured", plus issue 4's divisions, transcendentals, conversions
+// and bit operations): one definition per probe of the table in probes.cpp. Each runs a runtime
+// loop count (the work knob, calibrated toward the scheduler's target dispatch time) over
+// independent chains per invocation, stores one result per invocation, and is validated after
+// timing by a fresh dispatch at the calibrated loop count compared with the host reference.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "catalog/common.hpp"
+#include "catalog/compute/alu.hpp"
 #include "catalog/families.hpp"
+#include "webgpu_bench/options.hpp"
 
 namespace wgb::catalog {
-std::vector<BenchmarkDefinition> compute_benchmarks() { return {}; }
+
+namespace {
+
+constexpr const char* kComputeStatisticReason =
+    "best (fastest) run: compute-bound, and noise only ever slows a run down (seed 000, seed 004)";
+
+Expected<std::unique_ptr<Workload>> prepare_alu(PrepareContext& pc, const alu::Probe& probe) {
+  auto& gpu = pc.gpu;
+  if (probe.f16) {
+    if (auto st = require_feature(gpu, "shader-f16"); !st) return std::move(st).error();
+  }
+  if (probe.dot4) {
+    if (auto st = require_wgsl_feature(gpu, "packed_4x8_integer_dot_product"); !st) return std::move(st).error();
+  }
+  const std::uint32_t threads =
+      pc.options.compute_threads != 0 ? pc.options.compute_threads : alu::default_threads(gpu.adapter());
+  auto created = alu::Runner::create(gpu, probe, threads);
+  if (!created) return std::move(created).error();
+  auto runner = std::make_shared<alu::Runner>(std::move(*created));
+
+  KernelSpec spec;
+  spec.pipeline = runner->pipeline();
+  spec.bind_groups = {runner->bind_group()};
+  spec.workgroups = {runner->workgroups(), 1, 1};
+  spec.knob = KnobSpec{.name = "iterations", .min = 1, .max = probe.max_iterations, .initial = probe.initial_iterations};
+  spec.knob_uniform = runner->uniform();
+  spec.knob_offset = 0;  // Params::iterations
+  spec.work = [&probe, threads](std::uint64_t knob) { return alu::work_model(probe, threads, knob); };
+  spec.validate = [runner, &probe](gpu::Context& g, std::uint64_t knob) -> Expected<std::string> {
+    auto stored = runner->run(g, static_cast<std::uint32_t>(knob));
+    if (!stored) return std::move(stored).error();
+    alu::Params params = runner->params();
+    params.iterations = static_cast<std::uint32_t>(knob);
+    const auto sample = alu::sample_invocations(runner->threads());
+    return alu::check_outputs(probe, params, sample, *stored);
+  };
+  spec.parameters = {{"invocations", threads},
+                     {"workgroup_size", 256},
+                     {"ops_per_invocation_per_iteration", probe.ops_per_iteration},
+                     {"work_model", probe.work_note},
+                     {"peak_class", probe.peak_class},
+                     {"kernel", "compute/" + probe.kernel}};
+  return make_kernel_workload(gpu, std::move(spec));
+}
+
+}  // namespace
+
+std::vector<BenchmarkDefinition> compute_benchmarks() {
+  std::vector<BenchmarkDefinition> v;
+  for (const alu::Probe& probe : alu::probes()) {
+    std::vector<std::string> features;
+    if (probe.f16) features.emplace_back("shader-f16");
+    if (probe.dot4) features.emplace_back("packed_4x8_integer_dot_product");
+    v.push_back(BenchmarkDefinition{
+        .id = probe.id,
+        .label = probe.label,
+        .description = probe.description,
+        .category = "compute",
+        .metric = probe.metric,
+        .source = probe.source(),
+        .statistic = Statistic::Best,
+        .statistic_reason = kComputeStatisticReason,
+        .requires_features = std::move(features),
+        .family = "",
+        .in_default_suite = true,
+        .prepare = [&probe](PrepareContext& pc) { return prepare_alu(pc, probe); },
+    });
+  }
+  return v;
+}
+
 }  // namespace wgb::catalog

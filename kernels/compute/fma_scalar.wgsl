@@ -1,0 +1,22 @@
+// f32-fma-scalar / f16-fma-scalar: eight independent scalar FMA chains x = fma(x, m, c) per
+// invocation, 32 steps each per loop trip: 256 FMAs per trip, because Dawn's robustness adds a
+// guard to every loop trip and a short body would measure the guard. m < 1, so every chain
+// contracts towards c / (1 - m) and stays finite at any loop count.
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let t = gid.x;
+  if (t >= p.threads) { return; }
+  let m = T(p.f.x);
+  let c = T(p.f.y);
+//#repeat k 8
+  var x$k = T(start(t, $ku));
+//#end
+  for (var n = 0u; n < p.iterations; n++) {
+//#repeat s 32
+//#repeat k 8
+    x$k = fma(x$k, m, c);
+//#end
+//#end
+  }
+  out[t] = bitcast<u32>(f32(x0) + f32(x1) + f32(x2) + f32(x3) + f32(x4) + f32(x5) + f32(x6) + f32(x7));
+}

@@ -1,0 +1,37 @@
+// Shared by every ALU probe (kernels/compute/*.wgsl; src/catalog/compute/alu.cpp prepends
+// `enable f16;` where needed and `alias T = f32;` or `f16;`, then this prelude, then the probe's
+// template with its //#repeat blocks unrolled). The uniform block carries the loop count (the work
+// knob the scheduler calibrates) and every operand, so nothing can be constant-folded; per-invocation
+// starting values come from a hash of the invocation id and the seed. Each invocation stores one
+// 32-bit result (a float's bits for float probes), so no chain is dead code.
+struct Params {
+  iterations: u32,  // loop trips: the work knob
+  seed: u32,
+  ia: u32,          // integer operands (ia is odd: an invertible multiplier)
+  ib: u32,
+  threads: u32,     // invocations that compute (the grid is rounded up to whole workgroups)
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
+  f: vec4<f32>,     // float operands; every value is exact in f16
+  M: mat4x4<f32>,   // mat4 probes: S' = M S + C
+  C: mat4x4<f32>,
+  IM: array<vec4<u32>, 4>,
+  IC: array<vec4<u32>, 4>,
+}
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<uniform> p: Params;
+
+fn hash32(x0: u32) -> u32 {
+  var x = x0;
+  x = x ^ (x >> 16u); x = x * 0x7feb352du;
+  x = x ^ (x >> 15u); x = x * 0x846ca68bu;
+  x = x ^ (x >> 16u);
+  return x;
+}
+// Word k of invocation t's operand stream.
+fn bits(t: u32, k: u32) -> u32 { return hash32((t * 64u + k) ^ p.seed); }
+// In [1, 2) on a 2^-10 grid: exact in f16 and f32, so the host reference starts from the same values.
+fn start(t: u32, k: u32) -> f32 { return 1.0 + f32(bits(t, k) >> 22u) * (1.0 / 1024.0); }
+// In [-16, 15] / 1024: the off-diagonal entries of a per-invocation contracting matrix.
+fn small(t: u32, k: u32) -> f32 { return f32(i32(bits(t, k) >> 27u) - 16) * (1.0 / 1024.0); }

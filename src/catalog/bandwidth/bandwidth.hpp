@@ -1,0 +1,72 @@
+// Host twins of the bandwidth kernels (kernels/bandwidth/*.wgsl): the address streams, the
+// permutation and the stored values, and the checks the validators apply to read-back data. They
+// live in a header so tests can run a check on corrupted data and see it fail.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "webgpu_bench/expected.hpp"
+
+namespace wgb::catalog::bandwidth {
+
+// Nominal window of the gather/scatter probes, in bytes (16 KiB, 4 MiB, 64 MiB).
+inline constexpr std::uint64_t kWindow16k = 16ull << 10;
+inline constexpr std::uint64_t kWindow4m = 4ull << 20;
+inline constexpr std::uint64_t kWindow64m = 64ull << 20;
+// vec4 elements past the scatter window that must stay untouched (256 bytes).
+inline constexpr std::uint32_t kSentinelElements = 16;
+
+// The window actually used: the nominal window clamped to the buffer, rounded down to a power of
+// two (the kernels mask addresses), in vec4 elements; at least 1.
+std::uint32_t window_elements(std::uint64_t nominal_bytes, std::uint64_t buffer_bytes);
+std::uint32_t log2_exact(std::uint32_t power_of_two);
+
+// What one dispatch of write-scatter does: the window (elements), how many rounds (whole windows
+// per bandwidth size, at least 1), and the bytes written (the work model).
+struct ScatterPlan {
+  std::uint32_t n;
+  std::uint32_t rounds;
+  std::uint64_t bytes_written;
+};
+ScatterPlan scatter_plan(std::uint64_t bandwidth_bytes, std::uint64_t nominal_window);
+
+// The shift that turns a 32-bit LCG state into an element index of a window of 2^bits elements.
+std::uint32_t gather_shift(std::uint32_t bits);
+
+// read-linear: invocation t's XOR fold over a buffer of `count` vec4 filled with `fill_seed`.
+std::array<std::uint32_t, 4> linear_fold(std::uint32_t t, std::uint32_t threads, std::uint32_t count,
+                                         std::uint32_t fill_seed);
+
+// read-gather: invocation t's XOR fold, replaying its four LCG address streams.
+struct GatherStream {
+  std::uint32_t count, threads, seed, mask, shift, fill_seed;
+};
+std::array<std::uint32_t, 4> gather_fold(std::uint32_t t, const GatherStream& g);
+
+// write-linear: the value element i holds after the kernel ran.
+std::array<std::uint32_t, 4> linear_value(std::uint32_t i, std::uint32_t seed);
+// Checks every element of a write-linear buffer (4 words per element).
+Expected<std::string> check_write_linear(std::span<const std::uint32_t> words, std::uint32_t seed);
+
+// write-scatter: the permutation of round r and the value element i of round r stores.
+struct ScatterShape {
+  std::uint32_t n;     // window elements (a power of two)
+  std::uint32_t seed;
+  std::uint32_t s1, s2;  // xorshift amounts, from scatter_shifts()
+};
+ScatterShape scatter_shape(std::uint32_t n, std::uint32_t seed);
+std::uint32_t scatter_perm(std::uint32_t i, std::uint32_t r, const ScatterShape& s);
+std::array<std::uint32_t, 4> scatter_value(std::uint32_t i, std::uint32_t r, std::uint32_t g,
+                                           std::uint32_t seed);
+// Checks a buffer after ONE round of write-scatter: words holds the window and the sentinel
+// elements after it (4 words per element). Every destination must hold the value of its unique
+// source (so each was written exactly once: a destination written twice would leave another one
+// unwritten, still holding the hashed fill), and the sentinel must still hold the fill of seed
+// `fill_seed` at its element positions.
+Expected<std::string> check_scatter(std::span<const std::uint32_t> words, const ScatterShape& s,
+                                    std::uint32_t fill_seed);
+
+}  // namespace wgb::catalog::bandwidth

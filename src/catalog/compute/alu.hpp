@@ -1,0 +1,116 @@
+// The ALU probes (seed 000 "What's measured" and issue 4's additions): a table of probes, each a
+// WGSL template (kernels/compute/<kernel>.wgsl) unrolled at catalog construction, its work model,
+// its operands, and a host reference of the one value each invocation stores. The definitions
+// (compute.cpp) and the tests use this header; nothing here is part of the public API.
+//
+// How the WGSL that runs is formed (and hashed into every row): `enable f16;` when the probe needs
+// it, `alias T = f16;` or `alias T = f32;`, kernels/compute/prelude.wgsl, then the probe's
+// template with its `$NAME` substitutions applied and its `//#repeat var N` ... `//#end` blocks
+// unrolled (`$var` becomes 0..N-1). The result is a constant string per probe, built once and
+// stored in BenchmarkDefinition::source, and exactly that string is compiled.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "webgpu_bench/context.hpp"
+#include "webgpu_bench/definition.hpp"
+#include "webgpu_bench/expected.hpp"
+
+namespace wgb::catalog::alu {
+
+using Substitutions = std::vector<std::pair<std::string, std::string>>;
+
+// Applies `$NAME` substitutions, then unrolls `//#repeat var N` ... `//#end` blocks (nestable).
+// Fails on an unterminated block or on a `$` left over (a template bug, caught by the tests).
+Expected<std::string> expand(std::string_view tmpl, const Substitutions& subst);
+
+// Host mirror of the kernels' uniform block (prelude.wgsl `Params`), 304 bytes.
+struct Params {
+  std::uint32_t iterations = 1, seed = 0, ia = 0, ib = 0, threads = 0, pad0 = 0, pad1 = 0, pad2 = 0;
+  float f[4] = {0, 0, 0, 0};
+  float M[16] = {};  // column-major: M[4 * column + row]
+  float C[16] = {};
+  std::uint32_t IM[16] = {};  // IM[4 * column + row]
+  std::uint32_t IC[16] = {};
+};
+static_assert(sizeof(Params) == 304, "Params must match the WGSL uniform layout");
+
+// What the host expects invocation t to store.
+struct Expectation {
+  bool exact = false;
+  std::uint32_t bits = 0;      // exact: the stored word
+  double value = 0;            // float: the reference (in double precision)
+  double scale = 0;            // float: sum of the magnitudes of the summed terms (tolerance scale)
+};
+
+struct Probe {
+  std::string id, label, description;
+  std::string kernel;          // template name below kernels/compute/
+  Substitutions substitutions;
+  bool f16 = false;            // needs the shader-f16 device feature (`enable f16;`)
+  bool dot4 = false;           // needs the packed_4x8_integer_dot_product WGSL language feature
+  Metric metric;
+  std::string peak_class;      // "fp32", "fp16", "int32", "int8-dot", "alu" (plausibility)
+  double ops_per_iteration = 0;  // metric units per invocation per loop trip
+  std::string work_note;       // how ops_per_iteration is counted
+  std::uint64_t max_iterations = 1 << 16;
+  std::uint64_t initial_iterations = 4;
+  float f[4] = {0, 0, 0, 0};   // float operands (Params::f)
+  double tolerance = 0;        // relative to Expectation::scale; 0 for exact probes
+  std::function<Expectation(const Params&, std::uint32_t t)> reference;
+
+  std::string source() const;  // the generated WGSL (see the header comment)
+  Params params(std::uint32_t threads, std::uint32_t iterations) const;
+};
+
+// The work model of one dispatch: threads x iterations x ops_per_iteration, in metric units.
+WorkModel work_model(const Probe& probe, std::uint32_t threads, std::uint64_t iterations);
+
+// Every ALU probe, in catalog order.
+const std::vector<Probe>& probes();
+const Probe* find_probe(std::string_view id);
+
+// Invocations per dispatch when SuiteOptions::compute_threads is 0. On GPUs: 6336 workgroups of
+// 256 = 1,622,016 invocations, a multiple of 132 SMs x 2048 resident threads / (1, 2, 3, 4, 6, 8
+// workgroups per SM) so every occupancy level an H100/H200-class part reaches ends in whole waves
+// (no partly empty last wave), and at least 6 waves anywhere smaller. On CPU adapters: 64
+// workgroups (16,384 invocations), because a CPU driver runs a few invocations at a time and the
+// full grid would take seconds per loop trip.
+std::uint32_t default_threads(const gpu::AdapterDescription& adapter);
+
+// The invocations the validator checks: up to 32, spread over the grid (first and last included,
+// both lanes parities and several workgroups).
+std::vector<std::uint32_t> sample_invocations(std::uint32_t threads);
+
+// Compares stored words with the host reference for the given invocations.
+Expected<std::string> check_outputs(const Probe& probe, const Params& params, std::span<const std::uint32_t> invocations,
+                                    std::span<const std::uint32_t> stored);
+
+// A compiled probe on a device: pipeline, output and uniform buffers. run() dispatches once at
+// `iterations` and reads every stored word back (the validator and the tests use it); with
+// `active` non-zero only the first `active` invocations compute (a cheap run at a huge loop count).
+class Runner {
+ public:
+  static Expected<Runner> create(gpu::Context& gpu, const Probe& probe, std::uint32_t threads);
+  Expected<std::vector<std::uint32_t>> run(gpu::Context& gpu, std::uint32_t iterations, std::uint32_t active = 0);
+  const Params& params() const { return params_; }
+  std::uint32_t threads() const { return params_.threads; }
+  std::uint32_t workgroups() const { return (params_.threads + 255) / 256; }
+  const wgpu::ComputePipeline& pipeline() const { return pipeline_; }
+  const wgpu::BindGroup& bind_group() const { return group_; }
+  const wgpu::Buffer& uniform() const { return uniform_; }
+
+ private:
+  Params params_;
+  wgpu::ComputePipeline pipeline_;
+  wgpu::Buffer out_, uniform_;
+  wgpu::BindGroup group_;
+};
+
+}  // namespace wgb::catalog::alu

@@ -1,0 +1,615 @@
+// The ALU probe table: for each probe its template and substitutions, what it counts (the work
+// model per invocation per loop trip), its operands, and the host reference of what each
+// invocation stores. The references replay the kernels step by step: integer probes bit for bit,
+// float probes in double precision (compared within the probe's tolerance).
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+
+#include "catalog/compute/alu.hpp"
+#include "gpu/hash.hpp"
+
+namespace wgb::catalog::alu {
+
+namespace {
+
+using u32 = std::uint32_t;
+using i32 = std::int32_t;
+
+// ---- host twins of prelude.wgsl ------------------------------------------------------------------
+u32 bits(const Params& p, u32 t, u32 k) { return gpu::hash32((t * 64u + k) ^ p.seed); }
+double start(const Params& p, u32 t, u32 k) { return 1.0 + static_cast<double>(bits(p, t, k) >> 22) / 1024.0; }
+double small(const Params& p, u32 t, u32 k) {
+  return static_cast<double>(static_cast<i32>(bits(p, t, k) >> 27) - 16) / 1024.0;
+}
+
+Expectation exact(u32 v) { return Expectation{.exact = true, .bits = v}; }
+
+template <std::size_t N>
+Expectation float_sum(const double (&x)[N]) {
+  Expectation e;
+  for (double v : x) {
+    e.value += v;
+    e.scale += std::abs(v);
+  }
+  return e;
+}
+
+// Independent float chains: `lanes` values starting at start(t, 0..lanes-1), each stepped
+// `steps_per_trip` times per loop trip by `step`.
+template <std::size_t N, class Step>
+Expectation float_chains(const Params& p, u32 t, u32 steps_per_trip, Step step) {
+  double x[N];
+  for (u32 k = 0; k < N; ++k) x[k] = start(p, t, k);
+  const std::uint64_t steps = static_cast<std::uint64_t>(p.iterations) * steps_per_trip;
+  for (std::uint64_t s = 0; s < steps; ++s) {
+    for (auto& v : x) v = step(v);
+  }
+  return float_sum(x);
+}
+
+template <std::size_t N, class Step>
+Expectation int_chains(const Params& p, u32 t, u32 steps_per_trip, Step step) {
+  u32 x[N];
+  for (u32 k = 0; k < N; ++k) x[k] = bits(p, t, k);
+  const std::uint64_t steps = static_cast<std::uint64_t>(p.iterations) * steps_per_trip;
+  for (std::uint64_t s = 0; s < steps; ++s) {
+    for (auto& v : x) v = step(v);
+  }
+  u32 sum = 0;
+  for (u32 v : x) sum += v;
+  return exact(sum);
+}
+
+// ---- matrix references ---------------------------------------------------------------------------
+
+Expectation fma_mat4_ref(const Params& p, u32 t) {
+  double s[4][4];  // s[column][row]
+  for (u32 j = 0; j < 4; ++j) {
+    for (u32 i = 0; i < 4; ++i) s[j][i] = start(p, t, 4 * j + i);
+  }
+  const std::uint64_t updates = static_cast<std::uint64_t>(p.iterations) * 4;
+  for (std::uint64_t u = 0; u < updates; ++u) {
+    for (u32 j = 0; j < 4; ++j) {
+      double next[4];
+      for (u32 i = 0; i < 4; ++i) {
+        next[i] = p.C[4 * j + i];
+        for (u32 k = 0; k < 4; ++k) next[i] += static_cast<double>(p.M[4 * k + i]) * s[j][k];
+      }
+      std::copy(std::begin(next), std::end(next), std::begin(s[j]));
+    }
+  }
+  double flat[16];
+  for (u32 j = 0; j < 4; ++j) std::copy(std::begin(s[j]), std::end(s[j]), flat + 4 * j);
+  return float_sum(flat);
+}
+
+// Off-diagonal entry (row i, column k) of the matvec probes' per-invocation matrix, as laid out in
+// fma_matvec.wgsl: small(t, 16..27) column by column, skipping the diagonal.
+u32 offdiag_index(u32 i, u32 k) { return 16 + 3 * k + (i < k ? i : i - 1); }
+
+Expectation fma_matvec_ref(const Params& p, u32 t) {
+  const double d = p.f[0], c = p.f[1];
+  double a[4][4];  // a[column][row]
+  for (u32 k = 0; k < 4; ++k) {
+    for (u32 i = 0; i < 4; ++i) a[k][i] = i == k ? d : small(p, t, offdiag_index(i, k));
+  }
+  double v[2][4];
+  for (u32 i = 0; i < 4; ++i) {
+    v[0][i] = start(p, t, i);
+    v[1][i] = start(p, t, 4 + i);
+  }
+  const std::uint64_t updates = static_cast<std::uint64_t>(p.iterations) * 8;
+  for (std::uint64_t u = 0; u < updates; ++u) {
+    for (auto& x : v) {
+      double next[4];
+      for (u32 i = 0; i < 4; ++i) {
+        next[i] = c;
+        for (u32 k = 0; k < 4; ++k) next[i] += a[k][i] * x[k];
+      }
+      std::copy(std::begin(next), std::end(next), std::begin(x));
+    }
+  }
+  double flat[8];
+  std::copy(std::begin(v[0]), std::end(v[0]), flat);
+  std::copy(std::begin(v[1]), std::end(v[1]), flat + 4);
+  return float_sum(flat);
+}
+
+Expectation mad_mat4_ref(const Params& p, u32 t) {
+  u32 s[4][4];
+  for (u32 j = 0; j < 4; ++j) {
+    for (u32 i = 0; i < 4; ++i) s[j][i] = bits(p, t, 4 * j + i);
+  }
+  const std::uint64_t updates = static_cast<std::uint64_t>(p.iterations) * 4;
+  for (std::uint64_t u = 0; u < updates; ++u) {
+    for (u32 j = 0; j < 4; ++j) {
+      u32 next[4];
+      for (u32 i = 0; i < 4; ++i) {
+        next[i] = p.IC[4 * j + i];
+        for (u32 k = 0; k < 4; ++k) next[i] += p.IM[4 * k + i] * s[j][k];
+      }
+      std::copy(std::begin(next), std::end(next), std::begin(s[j]));
+    }
+  }
+  u32 sum = 0;
+  for (const auto& col : s) {
+    for (u32 v : col) sum += v;
+  }
+  return exact(sum);
+}
+
+Expectation mad_matvec_ref(const Params& p, u32 t) {
+  u32 a[4][4];  // a[column][row] = bits(t, 16 + 4 column + row)
+  for (u32 k = 0; k < 4; ++k) {
+    for (u32 i = 0; i < 4; ++i) a[k][i] = bits(p, t, 16 + 4 * k + i);
+  }
+  u32 v[2][4];
+  for (u32 i = 0; i < 4; ++i) {
+    v[0][i] = bits(p, t, i);
+    v[1][i] = bits(p, t, 4 + i);
+  }
+  const std::uint64_t updates = static_cast<std::uint64_t>(p.iterations) * 8;
+  for (std::uint64_t u = 0; u < updates; ++u) {
+    for (auto& x : v) {
+      u32 next[4];
+      for (u32 i = 0; i < 4; ++i) {
+        next[i] = p.ib;
+        for (u32 k = 0; k < 4; ++k) next[i] += a[k][i] * x[k];
+      }
+      std::copy(std::begin(next), std::end(next), std::begin(x));
+    }
+  }
+  u32 sum = 0;
+  for (const auto& x : v) {
+    for (u32 e : x) sum += e;
+  }
+  return exact(sum);
+}
+
+// ---- packed 8-bit dot products -------------------------------------------------------------------
+
+u32 dot4_i8(u32 a, u32 b) {
+  i32 sum = 0;
+  for (u32 byte = 0; byte < 4; ++byte) {
+    sum += static_cast<i32>(static_cast<std::int8_t>(a >> (8 * byte))) *
+           static_cast<i32>(static_cast<std::int8_t>(b >> (8 * byte)));
+  }
+  return static_cast<u32>(sum);
+}
+u32 dot4_u8(u32 a, u32 b) {
+  u32 sum = 0;
+  for (u32 byte = 0; byte < 4; ++byte) sum += ((a >> (8 * byte)) & 0xFFu) * ((b >> (8 * byte)) & 0xFFu);
+  return sum;
+}
+
+template <u32 (*Dot)(u32, u32)>
+Expectation dp4a_ref(const Params& p, u32 t) {
+  u32 x[8], a[8];
+  for (u32 k = 0; k < 8; ++k) {
+    x[k] = bits(p, t, k);
+    a[k] = bits(p, t, 8 + k);
+  }
+  const std::uint64_t steps = static_cast<std::uint64_t>(p.iterations) * 32;
+  for (std::uint64_t s = 0; s < steps; ++s) {
+    for (u32 k = 0; k < 8; ++k) x[k] += Dot(a[k], x[k]);
+  }
+  u32 sum = 0;
+  for (u32 v : x) sum += v;
+  return exact(sum);
+}
+
+Expectation dp4a_matvec_ref(const Params& p, u32 t) {
+  u32 w[4][4];  // w[row][word]
+  for (u32 r = 0; r < 4; ++r) {
+    for (u32 j = 0; j < 4; ++j) w[r][j] = bits(p, t, 8 + 4 * r + j);
+  }
+  u32 x[4];
+  for (u32 j = 0; j < 4; ++j) x[j] = bits(p, t, j);
+  const std::uint64_t updates = static_cast<std::uint64_t>(p.iterations) * 16;
+  for (std::uint64_t u = 0; u < updates; ++u) {
+    u32 y[4];
+    for (u32 r = 0; r < 4; ++r) {
+      y[r] = p.IC[r];
+      for (u32 j = 0; j < 4; ++j) y[r] += dot4_i8(w[r][j], x[j]);
+    }
+    std::copy(std::begin(y), std::end(y), std::begin(x));
+  }
+  return exact(x[0] + x[1] + x[2] + x[3]);
+}
+
+// ---- shifts, branches ----------------------------------------------------------------------------
+
+Expectation shift_ref(const Params& p, u32 t) {
+  u32 x[8], c[8];
+  for (u32 k = 0; k < 8; ++k) {
+    x[k] = bits(p, t, k);
+    c[k] = bits(p, t, 8 + k);
+  }
+  for (u32 n = 0; n < p.iterations; ++n) {
+    for (u32 s = 0; s < 32; ++s) {
+      const u32 a = (p.ib + n + s) & 31u;
+      for (u32 k = 0; k < 4; ++k) x[k] = (x[k] << a) ^ c[k];
+      for (u32 k = 4; k < 8; ++k) x[k] = (x[k] >> a) ^ c[k];
+    }
+  }
+  u32 sum = 0;
+  for (u32 v : x) sum += v;
+  return exact(sum);
+}
+
+enum class Branch { None, Uniform, Coherent, Divergent };
+
+template <Branch B>
+Expectation branch_ref(const Params& p, u32 t) {
+  const double m = p.f[0], c = p.f[1], m2 = p.f[2], c2 = p.f[3];
+  double x[8];
+  for (u32 k = 0; k < 8; ++k) x[k] = start(p, t, k);
+  const u32 lid = t % 256, wid = t / 256;
+  for (u32 n = 0; n < p.iterations; ++n) {
+    bool side_a = true;
+    if (B == Branch::Uniform) side_a = ((n ^ p.ib) & 1u) == 0;
+    if (B == Branch::Coherent) side_a = ((n ^ wid) & 1u) == 0;
+    if (B == Branch::Divergent) side_a = ((n ^ lid) & 1u) == 0;
+    for (u32 s = 0; s < 32; ++s) {
+      if (side_a) {
+        for (auto& v : x) v = v * m + c;
+      } else {
+        for (u32 k = 0; k < 8; k += 2) {
+          const double y = x[k];
+          x[k] = x[k + 1] * m2 + c2;
+          x[k + 1] = y * m2 + c2;
+        }
+      }
+    }
+  }
+  return float_sum(x);
+}
+
+// ---- conversions and bit operations --------------------------------------------------------------
+
+Expectation i32_f32_ref(const Params& p, u32 t) {
+  const double h = p.f[0];
+  i32 x[8];
+  double c[8];
+  for (u32 k = 0; k < 8; ++k) {
+    x[k] = static_cast<i32>(bits(p, t, k) >> 20);
+    c[k] = p.f[1] + static_cast<double>(bits(p, t, 8 + k) >> 22);
+  }
+  const std::uint64_t steps = static_cast<std::uint64_t>(p.iterations) * 32;
+  for (std::uint64_t s = 0; s < steps; ++s) {
+    // Exact in f32 too: |x| < 2^13, h = 0.5 and c a small integer.
+    for (u32 k = 0; k < 8; ++k) x[k] = static_cast<i32>(std::trunc(static_cast<double>(x[k]) * h + c[k]));
+  }
+  u32 sum = 0;
+  for (i32 v : x) sum += static_cast<u32>(v);
+  return exact(sum);
+}
+
+u32 first_leading_bit(u32 x) { return x == 0 ? 0xFFFFFFFFu : 31u - static_cast<u32>(std::countl_zero(x)); }
+u32 reverse_bits(u32 x) {
+  u32 r = 0;
+  for (u32 i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+  return r;
+}
+
+// ---- the table -----------------------------------------------------------------------------------
+
+const Metric kFlops{"flops", "FLOP", "Floating-point ops (an FMA counts 2)"};
+const Metric kMadOps{"ops", "OP", "Integer ops (a multiply-add counts 2)"};
+const Metric kDotOps{"ops", "OP", "Integer ops (a 4-wide 8-bit dot product with its accumulate counts 8)"};
+
+Probe fma_probe(std::string type, std::string shape, std::string kernel, std::string what,
+                std::function<Expectation(const Params&, u32)> ref, std::array<float, 4> f) {
+  const bool half = type == "f16";
+  Probe p;
+  p.id = type + "-fma-" + shape;
+  p.label = type + " FMA, " + shape;
+  p.description = what + (half ? " In f16 (needs shader-f16)." : "") +
+                  " Counts results: 2 FLOP per FMA (256 FMAs per invocation per loop trip).";
+  p.kernel = std::move(kernel);
+  p.f16 = half;
+  p.metric = kFlops;
+  p.peak_class = half ? "fp16" : "fp32";
+  p.ops_per_iteration = 512;
+  p.work_note = "256 FMAs x 2 FLOP per invocation per loop trip";
+  std::copy(f.begin(), f.end(), p.f);
+  p.tolerance = half ? 0.015 : 1e-5;
+  p.reference = std::move(ref);
+  return p;
+}
+
+Probe unary_probe(std::string type, std::string name, std::string op, std::string what, Metric metric,
+                  double ops_per_step, std::function<double(double, const Params&)> step, std::array<float, 4> f,
+                  double tol32, double tol16, std::uint64_t max_iterations) {
+  const bool half = type == "f16";
+  Probe p;
+  p.id = type + "-" + name;
+  p.label = type + " " + name;
+  p.description = what + (half ? " In f16 (needs shader-f16)." : "") +
+                  " Eight independent chains, 32 steps each per loop trip. Counts results: " + metric.name + ".";
+  p.kernel = "float_unary";
+  p.substitutions = {{"OP", std::move(op)}};
+  p.f16 = half;
+  p.metric = std::move(metric);
+  p.peak_class = "alu";
+  p.ops_per_iteration = 256 * ops_per_step;
+  p.work_note = ops_per_step == 1 ? "8 chains x 32 steps per invocation per loop trip"
+                                  : "8 chains x 32 steps x 2 per invocation per loop trip";
+  p.max_iterations = max_iterations;
+  std::copy(f.begin(), f.end(), p.f);
+  p.tolerance = half ? tol16 : tol32;
+  p.reference = [step = std::move(step)](const Params& prm, u32 t) {
+    return float_chains<8>(prm, t, 32, [&](double x) { return step(x, prm); });
+  };
+  return p;
+}
+
+Probe bit_probe(std::string name, std::string op, std::string what, std::string counted, u32 (*fn)(u32)) {
+  Probe p;
+  p.id = "u32-" + name;
+  p.label = "u32 " + name;
+  p.description = what + " Eight independent chains, 32 steps each per loop trip; the add of a per-chain operand "
+                         "after each keeps the chain varying. Counts results: 1 per " + counted + " (the add is not counted).";
+  p.kernel = "u32_unary";
+  p.substitutions = {{"OP", std::move(op)}};
+  p.metric = {"ops", "OP", "Bit operations (the add after each is not counted)"};
+  p.peak_class = "alu";
+  p.ops_per_iteration = 256;
+  p.work_note = "8 chains x 32 steps per invocation per loop trip";
+  p.reference = [fn](const Params& prm, u32 t) {
+    u32 x[8], c[8];
+    for (u32 k = 0; k < 8; ++k) {
+      x[k] = bits(prm, t, k);
+      c[k] = bits(prm, t, 8 + k);
+    }
+    const std::uint64_t steps = static_cast<std::uint64_t>(prm.iterations) * 32;
+    for (std::uint64_t s = 0; s < steps; ++s) {
+      for (u32 k = 0; k < 8; ++k) x[k] = fn(x[k]) + c[k];
+    }
+    u32 sum = 0;
+    for (u32 v : x) sum += v;
+    return exact(sum);
+  };
+  return p;
+}
+
+std::vector<Probe> build() {
+  std::vector<Probe> v;
+  const std::array<float, 4> chain_ops{0.9375f, 0.125f, 0.0f, 0.0f};  // x' = 0.9375 x + 0.125 -> 2
+  const std::array<float, 4> matvec_ops{0.875f, 0.125f, 0.0f, 0.0f};  // diagonal, addend
+  for (const std::string type : {"f32", "f16"}) {
+    v.push_back(fma_probe(type, "scalar", "fma_scalar",
+                          "Eight independent scalar FMA chains x = fma(x, m, c) per invocation, 32 steps each per "
+                          "loop trip; m, c from a uniform, starting values from the invocation id.",
+                          [](const Params& p, u32 t) {
+                            return float_chains<8>(p, t, 32, [&](double x) { return x * p.f[0] + p.f[1]; });
+                          },
+                          chain_ops));
+    v.push_back(fma_probe(type, "vec4", "fma_vec4",
+                          "Four independent vec4 FMA chains (16 lanes) per invocation, 16 steps each per loop trip.",
+                          [](const Params& p, u32 t) {
+                            return float_chains<16>(p, t, 16, [&](double x) { return x * p.f[0] + p.f[1]; });
+                          },
+                          chain_ops));
+    v.push_back(fma_probe(type, "mat4", "fma_mat4",
+                          "A 4x4 matrix state per invocation updated as S' = M S + C (M, C from a uniform; 64 FMAs "
+                          "per update, written as column fma() so each multiply-add is one fused operation), four "
+                          "updates per loop trip.",
+                          fma_mat4_ref, {0, 0, 0, 0}));
+    v.push_back(fma_probe(type, "matvec", "fma_matvec",
+                          "A register-resident 4x4 matrix per invocation (hashed from the invocation id) applied to "
+                          "two independent vectors, x' = A x + c (32 FMAs per update), eight updates per loop trip.",
+                          fma_matvec_ref, matvec_ops));
+  }
+  auto mad = [&](std::string shape, std::string kernel, std::string what,
+                 std::function<Expectation(const Params&, u32)> ref) {
+    Probe p;
+    p.id = "i32-mad-" + shape;
+    p.label = "i32 multiply-add, " + shape;
+    p.description = what + " Wrapping 32-bit integer arithmetic. Counts results: 2 ops per multiply-add (256 per "
+                           "invocation per loop trip).";
+    p.kernel = std::move(kernel);
+    p.metric = kMadOps;
+    p.peak_class = "int32";
+    p.ops_per_iteration = 512;
+    p.work_note = "256 multiply-adds x 2 ops per invocation per loop trip";
+    p.reference = std::move(ref);
+    v.push_back(std::move(p));
+  };
+  mad("scalar", "mad_scalar", "Eight independent chains x = x * m + c per invocation (m odd), 32 steps each per loop trip.",
+      [](const Params& p, u32 t) { return int_chains<8>(p, t, 32, [&](u32 x) { return x * p.ia + p.ib; }); });
+  mad("vec4", "mad_vec4", "Four independent vec4<i32> chains x = x * m + c (16 lanes), 16 steps each per loop trip.",
+      [](const Params& p, u32 t) { return int_chains<16>(p, t, 16, [&](u32 x) { return x * p.ia + p.ib; }); });
+  mad("mat4", "mad_mat4",
+      "A 4x4 i32 matrix state per invocation updated as S' = M S + C (M, C from a uniform; 64 multiply-adds per "
+      "update), four updates per loop trip.",
+      mad_mat4_ref);
+  mad("matvec", "mad_matvec",
+      "A register-resident 4x4 i32 matrix per invocation applied to two independent vectors, x' = A x + c (32 "
+      "multiply-adds per update), eight updates per loop trip.",
+      mad_matvec_ref);
+
+  auto dot = [&](std::string id, std::string label, std::string kernel, Substitutions subst, std::string what,
+                 std::function<Expectation(const Params&, u32)> ref) {
+    Probe p;
+    p.id = std::move(id);
+    p.label = std::move(label);
+    p.description = what + " Needs the WGSL language feature packed_4x8_integer_dot_product. Counts results: 8 ops per "
+                           "dot product with its accumulate (4 multiplies, 4 adds; 256 per invocation per loop trip).";
+    p.kernel = std::move(kernel);
+    p.substitutions = std::move(subst);
+    p.dot4 = true;
+    p.metric = kDotOps;
+    p.peak_class = "int8-dot";
+    p.ops_per_iteration = 256 * 8;
+    p.work_note = "256 dot products x 8 ops per invocation per loop trip";
+    p.reference = std::move(ref);
+    v.push_back(std::move(p));
+  };
+  dot("i8-dp4a", "int8 dot product (dot4I8Packed)", "dp4a", {{"DOT", "dot4I8Packed"}, {"ACC", "i32"}},
+      "Eight independent i32 accumulator chains x = x + dot4I8Packed(a, x) per invocation (a hashed per invocation, "
+      "the accumulator's own bytes the other operand), 32 steps each per loop trip.",
+      dp4a_ref<dot4_i8>);
+  dot("i8-dp4a-matvec", "int8 matvec (dot4I8Packed)", "dp4a_matvec", {},
+      "A register-resident 4x16 int8 matrix per invocation times a 16-element int8 vector (x' = W x + c, the four "
+      "i32 outputs' bytes being the next input; 16 dot products per update), 16 updates per loop trip.",
+      dp4a_matvec_ref);
+  dot("u8-dp4a", "uint8 dot product (dot4U8Packed)", "dp4a", {{"DOT", "dot4U8Packed"}, {"ACC", "u32"}},
+      "Eight independent u32 accumulator chains x = x + dot4U8Packed(a, x) per invocation, 32 steps each per loop "
+      "trip.",
+      dp4a_ref<dot4_u8>);
+
+  {
+    Probe p;
+    p.id = "u32-shift";
+    p.label = "u32 variable shift";
+    p.description =
+        "Eight independent u32 chains per invocation, four shifting left and four right by a variable amount that "
+        "cycles through all 32 values over the 32 steps of a loop trip; an XOR with a per-chain operand after each "
+        "shift keeps the bits alive. Counts results: 1 per shift (256 per invocation per loop trip; the XOR is not counted).";
+    p.kernel = "u32_shift";
+    p.metric = {"ops", "OP", "Shifts (the XOR after each is not counted)"};
+    p.peak_class = "alu";
+    p.ops_per_iteration = 256;
+    p.work_note = "8 chains x 32 shifts per invocation per loop trip";
+    p.reference = shift_ref;
+    v.push_back(std::move(p));
+  }
+
+  struct BranchKind {
+    const char* name;
+    const char* cond;
+    const char* what;
+    Expectation (*ref)(const Params&, u32);
+  };
+  const BranchKind branches[] = {
+      {"none", "true", "with no branch (the condition is the constant true, so only side A remains)",
+       branch_ref<Branch::None>},
+      {"uniform", "((n ^ p.ib) & 1u) == 0u",
+       "inside an if/else whose condition alternates per loop trip and agrees across all invocations",
+       branch_ref<Branch::Uniform>},
+      {"coherent", "((n ^ wid.x) & 1u) == 0u",
+       "inside an if/else whose condition agrees within each workgroup and differs between neighbouring workgroups",
+       branch_ref<Branch::Coherent>},
+      {"divergent", "((n ^ lid) & 1u) == 0u",
+       "inside an if/else whose condition flips from lane to lane (SIMT divergence: a SIMD group runs both sides)",
+       branch_ref<Branch::Divergent>},
+  };
+  for (const auto& b : branches) {
+    Probe p;
+    p.id = std::string("branch-") + b.name;
+    p.label = std::string("Branch, ") + b.name;
+    p.description = std::string("The f32 scalar FMA chains (eight per invocation, 32 steps per loop trip) ") + b.what +
+                    "; both sides do equal work (side B swaps chain pairs and uses other operands). Counts results "
+                    "of the side taken: 2 FLOP per FMA (256 FMAs per invocation per loop trip).";
+    p.kernel = "branch";
+    p.substitutions = {{"COND", b.cond}};
+    p.metric = kFlops;
+    p.peak_class = "fp32";
+    p.ops_per_iteration = 512;
+    p.work_note = "256 FMAs x 2 FLOP per invocation per loop trip (one side)";
+    p.f[0] = 0.9375f;  // side A: x' = 0.9375 x + 0.125 -> 2
+    p.f[1] = 0.125f;
+    p.f[2] = 0.875f;  // side B: x' = 0.875 y + 0.375 -> 3
+    p.f[3] = 0.375f;
+    p.tolerance = 1e-5;
+    p.reference = b.ref;
+    v.push_back(std::move(p));
+  }
+
+  // Transcendental and division probes: each map contracts towards a fixed point.
+  for (const std::string type : {"f32", "f16"}) {
+    v.push_back(unary_probe(type, "div", "m / x$k + c",
+                            "Division chains x = m / x + c (m = 1, c = 2: contracts towards 1 + sqrt(2)).",
+                            {"ops", "OP", "Divisions (the add is not counted)"}, 1,
+                            [](double x, const Params& p) { return p.f[0] / x + p.f[1]; }, {1.0f, 2.0f, 0.0f, 0.0f},
+                            1e-5, 0.015, 1 << 14));
+    v.push_back(unary_probe(type, "sqrt", "sqrt(x$k)", "Square-root chains x = sqrt(x) (contracts towards 1).",
+                            {"ops", "OP", "Square roots"}, 1, [](double x, const Params&) { return std::sqrt(x); },
+                            {0, 0, 0, 0}, 1e-5, 0.015, 1 << 14));
+    v.push_back(unary_probe(type, "rsqrt", "inverseSqrt(x$k)",
+                            "Inverse-square-root chains x = inverseSqrt(x) (contracts towards 1).",
+                            {"ops", "OP", "Inverse square roots"}, 1,
+                            [](double x, const Params&) { return 1.0 / std::sqrt(x); }, {0, 0, 0, 0}, 1e-5, 0.015,
+                            1 << 14));
+    v.push_back(unary_probe(type, "log", "log(x$k) + c",
+                            "Natural-logarithm chains x = log(x) + c (c = 2: contracts towards 3.146).",
+                            {"ops", "OP", "Logarithms (the add is not counted)"}, 1,
+                            [](double x, const Params& p) { return std::log(x) + p.f[1]; }, {0.0f, 2.0f, 0.0f, 0.0f},
+                            1e-3, 0.05, 1 << 13));
+    v.push_back(unary_probe(type, "pow", "pow(x$k, e)", "Power chains x = pow(x, e) (e = 0.75: contracts towards 1).",
+                            {"ops", "OP", "Powers"}, 1,
+                            [](double x, const Params& p) { return std::pow(x, static_cast<double>(p.f[2])); },
+                            {0.0f, 0.0f, 0.75f, 0.0f}, 1e-3, 0.05, 1 << 13));
+    v.push_back(unary_probe(type, "sincos", "sin(x$k) + cos(x$k)",
+                            "Chains x = sin(x) + cos(x), a sine and a cosine of the same argument per step (contracts "
+                            "towards 1.2587).",
+                            {"ops", "OP", "Sines and cosines (each counts 1; the add is not counted)"}, 2,
+                            [](double x, const Params&) { return std::sin(x) + std::cos(x); }, {0, 0, 0, 0}, 1e-3, 0.05,
+                            1 << 13));
+  }
+
+  {
+    Probe p;
+    p.id = "i32-f32-convert";
+    p.label = "i32 <-> f32 conversion";
+    p.description =
+        "Eight independent chains x = i32(f32(x) * h + c) per invocation (h = 0.5, c = 1000 + a per-chain 0..1023: "
+        "every intermediate exact), "
+        "32 steps each per loop trip. Counts results: 2 conversions per step (i32 to f32 and back; the multiply-add "
+        "is not counted).";
+    p.kernel = "i32_f32_convert";
+    p.metric = {"ops", "OP", "Conversions (each direction counts 1)"};
+    p.peak_class = "alu";
+    p.ops_per_iteration = 512;
+    p.work_note = "8 chains x 32 steps x 2 conversions per invocation per loop trip";
+    p.max_iterations = 1 << 14;
+    p.f[0] = 0.5f;
+    p.f[1] = 1000.0f;
+    p.reference = i32_f32_ref;
+    v.push_back(std::move(p));
+  }
+  {
+    Probe p;
+    p.id = "f32-f16-convert";
+    p.label = "f32 <-> f16 conversion";
+    p.description =
+        "Eight independent chains x = f32(f16(x)) * m + c per invocation (m = 0.5, c = 1: contracts towards 2), 32 "
+        "steps each per loop trip. Needs shader-f16. Counts results: 2 conversions per step (f32 to f16 and back; the "
+        "multiply-add is not counted).";
+    p.kernel = "f32_f16_convert";
+    p.f16 = true;
+    p.metric = {"ops", "OP", "Conversions (each direction counts 1)"};
+    p.peak_class = "alu";
+    p.ops_per_iteration = 512;
+    p.work_note = "8 chains x 32 steps x 2 conversions per invocation per loop trip";
+    p.max_iterations = 1 << 14;
+    p.f[0] = 0.5f;
+    p.f[1] = 1.0f;
+    // f32 -> f16 rounding is implementation-defined (either neighbour): a few f16 ulps.
+    p.tolerance = 2e-3;
+    p.reference = [](const Params& prm, u32 t) {
+      return float_chains<8>(prm, t, 32, [&](double x) { return x * prm.f[0] + prm.f[1]; });
+    };
+    v.push_back(std::move(p));
+  }
+  v.push_back(bit_probe("countonebits", "countOneBits(x$k) + c$k", "Population-count chains x = countOneBits(x) + c.",
+                        "population count", [](u32 x) { return static_cast<u32>(std::popcount(x)); }));
+  v.push_back(bit_probe("reversebits", "reverseBits(x$k) + c$k", "Bit-reversal chains x = reverseBits(x) + c.",
+                        "bit reversal", reverse_bits));
+  v.push_back(bit_probe("firstleadingbit", "firstLeadingBit(x$k) + c$k",
+                        "Leading-bit chains x = firstLeadingBit(x) + c (0xFFFFFFFF for 0).", "leading-bit search",
+                        first_leading_bit));
+  return v;
+}
+
+}  // namespace
+
+const std::vector<Probe>& probes() {
+  static const std::vector<Probe> all = build();
+  return all;
+}
+
+}  // namespace wgb::catalog::alu

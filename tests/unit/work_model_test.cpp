@@ -1,0 +1,208 @@
+// Work models of the raw catalog against hand-computed counts, the ALU template expander, and the
+// host twins and checks of the bandwidth kernels (no GPU: the checks are fed data directly, so
+// each is seen to reject corrupted data).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "catalog/bandwidth/bandwidth.hpp"
+#include "catalog/compute/alu.hpp"
+#include "gpu/hash.hpp"
+#include "webgpu_bench/suite.hpp"
+
+namespace wgb {
+namespace {
+
+using catalog::alu::find_probe;
+using catalog::alu::probes;
+namespace bw = catalog::bandwidth;
+
+// Hand counts: metric units per invocation per loop trip.
+//   FMA/MAD shapes: 256 FMAs (8 chains x 32, 4 vec4 x 16 x 4, 4 mat4 updates x 64, 8 matvec
+//   updates x 2 vectors x 16) x 2 = 512; dot products: 256 x 8 = 2048; one-result ops: 8 x 32 =
+//   256; sincos and conversions: 2 per step = 512.
+const std::map<std::string, double> kHandCounts = {
+    {"f32-fma-scalar", 512}, {"f32-fma-vec4", 512}, {"f32-fma-mat4", 512}, {"f32-fma-matvec", 512},
+    {"f16-fma-scalar", 512}, {"f16-fma-vec4", 512}, {"f16-fma-mat4", 512}, {"f16-fma-matvec", 512},
+    {"i32-mad-scalar", 512}, {"i32-mad-vec4", 512}, {"i32-mad-mat4", 512}, {"i32-mad-matvec", 512},
+    {"i8-dp4a", 2048},       {"i8-dp4a-matvec", 2048}, {"u8-dp4a", 2048},     {"u32-shift", 256},
+    {"branch-none", 512},    {"branch-uniform", 512}, {"branch-coherent", 512}, {"branch-divergent", 512},
+    {"f32-div", 256},        {"f32-sqrt", 256},       {"f32-rsqrt", 256},     {"f32-log", 256},
+    {"f32-pow", 256},        {"f32-sincos", 512},     {"f16-div", 256},       {"f16-sqrt", 256},
+    {"f16-rsqrt", 256},      {"f16-log", 256},        {"f16-pow", 256},       {"f16-sincos", 512},
+    {"i32-f32-convert", 512}, {"f32-f16-convert", 512}, {"u32-countonebits", 256}, {"u32-reversebits", 256},
+    {"u32-firstleadingbit", 256},
+};
+
+TEST(WorkModel, EveryAluProbeHasItsHandCount) {
+  ASSERT_EQ(probes().size(), kHandCounts.size());
+  for (const auto& [id, count] : kHandCounts) {
+    const auto* p = find_probe(id);
+    ASSERT_NE(p, nullptr) << id;
+    EXPECT_DOUBLE_EQ(p->ops_per_iteration, count) << id;
+    // 1000 invocations x 7 loop trips.
+    EXPECT_DOUBLE_EQ(catalog::alu::work_model(*p, 1000, 7).operations, 7000.0 * count) << id;
+    EXPECT_EQ(catalog::alu::work_model(*p, 1000, 7).bytes_read, 0) << id;
+  }
+  // An FMA counts 2, and the metric says so.
+  EXPECT_NE(find_probe("f32-fma-vec4")->metric.name.find("FMA counts 2"), std::string::npos);
+  EXPECT_NE(find_probe("i32-mad-mat4")->metric.name.find("multiply-add counts 2"), std::string::npos);
+  EXPECT_EQ(find_probe("f32-fma-scalar")->metric.key, "flops");
+}
+
+TEST(WorkModel, ScatterBytesScaleWithTheWindow) {
+  constexpr std::uint64_t kMiB = 1 << 20;
+  // Default size: 64 MiB. 16 KiB window: 4096 rounds; 4 MiB: 16; 64 MiB: 1. Always 64 MiB written.
+  auto p = bw::scatter_plan(64 * kMiB, bw::kWindow16k);
+  EXPECT_EQ(p.n, 1024u);
+  EXPECT_EQ(p.rounds, 4096u);
+  EXPECT_EQ(p.bytes_written, 64 * kMiB);
+  p = bw::scatter_plan(64 * kMiB, bw::kWindow4m);
+  EXPECT_EQ(p.n, 262144u);
+  EXPECT_EQ(p.rounds, 16u);
+  p = bw::scatter_plan(64 * kMiB, bw::kWindow64m);
+  EXPECT_EQ(p.n, 4194304u);
+  EXPECT_EQ(p.rounds, 1u);
+  // 3 MiB: the 4 MiB and 64 MiB windows clamp to the largest power of two (2 MiB), one round.
+  p = bw::scatter_plan(3 * kMiB, bw::kWindow64m);
+  EXPECT_EQ(p.n, 131072u);
+  EXPECT_EQ(p.rounds, 1u);
+  EXPECT_EQ(p.bytes_written, 2 * kMiB);
+  p = bw::scatter_plan(3 * kMiB, bw::kWindow16k);
+  EXPECT_EQ(p.rounds, 192u);
+  EXPECT_EQ(p.bytes_written, 3 * kMiB);
+  EXPECT_EQ(bw::window_elements(bw::kWindow16k, 16), 1u);
+}
+
+TEST(WorkModel, RawCatalogIdsAreAllPresentWithMetrics) {
+  std::set<std::string> ids;
+  for (const auto& d : builtin_benchmarks()) {
+    ids.insert(d.id);
+    if (d.category == "bandwidth") {
+      EXPECT_EQ(d.metric.key, "bytes") << d.id;
+      EXPECT_EQ(d.statistic, Statistic::Median) << d.id;
+    }
+    if (d.category == "compute") {
+      EXPECT_EQ(d.statistic, Statistic::Best) << d.id;
+      EXPECT_NE(d.description.find("Counts results"), std::string::npos) << d.id;
+      EXPECT_FALSE(d.source.empty()) << d.id;
+      EXPECT_EQ(d.source.find("template error"), std::string::npos) << d.id << ": " << d.source.substr(0, 200);
+    }
+  }
+  for (const char* id : {"read-linear", "write-linear", "read-gather-16kb", "read-gather-4mb", "read-gather-64mb",
+                         "write-scatter-16kb", "write-scatter-4mb", "write-scatter-64mb"}) {
+    EXPECT_TRUE(ids.count(id)) << id;
+  }
+  for (const auto& [id, count] : kHandCounts) EXPECT_TRUE(ids.count(id)) << id;
+}
+
+TEST(AluTemplate, RepeatBlocksUnrollAndNest) {
+  auto out = catalog::alu::expand("a\n//#repeat s 2\n//#repeat k 3\nx$k = f$s($OP);\n//#end\n//#end\nb\n",
+                                  {{"OP", "y$k"}});
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ(*out,
+            "a\nx0 = f0(y0);\nx1 = f0(y1);\nx2 = f0(y2);\nx0 = f1(y0);\nx1 = f1(y1);\nx2 = f1(y2);\nb\n");
+}
+
+TEST(AluTemplate, MalformedTemplatesFail) {
+  EXPECT_FALSE(catalog::alu::expand("//#repeat k 2\nx\n", {}));       // no //#end
+  EXPECT_FALSE(catalog::alu::expand("x\n//#end\n", {}));              // //#end without //#repeat
+  EXPECT_FALSE(catalog::alu::expand("//#repeat k zero\nx\n//#end\n", {}));
+  EXPECT_FALSE(catalog::alu::expand("x = $UNKNOWN;\n", {}));          // unresolved token
+}
+
+TEST(AluTemplate, GeneratedSourcesAreLongUnrolledBodies) {
+  // Dawn's robustness adds a guard per loop trip: each trip must carry hundreds of operations.
+  const std::string src = find_probe("f32-fma-scalar")->source();
+  std::size_t fmas = 0;  // statements (comment lines excluded)
+  std::istringstream lines(src);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("//") == std::string::npos && line.find("= fma(") != std::string::npos) ++fmas;
+  }
+  EXPECT_EQ(fmas, 256u);
+  EXPECT_EQ(src.find('$'), std::string::npos);
+  EXPECT_TRUE(find_probe("f16-fma-vec4")->source().starts_with("enable f16;\nalias T = f16;"));
+  EXPECT_TRUE(find_probe("f32-fma-vec4")->source().starts_with("alias T = f32;"));
+  EXPECT_NE(find_probe("u8-dp4a")->source().find("dot4U8Packed"), std::string::npos);
+  EXPECT_NE(find_probe("branch-divergent")->source().find("((n ^ lid) & 1u)"), std::string::npos);
+}
+
+TEST(BandwidthTwins, ScatterPermutationIsABijectionAtEveryWidth) {
+  for (std::uint32_t bits = 0; bits <= 16; ++bits) {
+    const auto shape = bw::scatter_shape(1u << bits, 0x1234u);
+    for (std::uint32_t r : {0u, 1u, 77u}) {
+      std::vector<bool> seen(shape.n, false);
+      for (std::uint32_t i = 0; i < shape.n; ++i) {
+        const std::uint32_t d = bw::scatter_perm(i, r, shape);
+        ASSERT_LT(d, shape.n);
+        ASSERT_FALSE(seen[d]) << "bits " << bits << " round " << r << " element " << i;
+        seen[d] = true;
+      }
+    }
+  }
+}
+
+// A one-round scatter result as the kernel leaves it: fill, then every element at its destination.
+std::vector<std::uint32_t> scattered(const bw::ScatterShape& s, std::uint32_t fill_seed) {
+  std::vector<std::uint32_t> words((s.n + bw::kSentinelElements) * 4);
+  for (std::size_t w = 0; w < words.size(); ++w) words[w] = gpu::filled_word(w, fill_seed);
+  for (std::uint32_t i = 0; i < s.n; ++i) {
+    const auto v = bw::scatter_value(i, 0, i, s.seed);
+    for (int c = 0; c < 4; ++c) words[bw::scatter_perm(i, 0, s) * 4 + c] = v[c];
+  }
+  return words;
+}
+
+TEST(BandwidthTwins, ScatterCheckRejectsMissedDoubleAndStrayWrites) {
+  const auto shape = bw::scatter_shape(1024, 0xBEEFu);
+  const auto good = scattered(shape, 7);
+  EXPECT_TRUE(bw::check_scatter(good, shape, 7));
+  // A destination written twice (element 5's value also lands on element 9's destination) means
+  // element 9's destination lost its write.
+  auto twice = good;
+  const std::uint32_t d9 = bw::scatter_perm(9, 0, shape);
+  const auto v5 = bw::scatter_value(5, 0, 5, shape.seed);
+  for (int c = 0; c < 4; ++c) twice[d9 * 4 + c] = v5[c];
+  EXPECT_FALSE(bw::check_scatter(twice, shape, 7));
+  // A destination never written still holds the fill.
+  auto missed = good;
+  const std::uint32_t d3 = bw::scatter_perm(3, 0, shape);
+  for (std::uint32_t c = 0; c < 4; ++c) missed[d3 * 4 + c] = gpu::filled_word(d3 * 4 + c, 7);
+  EXPECT_FALSE(bw::check_scatter(missed, shape, 7));
+  // A write just past the window.
+  auto stray = good;
+  stray[shape.n * 4] ^= 1;
+  auto r = bw::check_scatter(stray, shape, 7);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("sentinel"), std::string::npos);
+}
+
+TEST(BandwidthTwins, WriteLinearCheckRejectsACorruptedWord) {
+  std::vector<std::uint32_t> words(64 * 4);
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    const auto v = bw::linear_value(i, 99);
+    for (int c = 0; c < 4; ++c) words[i * 4 + c] = v[c];
+  }
+  EXPECT_TRUE(bw::check_write_linear(words, 99));
+  EXPECT_FALSE(bw::check_write_linear(words, 98));
+  words[37] ^= 0x100;
+  EXPECT_FALSE(bw::check_write_linear(words, 99));
+}
+
+TEST(BandwidthTwins, GatherAddressesStayInTheWindow) {
+  // With a window of one element every load reads element 0: the fold of `count` loads of the
+  // same four words is their XOR over the parity of the load count.
+  const bw::GatherStream one{.count = 6, .threads = 1, .seed = 3, .mask = 0, .shift = 0, .fill_seed = 11};
+  const auto acc = bw::gather_fold(0, one);
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(acc[c], 0u);  // six loads: an even count cancels
+  const bw::GatherStream odd{.count = 5, .threads = 1, .seed = 3, .mask = 0, .shift = 0, .fill_seed = 11};
+  const auto acc5 = bw::gather_fold(0, odd);
+  for (std::uint32_t c = 0; c < 4; ++c) EXPECT_EQ(acc5[c], gpu::filled_word(c, 11));
+  EXPECT_EQ(bw::gather_shift(10), 22u);
+  EXPECT_EQ(bw::gather_shift(0), 0u);
+}
+
+}  // namespace
+}  // namespace wgb
