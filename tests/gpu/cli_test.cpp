@@ -1,0 +1,155 @@
+// The command line as a user meets it: exit codes, one-line errors, and Ctrl-C keeping the rows
+// that completed. Runs the built webgpu-bench (WGB_CLI) as a child process.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gpu_fixture.hpp"
+
+namespace wgb {
+namespace {
+
+struct Child {
+  pid_t pid = -1;
+  std::filesystem::path out, err;
+};
+
+Child spawn(const std::vector<std::string>& args) {
+  static int n = 0;
+  Child c;
+  const auto dir = std::filesystem::temp_directory_path();
+  c.out = dir / ("wgb-cli-" + std::to_string(getpid()) + "-" + std::to_string(n) + ".out");
+  c.err = dir / ("wgb-cli-" + std::to_string(getpid()) + "-" + std::to_string(n++) + ".err");
+  c.pid = fork();
+  if (c.pid == 0) {
+    freopen(c.out.c_str(), "w", stdout);
+    freopen(c.err.c_str(), "w", stderr);
+    std::vector<char*> argv;
+    std::string bin = WGB_CLI;
+    argv.push_back(bin.data());
+    std::vector<std::string> copy = args;
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(bin.c_str(), argv.data());
+    _exit(127);
+  }
+  return c;
+}
+
+int wait_exit(const Child& c) {
+  int status = 0;
+  waitpid(c.pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result run_cli(const std::vector<std::string>& args) {
+  auto c = spawn(args);
+  const int code = wait_exit(c);
+  return {code, slurp(c.out), slurp(c.err)};
+}
+
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(Cli, UnknownBenchmarkIsAUsageErrorOnOneLine) {
+  auto r = run_cli({"run", "--filter", "no-such-benchmark"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("no-such-benchmark"), std::string::npos);
+}
+
+TEST(Cli, BadOptionValueIsAUsageError) {
+  auto r = run_cli({"run", "--max-rounds", "zero"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+}
+
+TEST(Cli, UnknownAdapterIsExitCode3) {
+  auto r = run_cli({"run", "--adapter", "no-such-gpu-xyz", "--filter", "read-linear"});
+  EXPECT_EQ(r.code, 3);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+}
+
+TEST(Cli, ListShowsTheCatalog) {
+  auto r = run_cli({"list"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("read-linear"), std::string::npos);
+}
+
+TEST(Cli, DevicesListsAVulkanAdapter) {
+  WGB_GPU_OR_SKIP(ctx);
+  auto r = run_cli({"devices"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("backend:       vulkan"), std::string::npos) << r.out;
+}
+
+TEST(Cli, RunWritesAValidatedRowAndJson) {
+  WGB_GPU_OR_SKIP(ctx);
+  const auto json = std::filesystem::temp_directory_path() / ("wgb-cli-run-" + std::to_string(getpid()) + ".json");
+  auto r = run_cli({"run", "--filter", "read-linear", "--bandwidth-mib", "1", "--measurement-ms", "5",
+                    "--idle-gap-ms", "0", "--max-rounds", "3", "--throttle-ratio", "100", "--json", json.string(), "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("read-linear"), std::string::npos);
+  auto doc = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(doc["state"], "complete");
+  ASSERT_EQ(doc["rows"].size(), 1u);
+  EXPECT_EQ(doc["rows"][0]["status"], "ok");
+  EXPECT_FALSE(doc["rows"][0]["validation"].get<std::string>().empty());
+  std::filesystem::remove(json);
+}
+
+TEST(Cli, CtrlCKeepsTheRowsThatCompleted) {
+  WGB_GPU_OR_SKIP(ctx);
+  const auto json = std::filesystem::temp_directory_path() / ("wgb-cli-int-" + std::to_string(getpid()) + ".json");
+  // Each benchmark takes a few seconds (200 short rounds); interrupt once the first has completed.
+  auto c = spawn({"run", "--filter", "read-linear,write-linear", "--bandwidth-mib", "1", "--measurement-ms", "5",
+                  "--idle-gap-ms", "10", "--min-rounds", "200", "--max-rounds", "200", "--throttle-ratio", "100",
+                  "--json", json.string(),
+                  "--quiet"});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  bool first_done = false;
+  while (std::chrono::steady_clock::now() < deadline && !first_done) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    try {
+      auto doc = nlohmann::json::parse(slurp(json));
+      first_done = doc["rows"].size() >= 1;
+    } catch (...) {
+    }
+  }
+  ASSERT_TRUE(first_done) << "the first row never completed";
+  kill(c.pid, SIGINT);
+  const int code = wait_exit(c);
+  EXPECT_EQ(code, 130) << slurp(c.err);
+  auto doc = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(doc["state"], "cancelled");
+  ASSERT_GE(doc["rows"].size(), 1u);
+  EXPECT_EQ(doc["rows"][0]["status"], "ok");
+  if (doc["rows"].size() > 1) {
+    EXPECT_EQ(doc["rows"][1]["status"], "cancelled");
+  }
+  std::filesystem::remove(json);
+}
+
+}  // namespace
+}  // namespace wgb
