@@ -34,6 +34,8 @@ step() {  # step NAME CMD... : runs one step, records its exit code and wall tim
   gpu_state
   log "end $name rc=$rc wall=$((t1 - t0))s"
   echo "$name $rc $((t1 - t0))" >>"$res/steps.txt"
+  # Archive after every step: if the call is cut off, what completed still comes back.
+  tar -C "$out" -czf "$out/h200-$part.tgz" "$part"
 }
 
 nvidia-smi >"$res/nvidia-smi.txt" 2>&1
