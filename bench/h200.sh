@@ -46,6 +46,8 @@ case "$part" in
     step devices-experimental wgb devices --experimental
     step default wgb run --quiet --json "$res/default.json"
     step no-robustness wgb run --quiet --no-robustness --json "$res/no-robustness.json"
+    # Like with like: the CUDA reference streams 1 GiB buffers, so the bandwidth probes run at 1 GiB too.
+    step bandwidth-1g wgb run --quiet --bandwidth-mib 1024 --filter 'read-linear,write-linear,read-gather-*,write-scatter-*' --json "$res/bandwidth-1g.json"
     step experimental wgb run --quiet --experimental --filter 'f16-*,subgroup-matrix-*' --json "$res/experimental.json"
     if [ -x bench/cuda_reference.sh ]; then step cuda bash bench/cuda_reference.sh "$res/cuda.json"; fi
     ;;

@@ -16,8 +16,8 @@ import sys
 # Published (datasheet) ceilings of the H200 SXM, for reference only (issue 4 / issue 11).
 PUBLISHED = [
     # (predicate on id, value in metric units per second, label)
-    (lambda i: i.startswith(("read-", "write-", "memory-read", "memory-write", "memory-copy", "memory-random", "memory-sustain")), 4.8e12, "HBM3e 4.8 TB/s"),
-    (lambda i: i.startswith("f32-fma") or i.startswith("branch-"), 67e12, "FP32 67 TFLOP/s"),
+    (lambda i: i in ("read-linear", "write-linear", "memory-read", "memory-write", "memory-copy", "memory-sustain"), 4.8e12, "HBM3e 4.8 TB/s"),
+    (lambda i: i.startswith("f32-fma") or i in ("branch-none", "branch-uniform", "branch-coherent", "branch-divergent"), 67e12, "FP32 67 TFLOP/s"),
     (lambda i: i.startswith("f16-fma"), 134e12, "FP16 134 TFLOP/s"),
     (lambda i: i.startswith("i32-mad"), 33.5e12, "INT32 33.5 TOPS"),
     (lambda i: i.startswith("subgroup-matrix-f16"), 989e12, "dense FP16 tensor 989 TFLOP/s"),
@@ -165,6 +165,7 @@ def main():
         return t + [""]
 
     out += table("Default suite (robustness on, as in browsers), with the --no-robustness pass", default, True)
+    out += table("Bandwidth probes at 1 GiB (the CUDA reference's buffer size)", load(p("bandwidth-1g.json")), False)
     out += table("Experimental (--experimental: allow_unsafe_apis, vulkan_enable_f16_on_nvidia)", exp, False)
     for ws in ("256", "512"):
         out += table(f"Memory suite, working set {ws} MiB", load(p(f"memory-{ws}.json")), False)
