@@ -146,6 +146,9 @@ class Context {
   // The one timed region: encodes one compute pass (timestamps at its start and end when the
   // feature exists), submits it, and waits for completion. Reports both clocks.
   Expected<RawTiming> time_pass(const PassEncoder& encode);
+  // Test seam: when set, called inside time_pass after the pass completed and before its
+  // timestamps are read back, so a test can force a device loss exactly there. Unset normally.
+  void set_before_timestamp_readback(std::function<void()> hook) { before_timestamp_readback_ = std::move(hook); }
   // Runs a pass without timing it (setup work), and waits for it.
   Status run_pass(const PassEncoder& encode);
   // Median host cost of an empty submit + completion wait, measured once at start-up; the
@@ -175,6 +178,7 @@ class Context {
   wgpu::QuerySet timestamps_;
   wgpu::Buffer resolve_buffer_, readback_buffer_;
   wgpu::ComputePipeline fill_pipeline_;
+  std::function<void()> before_timestamp_readback_;
 };
 
 // FNV-1a 64 of a kernel's WGSL, as hex: results name the exact source they measured.

@@ -673,6 +673,7 @@ Expected<RawTiming> Context::time_pass(const PassEncoder& encode) {
   RawTiming timing;
   timing.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
   if (ts) {
+    if (before_timestamp_readback_) before_timestamp_readback_();
     bool mapped = false;
     wgpu::Future f = readback_buffer_.MapAsync(wgpu::MapMode::Read, 0, 16, wgpu::CallbackMode::WaitAnyOnly,
                                                [&mapped](wgpu::MapAsyncStatus status, wgpu::StringView) {

@@ -1,0 +1,168 @@
+// Result document and console summary of the memory suite (document.hpp).
+#include "memory/document.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "measure/stats.hpp"
+#include "report/table.hpp"
+
+namespace wgb::memory {
+
+nlohmann::json options_json(const MemoryOptions& o) {
+  nlohmann::json phases = nlohmann::json::array();
+  for (Phase p : o.phases) phases.push_back(phase_name(p));
+  return {{"working_set_mib", o.working_set_mib},
+          {"min_working_set_mib", o.min_working_set_mib},
+          {"phases", phases},
+          {"sample_ms", o.sample_ms},
+          {"wall_clock_sample_ms", 2 * o.sample_ms},
+          {"latency_sample_ms", o.latency_sample_ms},
+          {"budget_ms", o.budget_ms},
+          {"latency_budget_ms", o.latency_budget_ms},
+          {"sustain_ms", o.sustain_ms},
+          {"warmup_ms", o.warmup_ms},
+          {"transition_ms", o.transition_ms},
+          {"min_samples", o.min_samples},
+          {"hard_stop_factor", o.hard_stop_factor},
+          {"rejection", "modified z-score 0.6745*|x-median|/MAD > 3.5"},
+          {"cycle_seed", o.cycle_seed}};
+}
+
+nlohmann::json working_set_json(const WorkingSet& ws) {
+  nlohmann::json j = {{"requested_bytes", ws.requested_bytes},
+                      {"bytes", ws.bytes},
+                      {"floor_bytes", ws.floor_bytes},
+                      {"buffers", 2},
+                      {"element", "vec4<u32>"},
+                      {"invocations", ws.geometry.invocations},
+                      {"workgroups", ws.geometry.workgroups},
+                      {"workgroup_size", kWorkgroupSize},
+                      {"latency_slots", ws.geometry.slots},
+                      {"reductions", ws.reductions},
+                      {"ranked", ws.ranked}};
+  if (!ws.ranked) j["unranked_reason"] = ws.unranked_reason;
+  return j;
+}
+
+nlohmann::json scope_json(const MemoryOptions& o) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& l : scope_statement(o)) out.push_back({{"measured", l.measured}, {"not_measured", l.not_measured}});
+  return out;
+}
+
+MemoryDocument::MemoryDocument(std::vector<std::string> command, gpu::Context& gpu, const MemoryOptions& options)
+    : doc_("memory", std::move(command)) {
+  doc_.set_device(gpu);
+  doc_.set_options(options_json(options));
+  doc_.json()["scope"] = scope_json(options);
+}
+
+void MemoryDocument::set_working_set(const WorkingSet& ws) { doc_.json()["working_set"] = working_set_json(ws); }
+
+void MemoryDocument::add_row(const BenchmarkResult& row) { doc_.add_row(row); }
+
+void MemoryDocument::finish(const MemoryRun& run) {
+  doc_.finish(run.end_state());
+  if (run.fatal) doc_.json()["stopped_because"] = run.fatal->message;
+}
+
+namespace {
+
+std::string gbps(double bytes_per_s) { return report::format_rate(bytes_per_s, "B"); }
+
+std::string headline(const BenchmarkResult& r) {
+  if (r.status != RowStatus::Ok || r.value <= 0) return "-";
+  const auto& j = r.parameters;
+  if (r.id == "memory-latency") return fmt::format("{:.1f} ns/load", j.value("ns_per_load", 0.0));
+  if (r.id == "memory-random") {
+    return fmt::format("{}, {:.3g} G accesses/s", gbps(r.value), j.value("g_accesses_per_s", 0.0));
+  }
+  if (r.id == "memory-sustain") {
+    return fmt::format("{}, retention {:.1f}%", gbps(r.value), 100 * j.value("retention", 0.0));
+  }
+  return gbps(r.value);
+}
+
+std::string phase_of(const BenchmarkResult& r) {
+  return r.id.rfind("memory-", 0) == 0 ? r.id.substr(7) : r.id;
+}
+
+}  // namespace
+
+std::string phase_line(const BenchmarkResult& r) {
+  if (r.status == RowStatus::Ok) {
+    return fmt::format("  {:<8} {:<32} CV {:5.2f}%  {} samples, {} rejected, {}", phase_of(r), headline(r),
+                       100 * r.parameters.value("cv", 0.0), r.parameters.value("samples", 0),
+                       r.parameters.value("rejected_samples", 0), r.timing_method);
+  }
+  return fmt::format("  {:<8} {}: {}", phase_of(r), to_string(r.status), r.message);
+}
+
+void write_summary(std::ostream& out, const MemoryRun& run, const MemoryOptions& options,
+                   const gpu::AdapterDescription& adapter) {
+  const std::string name = adapter.device.empty() ? adapter.description : adapter.device;
+  out << fmt::format("Memory suite on {} ({}, {})\n", name, adapter.backend, adapter.adapter_type);
+  if (run.working_set) {
+    const auto& ws = *run.working_set;
+    out << fmt::format("Working set: 2 x {} (requested {}), {} workgroups of {} per dispatch; {}\n",
+                       format_mib(ws.bytes), format_mib(ws.requested_bytes), ws.geometry.workgroups, kWorkgroupSize,
+                       ws.ranked ? "ranked" : "unranked: " + ws.unranked_reason);
+  }
+  out << '\n';
+  struct Line {
+    std::string phase, status, median, cv, samples, rejected, clock;
+  };
+  std::vector<Line> lines{{"phase", "status", "median", "CV", "samples", "rejected", "clock"}};
+  for (const auto& r : run.rows) {
+    const bool has = r.status == RowStatus::Ok && r.value > 0;
+    lines.push_back({phase_of(r), to_string(r.status), headline(r),
+                     has ? fmt::format("{:.2f}%", 100 * r.parameters.value("cv", 0.0)) : "-",
+                     has ? std::to_string(r.parameters.value("samples", 0)) : "-",
+                     has ? std::to_string(r.parameters.value("rejected_samples", 0)) : "-",
+                     r.timing_method.empty() ? "-" : r.timing_method});
+  }
+  std::size_t w[7] = {};
+  for (const auto& l : lines) {
+    const std::string* f[7] = {&l.phase, &l.status, &l.median, &l.cv, &l.samples, &l.rejected, &l.clock};
+    for (int i = 0; i < 7; ++i) w[i] = std::max(w[i], f[i]->size());
+  }
+  for (const auto& l : lines) {
+    out << fmt::format("  {:<{}}  {:<{}}  {:<{}}  {:>{}}  {:>{}}  {:>{}}  {}\n", l.phase, w[0], l.status, w[1],
+                       l.median, w[2], l.cv, w[3], l.samples, w[4], l.rejected, w[5], l.clock);
+  }
+  for (const auto& r : run.rows) {
+    if (r.status != RowStatus::Ok && !r.message.empty()) out << fmt::format("  {}: {}\n", r.id, r.message);
+  }
+
+  // Sustain: a coarse timeline, the median of each ninth of the run.
+  for (const auto& r : run.rows) {
+    if (r.id != "memory-sustain" || r.status != RowStatus::Ok) continue;
+    const auto& tl = r.parameters.value("timeline", nlohmann::json::array());
+    if (tl.empty()) continue;
+    const std::size_t buckets = std::min<std::size_t>(9, tl.size());
+    out << fmt::format("\nSustain timeline (median GB/s per stretch; retention {:.1f}% = last 60% {:.2f} / first "
+                       "20% {:.2f} GB/s)\n ",
+                       100 * r.parameters.value("retention", 0.0), r.parameters.value("last60_median_gbps", 0.0),
+                       r.parameters.value("first20_median_gbps", 0.0));
+    for (std::size_t b = 0; b < buckets; ++b) {
+      const std::size_t lo = b * tl.size() / buckets, hi = (b + 1) * tl.size() / buckets;
+      std::vector<double> v;
+      for (std::size_t i = lo; i < hi; ++i) v.push_back(tl[i].value("gbps", 0.0));
+      out << fmt::format(" {:.3g}s:{:.3g}", tl[hi - 1].value("t_s", 0.0), measure::median(v));
+    }
+    out << '\n';
+  }
+
+  out << "\nScope\n";
+  const auto scope = scope_statement(options);
+  std::size_t mw = std::string("Measured").size();
+  for (const auto& l : scope) mw = std::max(mw, l.measured.size());
+  out << fmt::format("  {:<{}}  | {}\n", "Measured", mw, "Not measured");
+  for (const auto& l : scope) out << fmt::format("  {:<{}}  | {}\n", l.measured, mw, l.not_measured);
+  if (run.fatal) out << fmt::format("\nStopped early ({}): {}\n", run.end_state(), run.fatal->message);
+}
+
+}  // namespace wgb::memory

@@ -1,0 +1,43 @@
+// The memory suite's result document (report::ResultDocument, suite "memory"): the device, the
+// options, the working set (ranked or not, and why), seed 002's scope statement, and one row per
+// phase (memory-read ... memory-sustain). Written atomically after every phase so a cancelled or
+// lost run keeps what completed. Also the console summary the CLI prints.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "memory/memory.hpp"
+#include "report/document.hpp"
+
+namespace wgb::memory {
+
+nlohmann::json options_json(const MemoryOptions& o);
+nlohmann::json working_set_json(const WorkingSet& ws);
+nlohmann::json scope_json(const MemoryOptions& o);  // [{"measured": ..., "not_measured": ...}, ...]
+
+class MemoryDocument {
+ public:
+  MemoryDocument(std::vector<std::string> command, gpu::Context& gpu, const MemoryOptions& options);
+  void set_working_set(const WorkingSet& ws);
+  void add_row(const BenchmarkResult& row);
+  // The end state ("complete", "cancelled", "device-lost", ...) and, when it stopped early, why.
+  void finish(const MemoryRun& run);
+  Status write(const std::filesystem::path& path) const { return report::write_json_atomic(path, doc_.json()); }
+  const nlohmann::json& json() const { return doc_.json(); }
+
+ private:
+  report::ResultDocument doc_;
+};
+
+// The console summary: per phase median, CV, samples, rejected, clock; sustain's retention and a
+// coarse timeline; the working set; the scope statement.
+void write_summary(std::ostream& out, const MemoryRun& run, const MemoryOptions& options,
+                   const gpu::AdapterDescription& adapter);
+// One line for a finished phase (progress output).
+std::string phase_line(const BenchmarkResult& row);
+
+}  // namespace wgb::memory
