@@ -106,7 +106,16 @@ Expected<SubmitReceipt> post_document(const nlohmann::json& document, const std:
   }
   const std::string endpoint = server->origin + server->path + "/api/v1/results";
   auto reply = http_post(endpoint, checked->canonical, token, timeout);
-  if (!reply) return make_error(ErrorKind::Io, fmt::format("cannot reach {}: {}", to, reply.error().message));
+  if (!reply) {
+    // A server refusing a body by its declared size answers and closes before reading it: the
+    // client then fails while writing.
+    const bool write_failed = reply.error().message.find("Write") != std::string::npos;
+    return make_error(ErrorKind::Io, fmt::format("cannot reach {}: {}{}", to, reply.error().message,
+                                                 write_failed ? fmt::format(" (the server closed the connection while "
+                                                                            "{} bytes were sent: over its size limit?)",
+                                                                            checked->canonical.size())
+                                                              : ""));
+  }
   if (reply->status == 200 || reply->status == 201) {
     try {
       auto j = nlohmann::json::parse(reply->body);
