@@ -28,6 +28,9 @@ system_packages=(
   g++ cmake ninja-build pkg-config git ca-certificates python3
   libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev
   libvulkan1
+  # The results store (src/store): SQLite, PostgreSQL's client library, cpp-httplib (server and
+  # client; its header needs OpenSSL's, also used for SHA-256).
+  libsqlite3-dev libpq-dev libcpp-httplib-dev libssl-dev
   # What Mesa's lavapipe links against (bookworm versions are the right ones).
   libllvm15 libelf1 libexpat1 libwayland-client0 libx11-xcb1 libxcb-dri3-0 libxcb-present0
   libxcb-randr0 libxcb-shm0 libxcb-sync1 libxcb-xfixes0 libxcb1 libxshmfence1 libzstd1 zlib1g

@@ -196,4 +196,40 @@ Expected<nlohmann::json> load_result_document(const std::filesystem::path& path)
   return doc;
 }
 
+// The checks of load_result_document on a document already in memory (a request body). Kept next
+// to it so the two stay alike; load_result_document could delegate here.
+Expected<nlohmann::json> parse_result_document(std::string_view text, const std::string& origin) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    return make_error(ErrorKind::Usage,
+                      fmt::format("{}: not valid JSON (truncated or corrupt?): byte {}: {}", origin, e.byte, e.what()));
+  } catch (const nlohmann::json::exception& e) {  // out_of_range: a number too large for a double (1e400)
+    return make_error(ErrorKind::Usage, fmt::format("{}: not valid JSON: {}", origin, e.what()));
+  }
+  if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != kSchemaName) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: not a webgpu-bench result document (no \"schema\": \"{}\")",
+                                                    origin, kSchemaName));
+  }
+  if (!doc.contains("schema_version") || !doc["schema_version"].is_number_integer()) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: missing schema_version", origin));
+  }
+  if (doc["schema_version"].get<int>() > kSchemaVersion) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: schema_version {} is newer than this program reads ({})",
+                                                    origin, doc["schema_version"].get<int>(), kSchemaVersion));
+  }
+  if (!doc.contains("rows") || !doc["rows"].is_array()) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: missing the \"rows\" array", origin));
+  }
+  for (std::size_t i = 0; i < doc["rows"].size(); ++i) {
+    const auto& r = doc["rows"][i];
+    if (!r.is_object() || !r.contains("id") || !r["id"].is_string() || !r.contains("value") ||
+        !r["value"].is_number() || !r.contains("status") || !r["status"].is_string()) {
+      return make_error(ErrorKind::Usage, fmt::format("{}: row {} lacks id/status/value of the right types", origin, i));
+    }
+  }
+  return doc;
+}
+
 }  // namespace wgb::report

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "webgpu_bench/context.hpp"
@@ -45,5 +46,9 @@ Status write_json_atomic(const std::filesystem::path& path, const nlohmann::json
 // Loads and checks a result document: clear errors naming the file for unreadable, truncated,
 // non-JSON or foreign content.
 Expected<nlohmann::json> load_result_document(const std::filesystem::path& path);
+
+// The same checks on a document already in memory (a request body, say): `origin` names it in the
+// error messages the way the path does for load_result_document.
+Expected<nlohmann::json> parse_result_document(std::string_view text, const std::string& origin);
 
 }  // namespace wgb::report

@@ -1,0 +1,161 @@
+// Device-class rules (docs/store.md, "Device classes"). Pure functions of the submitted document.
+#include "store/device_class.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+
+namespace wgb::store {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+// PCI vendor ids, for drivers that report an id but no vendor name.
+std::string vendor_from_id(std::uint64_t id) {
+  switch (id) {
+    case 0x10de: return "nvidia";
+    case 0x1002: case 0x1022: return "amd";
+    case 0x8086: return "intel";
+    case 0x13b5: return "arm";
+    case 0x5143: return "qualcomm";
+    case 0x106b: return "apple";
+    case 0x1010: return "imagination";
+    case 0x14e4: return "broadcom";
+    case 0x10005: return "mesa";
+    default: return "";
+  }
+}
+
+// A string member, "" when absent; a usage error when present with another type.
+Expected<std::string> text_field(const nlohmann::json& obj, const char* name, const char* where) {
+  auto it = obj.find(name);
+  if (it == obj.end() || it->is_null()) return std::string{};
+  if (!it->is_string()) {
+    return make_error(ErrorKind::Usage, fmt::format("{}.{} must be a string", where, name));
+  }
+  return it->get<std::string>();
+}
+
+std::string key_part(const std::string& s) {
+  std::string k = slug(s);
+  return k.empty() ? "-" : k;
+}
+
+DeviceClass finish(DeviceClass c) {
+  c.key = fmt::format("{}/{}/{}/{}", key_part(c.vendor), key_part(c.architecture), key_part(c.device),
+                      key_part(c.backend));
+  std::string what = c.architecture.empty() ? c.vendor : c.vendor + " " + c.architecture;
+  c.label = fmt::format("{} \u00b7 {} \u00b7 {}", c.device, what, c.backend);
+  return c;
+}
+
+}  // namespace
+
+std::string slug(std::string_view text) {
+  std::string out;
+  bool dash = false;
+  for (unsigned char ch : text) {
+    const char c = static_cast<char>(std::tolower(ch));
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '+' || c == '_';
+    if (keep) {
+      if (dash && !out.empty()) out += '-';
+      out += c;
+      dash = false;
+    } else {
+      dash = true;
+    }
+  }
+  return out;
+}
+
+std::string tidy(std::string_view text) {
+  std::string out;
+  bool space = false;
+  for (unsigned char ch : text) {
+    // Control characters count as space: they have no business in a name shown to people.
+    if (std::isspace(ch) || ch < 0x20 || ch == 0x7f) {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    out += static_cast<char>(ch);
+    space = false;
+  }
+  return out;
+}
+
+Expected<DeviceClass> adapter_class(const nlohmann::json& adapter) {
+  if (!adapter.is_object()) return make_error(ErrorKind::Usage, "machine.adapter must be an object");
+  const char* where = "machine.adapter";
+  auto vendor = text_field(adapter, "vendor", where);
+  auto arch = text_field(adapter, "architecture", where);
+  auto device = text_field(adapter, "device", where);
+  auto description = text_field(adapter, "description", where);
+  auto backend = text_field(adapter, "backend", where);
+  auto type = text_field(adapter, "adapter_type", where);
+  for (const auto* e : {&vendor, &arch, &device, &description, &backend, &type}) {
+    if (!*e) return e->error();
+  }
+  DeviceClass c;
+  c.vendor = lower(tidy(*vendor));
+  if (c.vendor.empty()) {
+    auto id = adapter.find("vendor_id");
+    if (id != adapter.end() && id->is_number_integer() && id->get<std::int64_t>() >= 0) {
+      c.vendor = vendor_from_id(id->get<std::uint64_t>());
+    }
+  }
+  if (c.vendor.empty()) c.vendor = "unknown";
+  c.architecture = lower(tidy(*arch));
+  c.device = tidy(*device);
+  if (c.device.empty()) c.device = tidy(*description);
+  if (c.device.empty()) c.device = "unknown device";
+  c.backend = lower(tidy(*backend));
+  if (c.backend.empty()) c.backend = "unknown";
+  c.adapter_type = lower(tidy(*type));
+  if (c.adapter_type.empty()) c.adapter_type = "unknown";
+  // Only a discrete GPU has memory of its own; anything else (integrated, CPU, unknown) shares it.
+  c.variable = c.adapter_type != "discrete-gpu";
+  return finish(std::move(c));
+}
+
+Expected<DeviceClass> device_class_of(const nlohmann::json& document) {
+  if (!document.is_object()) return make_error(ErrorKind::Usage, "the document must be a JSON object");
+  auto machine = document.find("machine");
+  if (machine == document.end() || !machine->is_object()) {
+    return make_error(ErrorKind::Usage, "missing the \"machine\" object");
+  }
+  if (auto adapter = machine->find("adapter"); adapter != machine->end()) return adapter_class(*adapter);
+
+  // The host suite measures the CPU itself: its class is the CPU model on this architecture.
+  auto suite = document.find("suite");
+  const bool host_suite = suite != document.end() && *suite == "host";
+  auto host = machine->find("host");
+  if (!host_suite || host == machine->end() || !host->is_object()) {
+    return make_error(ErrorKind::Usage, "missing machine.adapter (only host-suite documents may omit it)");
+  }
+  auto model = text_field(*host, "cpu_model", "machine.host");
+  if (!model) return model.error();
+  auto arch = text_field(*host, "arch", "machine.host");
+  if (!arch) return arch.error();
+  DeviceClass c;
+  c.device = tidy(*model);
+  if (c.device.empty()) return make_error(ErrorKind::Usage, "machine.host.cpu_model is missing or empty");
+  const std::string m = lower(c.device);
+  c.vendor = m.find("intel") != std::string::npos ? "intel"
+             : m.find("amd") != std::string::npos ? "amd"
+             : m.find("arm") != std::string::npos || m.find("neoverse") != std::string::npos ? "arm"
+                                                                                            : "unknown";
+  c.architecture = lower(tidy(*arch));
+  c.backend = "host";
+  c.adapter_type = "host";
+  c.variable = true;
+  return finish(std::move(c));
+}
+
+}  // namespace wgb::store

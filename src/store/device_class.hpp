@@ -1,0 +1,43 @@
+// Device classes: which runs are compared with each other on the leaderboard. A class is
+// vendor + architecture + device + backend, normalised so that two runs of the same part through
+// the same API land together however the driver spells them. The rules are in docs/store.md.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "webgpu_bench/expected.hpp"
+
+namespace wgb::store {
+
+struct DeviceClass {
+  std::string key;           // "nvidia/hopper/nvidia-h200/vulkan": stable, URL-safe, the grouping key
+  std::string label;         // "NVIDIA H200 · nvidia hopper · vulkan": for people, as reported
+  std::string vendor;        // normalised parts of the key, before slugging
+  std::string architecture;
+  std::string device;
+  std::string backend;
+  std::string adapter_type;  // "discrete-gpu", "integrated-gpu", "cpu", "unknown", "host"
+  // Integrated GPUs, CPU adapters and the host CPU reach memory that the rest of the system shares
+  // (and whose configuration varies from machine to machine): their class is marked variable.
+  bool variable = false;
+};
+
+// The class of a result document's machine: machine.adapter when present; for documents of the
+// host suite without an adapter, machine.host (the CPU as a device). Usage error naming the field
+// when neither is there or a field has the wrong type.
+Expected<DeviceClass> device_class_of(const nlohmann::json& document);
+
+// The class of one adapter object ({vendor, architecture, device, description, backend,
+// adapter_type, vendor_id}).
+Expected<DeviceClass> adapter_class(const nlohmann::json& adapter);
+
+// Lower-case, collapse every run of characters other than [a-z0-9._+] into one '-', trim '-'.
+// "" stays "" (the key then shows "-" for that part).
+std::string slug(std::string_view text);
+
+// Trim and collapse internal whitespace to one space (what a label shows).
+std::string tidy(std::string_view text);
+
+}  // namespace wgb::store

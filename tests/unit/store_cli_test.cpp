@@ -1,0 +1,201 @@
+// `webgpu-bench serve` and `submit` as processes: documented exit codes, and a server killed with
+// SIGKILL after acknowledging submissions loses none of them (SQLite WAL with synchronous=FULL;
+// PostgreSQL transactions), on both databases.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "store/client.hpp"
+#include "store_test_support.hpp"
+
+extern char** environ;
+
+namespace wgb::store {
+namespace {
+
+using test::make_document;
+
+// build/<config>/tests/unit/store_cli_test -> build/<config>/cli/webgpu-bench
+std::filesystem::path cli_binary() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  return self.parent_path().parent_path().parent_path() / "cli" / "webgpu-bench";
+}
+
+struct Ran {
+  int code = -1;
+  std::string out;
+};
+
+// Runs the CLI to completion (bounded by coreutils' timeout); stdout captured, stderr dropped.
+Ran run_cli(const std::string& args) {
+  Ran r;
+  const std::string cmd = fmt::format("timeout 60 '{}' {} 2>/dev/null", cli_binary().string(), args);
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf{};
+  for (std::size_t n; (n = fread(buf.data(), 1, buf.size(), p)) > 0;) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// `webgpu-bench serve` in the background; its first stdout line is its URL.
+class ServeProcess {
+ public:
+  explicit ServeProcess(const std::string& store) {
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, fds[0]);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    const std::string bin = cli_binary().string();
+    std::vector<std::string> args = {bin, "serve", "--store", store, "--listen", "127.0.0.1:0", "--quiet"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawn(&pid_, bin.c_str(), &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+    close(fds[1]);
+    // Read the URL line, waiting at most 30 s.
+    std::string line;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (pid_ > 0 && line.find('\n') == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+      pollfd pfd{fds[0], POLLIN, 0};
+      if (poll(&pfd, 1, 200) <= 0) continue;
+      char buf[256];
+      const auto n = read(fds[0], buf, sizeof(buf));
+      if (n <= 0) break;
+      line.append(buf, static_cast<std::size_t>(n));
+    }
+    close(fds[0]);
+    if (const auto nl = line.find('\n'); nl != std::string::npos) url_ = line.substr(0, nl);
+  }
+  ~ServeProcess() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  ServeProcess(const ServeProcess&) = delete;
+  ServeProcess& operator=(const ServeProcess&) = delete;
+
+  const std::string& url() const { return url_; }
+  // Sends `sig` and waits (bounded) for the exit; returns the exit code, 128+signal, or -1.
+  int stop(int sig) {
+    if (pid_ <= 0) return -1;
+    kill(pid_, sig);
+    int status = 0;
+    for (int i = 0; i < 300; ++i) {  // 30 s at most
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  std::string url_;
+};
+
+class StoreCli : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(cli_binary())) {
+      if (test::in_ci()) FAIL() << "no CLI binary at " << cli_binary();
+      GTEST_SKIP() << "build webgpu-bench first (" << cli_binary() << ")";
+    }
+    backend_ = std::make_unique<test::Backend>(GetParam());
+    WGB_BACKEND_OR_SKIP(*backend_);
+    dir_ = test::temp_dir();
+  }
+  void TearDown() override {
+    std::error_code ec;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+  }
+  std::string write(const std::string& name, const std::string& text) {
+    const auto p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  std::int64_t total(const std::string& url) {
+    auto r = http_get(fmt::format("{}/api/v1/results?limit=1", url));
+    if (!r || r->status != 200) return -1;
+    return nlohmann::json::parse(r->body)["total"].get<std::int64_t>();
+  }
+
+  std::unique_ptr<test::Backend> backend_;
+  std::filesystem::path dir_;
+};
+
+TEST_P(StoreCli, SubmitThenKillThenRestartLosesNothing) {
+  std::string files;
+  for (int i = 0; i < 6; ++i) {
+    files += fmt::format(" {}", write(fmt::format("r{}.json", i), make_document({}, {{}}, "default", i).dump(2)));
+  }
+  {
+    ServeProcess serve(backend_->spec());
+    ASSERT_FALSE(serve.url().empty()) << "serve printed no URL";
+    auto r = run_cli(fmt::format("submit{} --to {}", files, serve.url()));
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("stored as run"), std::string::npos) << r.out;
+    auto again = run_cli(fmt::format("submit {} --to {}", (dir_ / "r0.json").string(), serve.url()));
+    EXPECT_EQ(again.code, 0);
+    EXPECT_NE(again.out.find("already stored as run"), std::string::npos) << again.out;
+    // Every submission was acknowledged; now the server dies without any chance to flush.
+    EXPECT_EQ(serve.stop(SIGKILL), 128 + SIGKILL);
+  }
+  ServeProcess again(backend_->spec());
+  ASSERT_FALSE(again.url().empty());
+  EXPECT_EQ(total(again.url()), 6);
+  EXPECT_EQ(again.stop(SIGTERM), 0);  // a polite stop is a clean exit
+}
+
+TEST_P(StoreCli, ExitCodes) {
+  ServeProcess serve(backend_->spec());
+  ASSERT_FALSE(serve.url().empty());
+  auto bad = make_document({}, {{}});
+  bad["rows"][0]["value"] = -1.0;
+  EXPECT_EQ(run_cli(fmt::format("submit {} --to {}", write("bad.json", bad.dump()), serve.url())).code, 2);
+  EXPECT_EQ(run_cli(fmt::format("submit {} --to {}", write("junk.json", "{\"trunc"), serve.url())).code, 2);
+  EXPECT_EQ(run_cli(fmt::format("submit {} --to ftp://x", write("ok.json", make_document({}, {{}}).dump()))).code, 2);
+  EXPECT_EQ(run_cli(fmt::format("submit {}", (dir_ / "ok.json").string())).code, 2);  // --to is required
+  EXPECT_EQ(total(serve.url()), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoreCli, ::testing::Values("sqlite", "postgres"), test::backend_name);
+
+TEST(StoreCliPlain, ServeAndSubmitFailuresAreDocumentedExitCodes) {
+  if (!std::filesystem::exists(cli_binary())) GTEST_SKIP() << "no CLI binary";
+  EXPECT_EQ(run_cli("serve --store /nonexistent-dir/x/results.db --listen 127.0.0.1:0").code, 5);
+  EXPECT_EQ(run_cli("serve --listen nonsense").code, 2);
+  EXPECT_EQ(run_cli("serve --store postgresql://nobody@127.0.0.1:1/none?connect_timeout=2 --listen 127.0.0.1:0").code,
+            5);
+  // Port 9 (discard): nothing listens there on a test machine.
+  auto dir = test::temp_dir();
+  const auto doc = (dir / "ok.json").string();
+  std::ofstream(doc) << make_document({}, {{}}).dump();
+  EXPECT_EQ(run_cli(fmt::format("submit {} --timeout 2 --to http://127.0.0.1:9", doc)).code, 5);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace wgb::store

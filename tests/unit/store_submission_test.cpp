@@ -1,0 +1,167 @@
+// What the server accepts (docs/store.md): every refusal has a reason; documents the program
+// writes are accepted as they are.
+#include <gtest/gtest.h>
+
+#include "store/submission.hpp"
+#include "store_test_support.hpp"
+
+namespace wgb::store {
+namespace {
+
+using test::make_document;
+
+std::string refusal(const std::string& text) {
+  auto s = parse_submission(text);
+  if (s) return "";
+  EXPECT_EQ(s.error().kind, ErrorKind::Usage);
+  EXPECT_FALSE(s.error().message.empty());
+  return s.error().message;
+}
+
+std::string refusal(const nlohmann::json& doc) { return refusal(doc.dump()); }
+
+nlohmann::json good() {
+  return make_document({}, {{.id = "read-linear", .value = 2.5e12}, {.id = "f32-fma-vec4", .value = 5e13, .unit = "FLOP"}});
+}
+
+TEST(StoreSubmission, AcceptsWhatTheProgramWrites) {
+  auto s = parse_submission(good().dump());
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->suite, "default");
+  EXPECT_EQ(s->state, "complete");
+  ASSERT_EQ(s->rows.size(), 2u);
+  EXPECT_EQ(s->rows[0].benchmark_id, "read-linear");
+  EXPECT_EQ(s->rows[0].metric, "bytes");
+  EXPECT_EQ(s->rows[0].value_unit, "B/s");
+  EXPECT_EQ(s->rows[1].value_unit, "FLOP/s");
+  ASSERT_TRUE(s->rows[0].cv.has_value());
+  EXPECT_EQ(s->device_class.key, "nvidia/hopper/nvidia-h200/vulkan");
+  EXPECT_EQ(s->digest.size(), 64u);
+  EXPECT_EQ(s->digest, sha256_hex(s->canonical));
+}
+
+TEST(StoreSubmission, DigestIsOfTheContentNotItsSpelling) {
+  const auto doc = good();
+  auto compact = parse_submission(doc.dump());
+  auto pretty = parse_submission(doc.dump(4));
+  ASSERT_TRUE(compact && pretty);
+  EXPECT_EQ(compact->digest, pretty->digest);
+  auto other = good();
+  other["options"]["nonce"] = 7;
+  EXPECT_NE(parse_submission(other.dump())->digest, compact->digest);
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(StoreSubmission, MalformedJson) {
+  EXPECT_NE(refusal(std::string("{\"schema\": ")).find("not valid JSON"), std::string::npos);
+  EXPECT_NE(refusal(std::string("")).find("not valid JSON"), std::string::npos);
+  EXPECT_NE(refusal(std::string("\xff\xfe")).find("not valid JSON"), std::string::npos);
+}
+
+TEST(StoreSubmission, ForeignDocument) {
+  EXPECT_NE(refusal(nlohmann::json{{"hello", 1}}).find("not a webgpu-bench result document"), std::string::npos);
+  EXPECT_NE(refusal(nlohmann::json::array()).find("not a webgpu-bench result document"), std::string::npos);
+}
+
+TEST(StoreSubmission, WrongSchemaVersion) {
+  for (const nlohmann::json& v : {nlohmann::json(2), nlohmann::json(0), nlohmann::json(-1), nlohmann::json("1"),
+                                  nlohmann::json(1.5)}) {
+    auto d = good();
+    d["schema_version"] = v;
+    EXPECT_NE(refusal(d).find("schema_version"), std::string::npos) << v.dump();
+  }
+  auto d = good();
+  d.erase("schema_version");
+  EXPECT_NE(refusal(d).find("schema_version"), std::string::npos);
+}
+
+TEST(StoreSubmission, MissingFields) {
+  for (const char* field : {"rows", "suite", "started_at", "machine"}) {
+    auto d = good();
+    d.erase(field);
+    EXPECT_FALSE(refusal(d).empty()) << field;
+  }
+  auto d = good();
+  d["machine"].erase("adapter");
+  EXPECT_NE(refusal(d).find("machine.adapter"), std::string::npos);
+  d = good();
+  d["rows"] = nlohmann::json::array();
+  EXPECT_NE(refusal(d).find("no rows"), std::string::npos);
+  for (const char* field : {"id", "status", "value"}) {
+    d = good();
+    d["rows"][1].erase(field);
+    EXPECT_NE(refusal(d).find("row 1"), std::string::npos) << field;
+  }
+}
+
+TEST(StoreSubmission, AbsurdValues) {
+  auto d = good();
+  d["rows"][0]["value"] = -1.0;
+  EXPECT_NE(refusal(d).find(">= 0"), std::string::npos);
+  d = good();
+  d["rows"][0]["value"] = 0.0;  // an ok row that measured nothing
+  EXPECT_NE(refusal(d).find("status ok with a value of 0"), std::string::npos);
+  d = good();
+  d["rows"][0]["stats_ms"]["median"] = -3.0;
+  EXPECT_NE(refusal(d).find("negative"), std::string::npos);
+  d = good();
+  d["rows"][0]["status"] = "great";
+  EXPECT_NE(refusal(d).find("unknown status"), std::string::npos);
+  d = good();
+  d["rows"][0]["parameters"]["unranked"] = "yes";
+  EXPECT_NE(refusal(d).find("unranked"), std::string::npos);
+  // Not finite: JSON has no NaN/Infinity literal, and a number beyond double range is refused as
+  // invalid rather than read as infinity (this threw out of nlohmann::json::parse before).
+  std::string text = good().dump();
+  const auto at = text.find("\"value\":");
+  ASSERT_NE(at, std::string::npos);
+  const auto end = text.find_first_of(",}", at);
+  text.replace(at, end - at, "\"value\":1e400");
+  EXPECT_NE(refusal(text).find("not valid JSON"), std::string::npos);
+  EXPECT_NE(refusal(std::string(R"({"schema":"webgpu-bench/result","value":NaN})")).find("not valid JSON"),
+            std::string::npos);
+}
+
+TEST(StoreSubmission, ShapeLimits) {
+  std::string deep(100, '[');
+  deep += std::string(100, ']');
+  EXPECT_NE(refusal(deep).find("nesting"), std::string::npos);
+  auto d = good();
+  nlohmann::json nested = 1;
+  for (int i = 0; i < 80; ++i) nested = nlohmann::json::array({nested});
+  d["options"]["deep"] = nested;
+  EXPECT_NE(refusal(d).find("nesting"), std::string::npos);
+  d = good();
+  d["rows"][0]["id"] = "has space";
+  EXPECT_NE(refusal(d).find("id must be"), std::string::npos);
+  d = good();
+  d["suite"] = "<b>";
+  EXPECT_NE(refusal(d).find("suite"), std::string::npos);
+  d = good();
+  d["started_at"] = "yesterday";
+  EXPECT_NE(refusal(d).find("started_at"), std::string::npos);
+  SubmissionLimits tight;
+  tight.max_rows = 1;
+  EXPECT_FALSE(parse_submission(good().dump(), tight));
+}
+
+TEST(StoreSubmission, UnrankedAndStatusesAreRead) {
+  auto d = make_document({}, {{.id = "memory-read", .value = 3e12, .unranked = true},
+                              {.id = "memory-write", .value = 0, .status = "skipped"}},
+                         "memory");
+  auto s = parse_submission(d.dump());
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_TRUE(s->rows[0].unranked);
+  EXPECT_EQ(s->rows[1].status, "skipped");
+  EXPECT_EQ(s->suite, "memory");
+}
+
+TEST(StoreSubmission, Direction) {
+  EXPECT_TRUE(lower_is_better("memory-latency", "B/s"));
+  EXPECT_TRUE(lower_is_better("anything", "ns"));
+  EXPECT_FALSE(lower_is_better("memory-read", "B/s"));
+  EXPECT_FALSE(lower_is_better("f32-fma-vec4", "FLOP/s"));
+}
+
+}  // namespace
+}  // namespace wgb::store
