@@ -50,7 +50,8 @@ TEST(CliGpu, RunWritesJsonCsvAndReproFlagsThePerturbedRow) {
   const auto& row = doc["rows"][0];
   EXPECT_EQ(row["status"], "ok");
   EXPECT_EQ(row["repro"]["verdict"], "disagree");
-  EXPECT_NEAR(row["repro"]["ratio"].get<double>(), 1.0 / 20, 0.5 / 20);  // the second run's own noise aside
+  // 1/20 apart from the two runs' own noise (lavapipe on a busy 2-core machine can vary 2-3x).
+  EXPECT_LT(row["repro"]["ratio"].get<double>(), 0.25) << row["repro"].dump();
   EXPECT_TRUE(row["notes"].empty()) << "the first run must not be perturbed";
   EXPECT_TRUE(row["roofline"]["applies"].get<bool>());
   const auto text = test::read_file(csv);
