@@ -1,8 +1,78 @@
-// `webgpu-bench report`: HTML report (to be written).
+// `webgpu-bench report`: a result document (and optionally more, e.g. sweeps) as one
+// self-contained HTML file (-o), a CSV (--csv), or a console table.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <sstream>
+
 #include "cli/common.hpp"
+#include "report/csv.hpp"
+#include "report/document.hpp"
+#include "report/html.hpp"
+#include "report/table.hpp"
 
 namespace wgb::cli {
 
-void register_report(CLI::App& /*app*/, int& /*exit_code*/) {}
+namespace {
+
+struct ReportFlags {
+  std::vector<std::string> inputs;
+  std::string html_path;
+  std::string csv_path;
+};
+
+int report_command(const ReportFlags& f) {
+  std::vector<report::LoadedDocument> docs;
+  for (const auto& path : f.inputs) {
+    auto doc = report::load_document(path);
+    if (!doc) return fail(doc.error());
+    docs.push_back(std::move(*doc));
+  }
+  if (!f.html_path.empty()) {
+    std::ostringstream html;
+    report::write_html(html, docs);
+    if (auto st = report::write_text_atomic(f.html_path, html.str()); !st) return fail(st.error());
+    std::cout << fmt::format("wrote {} ({} document(s), {} rows)\n", f.html_path, docs.size(),
+                             docs.front().rows.size());
+  }
+  if (!f.csv_path.empty()) {
+    std::ostringstream csv;
+    for (std::size_t i = 0; i < docs.size(); ++i) {
+      if (i == 0) {
+        report::write_csv(csv, docs[i].rows);
+      } else {  // one header for all documents
+        std::ostringstream more;
+        report::write_csv(more, docs[i].rows);
+        const auto s = more.str();
+        csv << s.substr(s.find('\n') + 1);
+      }
+    }
+    if (auto st = report::write_text_atomic(f.csv_path, csv.str()); !st) return fail(st.error());
+    std::cout << fmt::format("wrote {}\n", f.csv_path);
+  }
+  if (f.html_path.empty() && f.csv_path.empty()) {
+    for (const auto& d : docs) {
+      std::cout << d.path.string() << ":\n";
+      report::write_table(std::cout, d.rows);
+      report::write_summary(std::cout, d.rows, d.json);
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void register_report(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "report", "Report result documents: one self-contained HTML file (-o), a CSV (--csv), or a table on stdout");
+  static ReportFlags f;
+  cmd->add_option("documents", f.inputs,
+                  "Result documents (JSON from run, sweep or memory); the first supplies the machine card, sweep "
+                  "documents add curves")
+      ->required();
+  cmd->add_option("-o,--output", f.html_path, "Write the HTML report here");
+  cmd->add_option("--csv", f.csv_path, "Write the rows of all documents as CSV here");
+  cmd->callback([&exit_code] { exit_code = report_command(f); });
+}
 
 }  // namespace wgb::cli

@@ -1,14 +1,25 @@
 // `webgpu-bench run`: the default suite (or --filter) on the chosen adapter; a table on stdout,
-// progress on stderr, and --json written after every row (a cancelled run keeps what completed).
+// progress on stderr, and --json / --csv written after every row (a cancelled run keeps what
+// completed). --repro runs the whole procedure again in a second process and flags every row
+// where the two disagree by more than the reported dispersion (src/report/repro.hpp).
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <csignal>
+#include <filesystem>
 #include <iostream>
+#include <optional>
+#include <sstream>
 
 #include "cli/common.hpp"
 #include "cli/filter.hpp"
 #include "cli/progress_display.hpp"
+#include "cli/sampling_flags.hpp"
+#include "cli/second_process.hpp"
+#include "report/csv.hpp"
 #include "report/document.hpp"
+#include "report/repro.hpp"
 #include "report/table.hpp"
 #include "report/verdict.hpp"
 #include "webgpu_bench/suite.hpp"
@@ -28,9 +39,13 @@ struct RunFlags {
   DeviceFlags device;
   std::string filter;
   std::string json_path;
+  std::string csv_path;
   bool quiet = false;
+  bool repro = false;
+  bool second_run = false;  // hidden: this process is the second run of --repro
   SamplingOptions sampling;
   std::uint64_t bandwidth_mib = 64;
+  std::uint32_t compute_threads = 0;
 };
 
 std::string row_line(const BenchmarkResult& r) {
@@ -41,11 +56,69 @@ std::string row_line(const BenchmarkResult& r) {
   return fmt::format("  {:<28} {}: {}", r.id, to_string(r.status), r.message);
 }
 
+// Writes the document's JSON and CSV (each when asked for), atomically.
+Status write_outputs(const RunFlags& f, const report::ResultDocument& doc) {
+  if (!f.json_path.empty()) {
+    if (auto st = report::write_json_atomic(f.json_path, doc.json()); !st) return st;
+  }
+  if (!f.csv_path.empty()) {
+    std::ostringstream csv;
+    report::write_csv(csv, doc.rows());
+    if (auto st = report::write_text_atomic(f.csv_path, csv.str()); !st) return st;
+  }
+  return ok();
+}
+
+// Seed 004 protocol step 5: the same command again in a second process, compared row by row.
+void check_reproducibility(const RunFlags& f, report::ResultDocument& doc) {
+  const auto tmp = std::filesystem::temp_directory_path() / fmt::format("webgpu-bench-repro-{}.json", getpid());
+  std::vector<std::string> args(command_line().begin() + (command_line().empty() ? 0 : 1), command_line().end());
+  args = report::second_run_arguments(args, tmp.string());
+  std::cerr << "repro: running the whole procedure again in a second process...\n";
+  nlohmann::json second{{"command", args}, {"started_at", report::utc_now_iso8601()}};
+  const double tolerance = f.sampling.improvement_tolerance;
+  auto code = run_self(args);
+  second["finished_at"] = report::utc_now_iso8601();
+  report::ReproSummary summary;
+  if (!code) {
+    summary = report::repro_incomplete(doc.rows(), code.error().message, tolerance);
+  } else {
+    second["exit_code"] = *code;
+    auto loaded = report::load_document(tmp);
+    if (!loaded) {
+      summary = report::repro_incomplete(
+          doc.rows(), fmt::format("the second process (exit code {}) left no usable document: {}", *code, loaded.error().message),
+          tolerance);
+    } else {
+      second["state"] = loaded->json.value("state", std::string());
+      if (loaded->json.contains("test_perturbation")) second["test_perturbation"] = loaded->json["test_perturbation"];
+      second["rows"] = loaded->rows.size();
+      if (loaded->json.value("state", std::string()) != "complete") {
+        summary = report::repro_incomplete(
+            doc.rows(), fmt::format("the second process ended '{}' (exit code {})", loaded->json.value("state", std::string("?")), *code),
+            tolerance);
+      } else {
+        summary = report::apply_repro(doc.rows(), loaded->rows, tolerance);
+      }
+    }
+  }
+  std::error_code ec;
+  std::filesystem::remove(tmp, ec);
+  doc.set_repro(summary, second);
+}
+
 int run(const RunFlags& f) {
   auto chosen = select_benchmarks(builtin_benchmarks(), f.filter, /*default_only=*/f.filter.empty());
   if (!chosen) return fail(chosen.error());
   if (f.bandwidth_mib == 0 || f.bandwidth_mib > (1u << 20)) {
     return fail(ErrorKind::Usage, fmt::format("--bandwidth-mib {} is out of range (1..1048576)", f.bandwidth_mib));
+  }
+  // Test-only: the second process of --repro may be told to perturb one row (repro.hpp).
+  std::optional<report::TestPerturbation> perturb;
+  if (f.second_run) {
+    auto p = report::test_perturbation_from_env();
+    if (!p) return fail(p.error());
+    perturb = *p;
   }
 
   ProgressDisplay display(!f.quiet);
@@ -54,60 +127,74 @@ int run(const RunFlags& f) {
   options.benchmarks = std::move(*chosen);
   options.sampling = f.sampling;
   options.bandwidth_bytes = f.bandwidth_mib << 20;
+  options.compute_threads = f.compute_threads;
   options.cancel.flag = &g_cancel;
   options.on_progress = [&display](const ProgressEvent& e) { display.on_progress(e); };
 
   g_cancel = false;
   auto previous = std::signal(SIGINT, on_sigint);
-  SuiteRun suite = run_suite(std::move(options));
-  if (auto st = suite.start(); !st) {
+  std::optional<SuiteRun> suite(run_suite(std::move(options)));
+  if (auto st = suite->start(); !st) {
     std::signal(SIGINT, previous);
     if (g_cancel) return fail(ErrorKind::Cancelled, "interrupted before any benchmark ran");
     return fail(st.error());
   }
 
   report::ResultDocument doc("default", command_line());
-  doc.set_device(*suite.context());
+  doc.set_device(*suite->context());
   doc.set_options({{"sampling", report::sampling_json(f.sampling)},
                    {"bandwidth_bytes", f.bandwidth_mib << 20},
-                   {"filter", f.filter}});
-  auto write = [&]() -> Status {
-    if (f.json_path.empty()) return ok();
-    return report::write_json_atomic(f.json_path, doc.json());
-  };
-  if (auto st = write(); !st) return fail(st.error());
+                   {"compute_threads", f.compute_threads},
+                   {"filter", f.filter},
+                   {"repro", f.repro}});
+  if (f.second_run) doc.json()["repro_second_run"] = true;
+  if (perturb) {
+    doc.json()["test_perturbation"] =
+        fmt::format("TEST-ONLY: {}'s times multiplied by {} after measurement", perturb->id, perturb->factor);
+  }
+  if (auto st = write_outputs(f, doc); !st) return fail(st.error());
 
-  const auto& a = suite.context()->adapter();
+  const auto& a = suite->context()->adapter();
   std::cerr << fmt::format("adapter: {} ({}, {}, {}), robustness {}\n", a.device.empty() ? a.description : a.device,
-                           a.backend, a.adapter_type, a.driver, suite.context()->options().robustness ? "on" : "off");
-  display.begin(suite.benchmark_count(), suite.initial_estimates_s());
-  std::vector<BenchmarkResult> rows;
+                           a.backend, a.adapter_type, a.driver, suite->context()->options().robustness ? "on" : "off");
+  display.begin(suite->benchmark_count(), suite->initial_estimates_s());
   bool any_error = false;
   Status io = ok();
-  while (auto row = suite.next()) {
+  while (auto row = suite->next()) {
+    // Outside the measured path: the row is complete; only its reported times are scaled.
+    if (perturb) report::apply_test_perturbation(*row, *perturb);
     any_error = any_error || row->status == RowStatus::Error;
     display.on_result(row->index, display.enabled() ? row_line(*row) : std::string());
     if (!display.enabled() && !f.quiet) std::cerr << row_line(*row) << '\n';
     report::annotate_technique_row(*row);  // derived numbers (ns/hop) before the row is recorded
     doc.add_row(*row);
-    if (auto st = write(); !st && io) io = st;
-    rows.push_back(std::move(*row));
+    if (auto st = write_outputs(f, doc); !st && io) io = st;
   }
   display.finish();
   std::signal(SIGINT, previous);
 
   const bool cancelled = g_cancel.load();
-  const auto& fatal = suite.fatal_error();
+  const std::optional<Error> fatal = suite->fatal_error();
+  suite.reset();  // release the device before a second process needs one
   doc.finish(cancelled ? "cancelled" : fatal ? to_string(fatal->kind) : "complete");
-  if (auto st = write(); !st && io) io = st;
-  report::write_table(std::cout, rows);
-  std::cout << "statistic: 'best' = fastest kept run (compute-bound); 'median' = median with IQR (memory "
-               "traffic, contention); rates are metric units per second.\n";
-  report::write_verdicts(std::cout, report::family_verdicts(rows));  // technique rows only; else nothing
+  const bool do_repro = f.repro && !cancelled && !fatal;
+  if (do_repro) check_reproducibility(f, doc);
+  if (auto st = write_outputs(f, doc); !st && io) io = st;
+  report::write_table(std::cout, doc.rows());
+  report::write_summary(std::cout, doc.rows(), doc.json());
+  report::write_verdicts(std::cout, report::family_verdicts(doc.rows()));  // technique rows only; else nothing
   if (!io) return fail(io.error());
-  if (cancelled) return fail(ErrorKind::Cancelled, fmt::format("interrupted; {} completed rows were kept{}",
-                                                              rows.size(), f.json_path.empty() ? "" : " in " + f.json_path));
+  if (cancelled) {
+    return fail(ErrorKind::Cancelled, fmt::format("interrupted; {} completed rows were kept{}", doc.rows().size(),
+                                                  f.json_path.empty() ? "" : " in " + f.json_path));
+  }
   if (fatal) return fail(*fatal);
+  if (do_repro && doc.json()["repro"]["verdict"] != "pass") {
+    std::cerr << fmt::format("webgpu-bench: the second run {}\n", doc.json()["repro"]["verdict"] == "fail"
+                                                                      ? "disagrees with the first (see the repro column)"
+                                                                      : "could not be compared");
+    return kExitBenchmarkFailed;
+  }
   return any_error ? kExitBenchmarkFailed : kExitOk;
 }
 
@@ -119,24 +206,16 @@ void register_run(CLI::App& app, int& exit_code) {
   add_device_flags(*cmd, f.device);
   cmd->add_option("--filter", f.filter, "Comma-separated globs of benchmark ids (default: the default suite)");
   cmd->add_option("--json", f.json_path, "Write the result document here (after every row, atomically)");
+  cmd->add_option("--csv", f.csv_path, "Write the rows as CSV here (after every row, atomically)");
+  cmd->add_flag("--repro", f.repro,
+                "Run everything again in a second process and flag rows where the two runs disagree by more than "
+                "the reported dispersion (exit code 1 when any does)");
+  cmd->add_flag(report::kSecondRunFlag, f.second_run)->group("");  // hidden: set by --repro
   cmd->add_flag("-q,--quiet", f.quiet, "No progress output on stderr");
   cmd->add_option("--bandwidth-mib", f.bandwidth_mib, "Buffer size of the bandwidth probes in MiB (default 64)")
       ->check(CLI::Range(1, 1 << 20));
-  auto& s = f.sampling;
-  cmd->add_option("--target-dispatch-ms", s.target_dispatch_ms, "Calibrate work per dispatch toward this (10)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--measurement-ms", s.measurement_ms, "Batch repetitions toward this per measurement (100)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--idle-gap-ms", s.idle_gap_ms, "Idle gap between measurements (100)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--min-rounds", s.min_rounds, "Minimum timed rounds (3)")->check(CLI::Range(1, 10000));
-  cmd->add_option("--stable-rounds", s.stable_rounds, "Rounds without improvement to converge (2)")
-      ->check(CLI::Range(1, 10000));
-  cmd->add_option("--tolerance", s.improvement_tolerance, "Improvement tolerance (0.01)")->check(CLI::Range(0.0, 0.99));
-  cmd->add_option("--max-rounds", s.max_rounds, "Cap on timed rounds (10)")->check(CLI::Range(1, 100000));
-  cmd->add_option("--throttle-ratio", s.throttle_ratio, "Discard runs slower than best x this (1.2)")
-      ->check(CLI::Range(1.0001, 100.0));
-  cmd->add_option("--cooldown-ms", s.cooldown_ms, "Cooldown after two discards (3000)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--max-cooldowns", s.max_cooldowns, "Suite-wide cooldown budget (3)")->check(CLI::Range(0, 1000));
+  cmd->add_option("--compute-threads", f.compute_threads, "Invocations of the ALU probes (0: each probe's default)");
+  add_sampling_flags(*cmd, f.sampling);
   cmd->callback([&exit_code] { exit_code = run(f); });
 }
 

@@ -9,6 +9,8 @@
 #     needs glibc 2.43 and libstdc++ from GCC 16).
 #  3. A CPU Vulkan driver for machines without a GPU: Mesa 25 lavapipe from bookworm-backports,
 #     unpacked into .deps/mesa (bookworm's Mesa 22 lavapipe is rejected by Dawn).
+# With --with-test-tools it also installs what only the tests need: Debian's `chromium`, which the
+# HTML report test renders pages with (scripts/test.sh passes it in CI).
 # Package-archive URIs are derived from this machine's apt configuration; no host name is written
 # here. Downloads are cached in .deps/cache and keyed by version stamps.
 set -euo pipefail
@@ -17,6 +19,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deps="$root/.deps"
 mkdir -p "$deps"
 log() { printf '[bootstrap] %s\n' "$*" >&2; }
+
+with_test_tools=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-test-tools) with_test_tools=1 ;;
+    *) log "unknown option: $arg (known: --with-test-tools)"; exit 2 ;;
+  esac
+done
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
@@ -35,6 +45,9 @@ system_packages=(
   libllvm15 libelf1 libexpat1 libwayland-client0 libx11-xcb1 libxcb-dri3-0 libxcb-present0
   libxcb-randr0 libxcb-shm0 libxcb-sync1 libxcb-xfixes0 libxcb1 libxshmfence1 libzstd1 zlib1g
 )
+if [ "$with_test_tools" = 1 ]; then
+  system_packages+=(chromium)  # tests/golden/report_html_test.cpp: headless rendering of the report
+fi
 missing=()
 for p in "${system_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

@@ -45,6 +45,10 @@ struct SuiteOptions {
   // Sizes of the raw probes (technique comparisons are fixed and ignore these).
   std::uint64_t bandwidth_bytes = 64ull << 20;   // 4096x4096 f32
   std::uint32_t compute_threads = 0;             // 0: the probe's default
+  // Working set of the probes whose footprint is not bandwidth_bytes (gather windows, the
+  // dependent-chain buffer); 0: the probe's default. `webgpu-bench sweep --param size` sets it
+  // together with bandwidth_bytes.
+  std::uint64_t working_set_bytes = 0;
   CancelToken cancel;
   std::function<void(const ProgressEvent&)> on_progress;
 };

@@ -5,13 +5,29 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <fstream>
+#include <limits>
+#include <sstream>
 
 #include "gpu/build_info.hpp"
 #include "report/machine.hpp"
+#include "report/roofline.hpp"
 
 namespace wgb::report {
+
+namespace {
+
+// How the sampler warms up (src/measure/sampler.hpp), stated in every row (seed 004 "Timing").
+constexpr const char* kWarmUpPolicy =
+    "untimed calibration runs (work knob, then batch size), then one untimed batch at the calibrated "
+    "knob and batch size (about measurement_ms) to ramp clocks and fault in caches; none of these "
+    "enter the statistics";
+
+nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
+
+}  // namespace
 
 nlohmann::json to_json(const BenchmarkResult& r) {
   nlohmann::json j;
@@ -30,6 +46,11 @@ nlohmann::json to_json(const BenchmarkResult& r) {
   j["value_unit"] = r.metric.unit + "/s";
   j["value_iqr"] = {r.value_low, r.value_high};
   j["time_ms"] = r.time_ms;
+  const auto d = row_dispersion(r);
+  j["dispersion"] = {{"kind", d.kind},
+                     {"relative", d.relative},
+                     {"of", d.kind == std::string("iqr") ? "interquartile range of the per-repetition times / median"
+                                                         : "standard deviation / mean of the per-repetition times"}};
   j["work"] = {{"bytes_read", r.work.bytes_read}, {"bytes_written", r.work.bytes_written},
                {"operations", r.work.operations}};
   j["procedure"] = {{"timing_method", r.timing_method},
@@ -38,6 +59,8 @@ nlohmann::json to_json(const BenchmarkResult& r) {
                     {"knob_name", r.knob_name},
                     {"knob", r.knob},
                     {"repetitions_per_batch", r.repetitions},
+                    {"samples", r.stats.count},
+                    {"warm_up", kWarmUpPolicy},
                     {"calibration", r.calibration},
                     {"stop_reason", r.stop_reason},
                     {"cooldowns", r.cooldowns}};
@@ -54,6 +77,281 @@ nlohmann::json to_json(const BenchmarkResult& r) {
   j["notes"] = r.notes;
   return j;
 }
+
+nlohmann::json to_json(const Roofline& r) {
+  nlohmann::json j;
+  j["applies"] = r.applies;
+  j["flops"] = r.flops;
+  j["bytes"] = r.bytes;
+  j["flops_per_second"] = r.flops_per_second;
+  j["bytes_per_second"] = r.bytes_per_second;
+  j["arithmetic_intensity"] = number_or_null(r.arithmetic_intensity);
+  j["arithmetic_intensity_kind"] = std::isnan(r.arithmetic_intensity)   ? "undefined"
+                                   : std::isinf(r.arithmetic_intensity) ? "infinite"
+                                                                        : "finite";
+  j["fraction_of_roofline"] = r.applies ? number_or_null(r.fraction) : nlohmann::json(nullptr);
+  j["bound"] = r.bound.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.bound);
+  if (!r.precision.empty()) j["precision"] = r.precision;
+  j["note"] = r.note;
+  return j;
+}
+
+nlohmann::json to_json(const ReproCheck& c) {
+  return {{"verdict", c.verdict},
+          {"second_status", c.second_status},
+          {"second_value", c.second_value},
+          {"second_time_ms", c.second_time_ms},
+          {"ratio", c.ratio},
+          {"difference", c.difference},
+          {"allowed", c.allowed},
+          {"dispersion_first", c.dispersion_first},
+          {"dispersion_second", c.dispersion_second},
+          {"reason", c.reason}};
+}
+
+nlohmann::json to_json(const ReportRow& row) {
+  nlohmann::json j = to_json(row.result);
+  if (row.roofline) j["roofline"] = to_json(*row.roofline);
+  if (row.repro) j["repro"] = to_json(*row.repro);
+  return j;
+}
+
+// ---- reading rows back ------------------------------------------------------------------------
+
+namespace {
+
+// Reads optional fields of one JSON object; the first type mismatch is remembered with its path.
+class FieldReader {
+ public:
+  FieldReader(const nlohmann::json& j, std::string path, std::string* error) : j_(j), path_(std::move(path)), error_(error) {}
+
+  bool has(const char* key) const { return j_.is_object() && j_.contains(key) && !j_.at(key).is_null(); }
+  FieldReader child(const char* key) const { return FieldReader(has(key) ? j_.at(key) : empty(), join(key), error_); }
+  bool is_object(const char* key) const {
+    if (!has(key)) return false;
+    if (!j_.at(key).is_object()) return fail(key, "an object");
+    return true;
+  }
+
+  void get(const char* key, double& out) const {
+    if (!has(key)) return;
+    const auto& v = j_.at(key);
+    if (!v.is_number()) return (void)fail(key, "a number");
+    out = v.get<double>();
+  }
+  template <class T>
+  void get_uint(const char* key, T& out) const {
+    if (!has(key)) return;
+    const auto& v = j_.at(key);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0)) {
+      return (void)fail(key, "a non-negative integer");
+    }
+    out = static_cast<T>(v.get<std::uint64_t>());
+  }
+  void get(const char* key, int& out) const {
+    if (!has(key)) return;
+    const auto& v = j_.at(key);
+    if (!v.is_number_integer()) return (void)fail(key, "an integer");
+    out = v.get<int>();
+  }
+  void get(const char* key, bool& out) const {
+    if (!has(key)) return;
+    const auto& v = j_.at(key);
+    if (!v.is_boolean()) return (void)fail(key, "true or false");
+    out = v.get<bool>();
+  }
+  void get(const char* key, std::string& out) const {
+    if (!has(key)) return;
+    const auto& v = j_.at(key);
+    if (!v.is_string()) return (void)fail(key, "a string");
+    out = v.get<std::string>();
+  }
+  void get(const char* key, std::vector<double>& out) const {
+    if (!has(key)) return;
+    const auto& v = j_.at(key);
+    if (!v.is_array()) return (void)fail(key, "an array of numbers");
+    out.clear();
+    for (const auto& x : v) {
+      if (!x.is_number()) return (void)fail(key, "an array of numbers");
+      out.push_back(x.get<double>());
+    }
+  }
+  void get(const char* key, std::vector<std::string>& out) const {
+    if (!has(key)) return;
+    const auto& v = j_.at(key);
+    if (!v.is_array()) return (void)fail(key, "an array of strings");
+    out.clear();
+    for (const auto& x : v) {
+      if (!x.is_string()) return (void)fail(key, "an array of strings");
+      out.push_back(x.get<std::string>());
+    }
+  }
+  const nlohmann::json& raw(const char* key) const { return has(key) ? j_.at(key) : empty(); }
+  bool fail(const char* key, const char* expected) const {
+    if (error_->empty()) {
+      *error_ = fmt::format("\"{}\" is {}, expected {}", join(key), type_name(j_.at(key)), expected);
+    }
+    return false;
+  }
+
+ private:
+  static const nlohmann::json& empty() {
+    static const nlohmann::json e = nlohmann::json::object();
+    return e;
+  }
+  static std::string type_name(const nlohmann::json& v) {
+    if (v.is_number()) return "a number";
+    if (v.is_string()) return "a string";
+    if (v.is_boolean()) return "a boolean";
+    if (v.is_array()) return "an array";
+    if (v.is_object()) return "an object";
+    return "null";
+  }
+  std::string join(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
+  const nlohmann::json& j_;
+  std::string path_;
+  std::string* error_;
+};
+
+std::optional<RowStatus> status_from(const std::string& s) {
+  for (auto st : {RowStatus::Ok, RowStatus::Skipped, RowStatus::Error, RowStatus::Throttled, RowStatus::Cancelled,
+                  RowStatus::Suspect}) {
+    if (s == to_string(st)) return st;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Expected<ReportRow> row_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) return make_error(ErrorKind::Usage, "a row is not a JSON object");
+  std::string error;
+  FieldReader in(j, "", &error);
+  ReportRow row;
+  BenchmarkResult& r = row.result;
+  if (!in.has("id") || !j["id"].is_string()) return make_error(ErrorKind::Usage, "\"id\" is missing or not a string");
+  if (!in.has("status") || !j["status"].is_string()) {
+    return make_error(ErrorKind::Usage, "\"status\" is missing or not a string");
+  }
+  if (!in.has("value") || !j["value"].is_number()) {
+    return make_error(ErrorKind::Usage, "\"value\" is missing or not a number");
+  }
+  in.get_uint("index", r.index);
+  in.get("id", r.id);
+  in.get("label", r.label);
+  in.get("category", r.category);
+  in.get("family", r.family);
+  in.get("description", r.description);
+  const auto metric = in.child("metric");
+  metric.get("key", r.metric.key);
+  metric.get("unit", r.metric.unit);
+  metric.get("name", r.metric.name);
+  std::string status;
+  in.get("status", status);
+  if (auto st = status_from(status)) {
+    r.status = *st;
+  } else {
+    return make_error(ErrorKind::Usage, fmt::format("\"status\" is '{}', not a known row status", status));
+  }
+  in.get("message", r.message);
+  std::string statistic = "best";
+  in.get("statistic", statistic);
+  if (statistic != "best" && statistic != "median") {
+    return make_error(ErrorKind::Usage, fmt::format("\"statistic\" is '{}', expected best or median", statistic));
+  }
+  r.statistic = statistic == "median" ? Statistic::Median : Statistic::Best;
+  in.get("statistic_reason", r.statistic_reason);
+  in.get("value", r.value);
+  if (in.has("value_iqr")) {
+    std::vector<double> iqr;
+    in.get("value_iqr", iqr);
+    if (error.empty() && iqr.size() != 2) error = "\"value_iqr\" must hold two numbers";
+    if (iqr.size() == 2) {
+      r.value_low = iqr[0];
+      r.value_high = iqr[1];
+    }
+  }
+  in.get("time_ms", r.time_ms);
+  const auto work = in.child("work");
+  work.get("bytes_read", r.work.bytes_read);
+  work.get("bytes_written", r.work.bytes_written);
+  work.get("operations", r.work.operations);
+  const auto proc = in.child("procedure");
+  proc.get("timing_method", r.timing_method);
+  proc.get("timestamp_strikes", r.timestamp_strikes);
+  proc.get("timing_notes", r.timing_notes);
+  proc.get("knob_name", r.knob_name);
+  proc.get_uint("knob", r.knob);
+  proc.get_uint("repetitions_per_batch", r.repetitions);
+  proc.get("stop_reason", r.stop_reason);
+  proc.get("cooldowns", r.cooldowns);
+  if (proc.has("calibration")) {
+    const auto& cal = proc.raw("calibration");
+    bool good = cal.is_array();
+    for (const auto& step : cal) {
+      if (!good) break;
+      good = step.is_array() && step.size() == 2 && step[0].is_number_unsigned() && step[1].is_number();
+      if (good) r.calibration.emplace_back(step[0].get<std::uint64_t>(), step[1].get<double>());
+    }
+    if (!good && error.empty()) error = "\"procedure.calibration\" must be an array of [knob, ms] pairs";
+  }
+  const auto st = in.child("stats_ms");
+  st.get_uint("count", r.stats.count);
+  st.get("min", r.stats.min);
+  st.get("max", r.stats.max);
+  st.get("mean", r.stats.mean);
+  st.get("median", r.stats.median);
+  st.get("stddev", r.stats.stddev);
+  st.get("ci95", r.stats.ci95);
+  st.get("cv", r.stats.cv);
+  st.get("q1", r.stats.q1);
+  st.get("q3", r.stats.q3);
+  st.get("iqr", r.stats.iqr);
+  in.get("samples_ms", r.samples_ms);
+  in.get("throttled_ms", r.throttled_ms);
+  in.get("wgsl_hash", r.wgsl_hash);
+  in.get("validation", r.validation);
+  if (in.is_object("parameters")) r.parameters = j["parameters"];
+  in.get("duration_s", r.duration_s);
+  in.get("notes", r.notes);
+  if (in.is_object("roofline")) {
+    const auto rf = in.child("roofline");
+    Roofline x;
+    rf.get("applies", x.applies);
+    rf.get("flops", x.flops);
+    rf.get("bytes", x.bytes);
+    rf.get("flops_per_second", x.flops_per_second);
+    rf.get("bytes_per_second", x.bytes_per_second);
+    std::string kind = "undefined";
+    rf.get("arithmetic_intensity_kind", kind);
+    if (kind == "infinite") x.arithmetic_intensity = std::numeric_limits<double>::infinity();
+    if (kind == "finite") rf.get("arithmetic_intensity", x.arithmetic_intensity);
+    rf.get("fraction_of_roofline", x.fraction);
+    rf.get("bound", x.bound);
+    rf.get("precision", x.precision);
+    rf.get("note", x.note);
+    row.roofline = x;
+  }
+  if (in.is_object("repro")) {
+    const auto rp = in.child("repro");
+    ReproCheck c;
+    rp.get("verdict", c.verdict);
+    rp.get("second_status", c.second_status);
+    rp.get("second_value", c.second_value);
+    rp.get("second_time_ms", c.second_time_ms);
+    rp.get("ratio", c.ratio);
+    rp.get("difference", c.difference);
+    rp.get("allowed", c.allowed);
+    rp.get("dispersion_first", c.dispersion_first);
+    rp.get("dispersion_second", c.dispersion_second);
+    rp.get("reason", c.reason);
+    row.repro = c;
+  }
+  if (!error.empty()) return make_error(ErrorKind::Usage, error);
+  return row;
+}
+
+// ---- the machine and the build ----------------------------------------------------------------
 
 nlohmann::json adapter_json(const gpu::AdapterDescription& a) {
   nlohmann::json limits = nlohmann::json::object();
@@ -85,10 +383,15 @@ nlohmann::json adapter_json(const gpu::AdapterDescription& a) {
 
 nlohmann::json build_json() {
   const auto& b = build_info();
-  return {{"version", b.version},           {"git_revision", b.git_revision},
+  return {{"version", b.version},
+          {"git_revision", b.git_revision},
           {"compiler", fmt::format("{} {}", b.compiler_id, b.compiler_version)},
-          {"compiler_path", b.compiler_path}, {"build_type", b.build_type},
-          {"flags", b.flags},               {"dawn_version", b.dawn_version},
+          {"compiler_vendor", b.compiler_id},
+          {"compiler_version", b.compiler_version},
+          {"compiler_path", b.compiler_path},
+          {"build_type", b.build_type},
+          {"flags", b.flags},
+          {"dawn_version", b.dawn_version},
           {"dawn_source", b.dawn_source}};
 }
 
@@ -110,6 +413,8 @@ std::string utc_now_iso8601() {
   return buf;
 }
 
+// ---- the document -----------------------------------------------------------------------------
+
 ResultDocument::ResultDocument(std::string suite, std::vector<std::string> command) {
   doc_["schema"] = kSchemaName;
   doc_["schema_version"] = kSchemaVersion;
@@ -120,34 +425,64 @@ ResultDocument::ResultDocument(std::string suite, std::vector<std::string> comma
   doc_["build"] = build_json();
   doc_["machine"] = {{"host", host_description()}};
   doc_["rows"] = nlohmann::json::array();
+  refresh();
 }
 
 void ResultDocument::set_device(gpu::Context& gpu) {
-  doc_["machine"]["adapter"] = adapter_json(gpu.adapter());
-  doc_["machine"]["dawn"] = {{"version", build_info().dawn_version},
-                             {"device_toggles", gpu.toggles()},
-                             {"robustness", gpu.options().robustness},
-                             {"experimental", gpu.options().experimental},
-                             {"timestamps", gpu.has_timestamps()},
-                             {"empty_submit_ms", gpu.empty_submit_ms()}};
+  const auto toggles = gpu.toggles();
+  const bool quantized =
+      std::find(toggles.begin(), toggles.end(), std::string("timestamp_quantization")) != toggles.end();
+  set_adapter(gpu.adapter(), {{"version", build_info().dawn_version},
+                              {"device_toggles", toggles},
+                              {"timestamp_quantization", quantized},
+                              {"robustness", gpu.options().robustness},
+                              {"experimental", gpu.options().experimental},
+                              {"timestamps", gpu.has_timestamps()},
+                              {"empty_submit_ms", gpu.empty_submit_ms()}});
+}
+
+void ResultDocument::set_adapter(const gpu::AdapterDescription& adapter, nlohmann::json dawn) {
+  doc_["machine"]["adapter"] = adapter_json(adapter);
+  doc_["machine"]["dawn"] = std::move(dawn);
 }
 
 void ResultDocument::set_options(nlohmann::json options) { doc_["options"] = std::move(options); }
 
-void ResultDocument::add_row(const BenchmarkResult& row) { doc_["rows"].push_back(to_json(row)); }
+void ResultDocument::add_row(const BenchmarkResult& row) {
+  rows_.push_back(ReportRow{row, std::nullopt, std::nullopt});
+  refresh();
+}
+
+void ResultDocument::set_repro(const ReproSummary& summary, nlohmann::json second_run) {
+  doc_["repro"] = repro_summary_json(summary);
+  doc_["repro"]["second_run"] = std::move(second_run);
+  refresh();
+}
+
+void ResultDocument::refresh() {
+  const Ceilings c = apply_roofline(rows_);
+  doc_["roofline"] = roofline_summary_json(rows_, c);
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : rows_) rows.push_back(to_json(r));
+  doc_["rows"] = std::move(rows);
+}
 
 void ResultDocument::finish(std::string end_state) {
   doc_["state"] = std::move(end_state);
   doc_["finished_at"] = utc_now_iso8601();
+  // The host's clock at the end of the run: with the start value, what the CPU sustained.
+  doc_["machine"]["host"]["observed_mhz_at_finish"] = observed_cpu_mhz();
 }
 
-Status write_json_atomic(const std::filesystem::path& path, const nlohmann::json& doc) {
+// ---- files ------------------------------------------------------------------------------------
+
+Status write_text_atomic(const std::filesystem::path& path, const std::string& text) {
   const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   const auto tmp = dir / fmt::format(".{}.tmp-{}", path.filename().string(), getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) return make_error(ErrorKind::Io, fmt::format("cannot write {}", tmp.string()));
-    out << doc.dump(2) << '\n';
+    out << text;
     out.flush();
     if (!out) return make_error(ErrorKind::Io, fmt::format("error writing {}", tmp.string()));
   }
@@ -160,76 +495,95 @@ Status write_json_atomic(const std::filesystem::path& path, const nlohmann::json
   return ok();
 }
 
+Status write_json_atomic(const std::filesystem::path& path, const nlohmann::json& doc) {
+  return write_text_atomic(path, doc.dump(2) + "\n");
+}
+
 Expected<nlohmann::json> load_result_document(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: is a directory, not a result document", name));
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorKind::Io, fmt::format("{}: cannot open the file", path.string()));
+  if (!in) return make_error(ErrorKind::Usage, fmt::format("{}: cannot open the file", name));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parse_result_document(buffer.str(), name);
+}
+
+// The checks of a result document, for a file (load_result_document) or a request body (the store):
+// one-line errors that name `origin` and the problem.
+Expected<nlohmann::json> parse_result_document(std::string_view text, const std::string& name) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: the file is empty", name));
+  }
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
+    doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    return make_error(ErrorKind::Usage, fmt::format("{}: not valid JSON (truncated or corrupt?): byte {}: {}",
-                                                    path.string(), e.byte, e.what()));
-  }
-  if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != kSchemaName) {
+    const bool at_end = e.byte >= text.size();
     return make_error(ErrorKind::Usage,
-                      fmt::format("{}: not a webgpu-bench result document (no \"schema\": \"{}\")", path.string(),
-                                  kSchemaName));
+                      fmt::format("{}: not valid JSON ({} at byte {})", name,
+                                  at_end ? "ends early: truncated?" : "corrupt", e.byte));
+  } catch (const nlohmann::json::exception& e) {  // out_of_range: a number too large for a double (1e400)
+    return make_error(ErrorKind::Usage, fmt::format("{}: not valid JSON: {}", name, e.what()));
+  }
+  if (!doc.is_object()) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: not a webgpu-bench result document (the JSON is not an object)", name));
+  }
+  if (!doc.contains("schema") || !doc["schema"].is_string()) {
+    return make_error(ErrorKind::Usage,
+                      fmt::format("{}: not a webgpu-bench result document (no \"schema\": \"{}\")", name, kSchemaName));
+  }
+  if (doc["schema"] != kSchemaName) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: foreign document: schema is \"{}\", expected \"{}\"", name,
+                                                    doc["schema"].get<std::string>(), kSchemaName));
   }
   if (!doc.contains("schema_version") || !doc["schema_version"].is_number_integer()) {
-    return make_error(ErrorKind::Usage, fmt::format("{}: missing schema_version", path.string()));
+    return make_error(ErrorKind::Usage, fmt::format("{}: missing or non-integer schema_version", name));
   }
   if (doc["schema_version"].get<int>() > kSchemaVersion) {
     return make_error(ErrorKind::Usage, fmt::format("{}: schema_version {} is newer than this program reads ({})",
-                                                    path.string(), doc["schema_version"].get<int>(), kSchemaVersion));
+                                                    name, doc["schema_version"].get<int>(), kSchemaVersion));
   }
   if (!doc.contains("rows") || !doc["rows"].is_array()) {
-    return make_error(ErrorKind::Usage, fmt::format("{}: missing the \"rows\" array", path.string()));
+    return make_error(ErrorKind::Usage, fmt::format("{}: missing the \"rows\" array", name));
   }
   for (std::size_t i = 0; i < doc["rows"].size(); ++i) {
     const auto& r = doc["rows"][i];
     if (!r.is_object() || !r.contains("id") || !r["id"].is_string() || !r.contains("value") ||
         !r["value"].is_number() || !r.contains("status") || !r["status"].is_string()) {
       return make_error(ErrorKind::Usage,
-                        fmt::format("{}: row {} lacks id/status/value of the right types", path.string(), i));
+                        fmt::format("{}: row {} lacks id/status/value of the right types", name, i));
+    }
+  }
+  for (const char* section : {"machine", "build", "options"}) {
+    if (doc.contains(section) && !doc[section].is_object()) {
+      return make_error(ErrorKind::Usage, fmt::format("{}: \"{}\" is not an object", name, section));
     }
   }
   return doc;
 }
 
-// The checks of load_result_document on a document already in memory (a request body). Kept next
-// to it so the two stay alike; load_result_document could delegate here.
-Expected<nlohmann::json> parse_result_document(std::string_view text, const std::string& origin) {
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    return make_error(ErrorKind::Usage,
-                      fmt::format("{}: not valid JSON (truncated or corrupt?): byte {}: {}", origin, e.byte, e.what()));
-  } catch (const nlohmann::json::exception& e) {  // out_of_range: a number too large for a double (1e400)
-    return make_error(ErrorKind::Usage, fmt::format("{}: not valid JSON: {}", origin, e.what()));
-  }
-  if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != kSchemaName) {
-    return make_error(ErrorKind::Usage, fmt::format("{}: not a webgpu-bench result document (no \"schema\": \"{}\")",
-                                                    origin, kSchemaName));
-  }
-  if (!doc.contains("schema_version") || !doc["schema_version"].is_number_integer()) {
-    return make_error(ErrorKind::Usage, fmt::format("{}: missing schema_version", origin));
-  }
-  if (doc["schema_version"].get<int>() > kSchemaVersion) {
-    return make_error(ErrorKind::Usage, fmt::format("{}: schema_version {} is newer than this program reads ({})",
-                                                    origin, doc["schema_version"].get<int>(), kSchemaVersion));
-  }
-  if (!doc.contains("rows") || !doc["rows"].is_array()) {
-    return make_error(ErrorKind::Usage, fmt::format("{}: missing the \"rows\" array", origin));
-  }
-  for (std::size_t i = 0; i < doc["rows"].size(); ++i) {
-    const auto& r = doc["rows"][i];
-    if (!r.is_object() || !r.contains("id") || !r["id"].is_string() || !r.contains("value") ||
-        !r["value"].is_number() || !r.contains("status") || !r["status"].is_string()) {
-      return make_error(ErrorKind::Usage, fmt::format("{}: row {} lacks id/status/value of the right types", origin, i));
+Expected<LoadedDocument> load_document(const std::filesystem::path& path) {
+  auto doc = load_result_document(path);
+  if (!doc) return std::move(doc).error();
+  LoadedDocument out;
+  out.path = path;
+  out.json = std::move(*doc);
+  const auto& rows = out.json["rows"];
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    auto row = row_from_json(rows[i]);
+    if (!row) {
+      return make_error(ErrorKind::Usage,
+                        fmt::format("{}: row {} ({}): {}", path.string(), i, rows[i]["id"].get<std::string>(),
+                                    row.error().message));
     }
+    out.rows.push_back(std::move(*row));
   }
-  return doc;
+  apply_roofline(out.rows);
+  return out;
 }
 
 }  // namespace wgb::report

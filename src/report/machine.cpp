@@ -4,6 +4,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -22,20 +25,33 @@ std::string read_line(const std::filesystem::path& p) {
   return s;
 }
 
-std::string cpuinfo_field(const std::string& key) {
+// A whole-number sysfs value, or null when the file is absent or not a number.
+nlohmann::json read_number(const std::filesystem::path& p) {
+  const auto s = read_line(p);
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0]))) return nullptr;
+  return std::strtoull(s.c_str(), nullptr, 10);
+}
+
+std::vector<std::string> cpuinfo_values(const std::string& key) {
   std::ifstream f("/proc/cpuinfo");
   std::string line;
+  std::vector<std::string> out;
   while (std::getline(f, line)) {
-    if (line.rfind(key, 0) == 0) {
-      auto colon = line.find(':');
-      if (colon != std::string::npos) {
-        auto v = line.substr(colon + 1);
-        v.erase(0, v.find_first_not_of(" \t"));
-        return v;
-      }
-    }
+    if (line.rfind(key, 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    // The key must be followed only by blanks before the colon ("cpu MHz" is not "cpu MHz dynamic").
+    if (line.substr(key.size(), colon - key.size()).find_first_not_of(" \t") != std::string::npos) continue;
+    auto v = line.substr(colon + 1);
+    v.erase(0, v.find_first_not_of(" \t"));
+    out.push_back(v);
   }
-  return {};
+  return out;
+}
+
+std::string cpuinfo_field(const std::string& key) {
+  auto v = cpuinfo_values(key);
+  return v.empty() ? std::string() : v.front();
 }
 
 nlohmann::json vector_isa(const std::string& flags) {
@@ -45,10 +61,23 @@ nlohmann::json vector_isa(const std::string& flags) {
   std::string f;
   while (s >> f) have.insert(f);
   for (const char* name : {"sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
-                           "avx512_bf16", "avx_vnni", "amx_tile", "sve", "asimd"}) {
+                           "avx512_bf16", "avx512_fp16", "avx_vnni", "amx_tile", "sve", "sve2", "asimd"}) {
     if (have.count(name)) isa.push_back(name);
   }
   return isa;
+}
+
+// "48K" -> 49152, "2048K" -> ..., "32M" -> ...; 0 when unparseable.
+std::uint64_t parse_cache_size(const std::string& s) {
+  char* end = nullptr;
+  const auto n = std::strtoull(s.c_str(), &end, 10);
+  if (end == s.c_str()) return 0;
+  switch (*end) {
+    case 'K': return n << 10;
+    case 'M': return n << 20;
+    case 'G': return n << 30;
+    default: return n;
+  }
 }
 
 nlohmann::json caches() {
@@ -59,36 +88,58 @@ nlohmann::json caches() {
     const auto name = entry.path().filename().string();
     if (name.rfind("index", 0) != 0) continue;
     nlohmann::json c;
-    c["level"] = read_line(entry.path() / "level");
+    c["level"] = read_number(entry.path() / "level");
     c["type"] = read_line(entry.path() / "type");
     c["size"] = read_line(entry.path() / "size");
-    c["ways_of_associativity"] = read_line(entry.path() / "ways_of_associativity");
-    c["coherency_line_size"] = read_line(entry.path() / "coherency_line_size");
+    c["size_bytes"] = parse_cache_size(read_line(entry.path() / "size"));
+    c["ways_of_associativity"] = read_number(entry.path() / "ways_of_associativity");
+    c["line_size"] = read_number(entry.path() / "coherency_line_size");
     const auto shared = read_line(entry.path() / "shared_cpu_list");
     c["shared_cpu_list"] = shared;
+    // Shared when more than one logical CPU uses it (SMT siblings count: they share an L1 too).
     c["shared"] = shared.find_first_of(",-") != std::string::npos;
     out.push_back(c);
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a["level"].template get<std::string>() + a["type"].template get<std::string>() <
-           b["level"].template get<std::string>() + b["type"].template get<std::string>();
+    return a["level"].dump() + a["type"].template get<std::string>() <
+           b["level"].dump() + b["type"].template get<std::string>();
   });
   return out;
 }
 
 }  // namespace
 
+double observed_cpu_mhz() {
+  // The mean of every logical CPU's current clock as the kernel reports it now.
+  const auto values = cpuinfo_values("cpu MHz");
+  double sum = 0;
+  int n = 0;
+  for (const auto& v : values) {
+    char* end = nullptr;
+    const double x = std::strtod(v.c_str(), &end);
+    if (end != v.c_str() && x > 0) {
+      sum += x;
+      ++n;
+    }
+  }
+  return n > 0 ? sum / n : 0.0;
+}
+
 nlohmann::json host_description() {
   nlohmann::json h;
   h["cpu_model"] = cpuinfo_field("model name");
   h["logical_cpus"] = std::thread::hardware_concurrency();
   const auto cores = cpuinfo_field("cpu cores");
-  h["cores_per_socket"] = cores;
-  const auto mhz = cpuinfo_field("cpu MHz");
-  h["observed_mhz"] = mhz;
-  const auto base_khz = read_line("/sys/devices/system/cpu/cpu0/cpufreq/base_frequency");
-  h["base_khz"] = base_khz.empty() ? read_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq") : base_khz;
-  h["vector_isa"] = vector_isa(cpuinfo_field("flags"));
+  h["cores_per_socket"] = cores.empty() ? nlohmann::json(nullptr) : nlohmann::json(std::strtoul(cores.c_str(), nullptr, 10));
+  const auto sockets = cpuinfo_values("physical id");
+  h["sockets"] = std::set<std::string>(sockets.begin(), sockets.end()).size();
+  // Base clock: intel_pstate's base_frequency, else nothing (cpuinfo_max_freq is the boost clock).
+  const std::filesystem::path freq = "/sys/devices/system/cpu/cpu0/cpufreq";
+  h["base_khz"] = read_number(freq / "base_frequency");
+  h["max_khz"] = read_number(freq / "cpuinfo_max_freq");
+  h["scaling_governor"] = read_line(freq / "scaling_governor");
+  h["observed_mhz"] = observed_cpu_mhz();
+  h["vector_isa"] = vector_isa(cpuinfo_field("flags").empty() ? cpuinfo_field("Features") : cpuinfo_field("flags"));
   h["caches"] = caches();
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page = sysconf(_SC_PAGE_SIZE);
@@ -100,6 +151,8 @@ nlohmann::json host_description() {
     if (n.rfind("node", 0) == 0 && n.size() > 4 && std::isdigit(static_cast<unsigned char>(n[4]))) ++nodes;
   }
   h["numa_nodes"] = nodes;
+  // The GPU's buffers are placed by the driver; webgpu-bench sets no host memory or CPU affinity.
+  h["numa_placement"] = "not set: default policy, no CPU or memory binding";
   utsname u{};
   if (uname(&u) == 0) {
     h["os"] = u.sysname;
@@ -108,6 +161,7 @@ nlohmann::json host_description() {
   }
   std::ifstream osr("/etc/os-release");
   std::string line;
+  h["distribution"] = "";
   while (std::getline(osr, line)) {
     if (line.rfind("PRETTY_NAME=", 0) == 0) {
       auto v = line.substr(12);

@@ -7,5 +7,8 @@
 namespace wgb::report {
 
 nlohmann::json host_description();
+// Mean current clock of the logical CPUs (MHz) from /proc/cpuinfo; 0 when unknown. Recorded at the
+// start and the end of a run: what the host sustained while it fed the GPU.
+double observed_cpu_mhz();
 
 }  // namespace wgb::report

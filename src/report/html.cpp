@@ -1,0 +1,587 @@
+// The self-contained HTML report (see html.hpp). Charts come from report/svg.hpp; nothing here
+// fetches, links or scripts anything.
+#include "report/html.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "report/roofline.hpp"
+#include "report/svg.hpp"
+#include "report/table.hpp"
+
+namespace wgb::report {
+
+namespace {
+
+using svg::escape;
+using Json = nlohmann::json;
+
+constexpr const char* kCss = R"css(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1d2330;background:#fff}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d8dce5;padding-bottom:4px}
+h3{font-size:15px;margin:18px 0 6px}.sub{color:#5b6475}
+.card{display:grid;grid-template-columns:repeat(auto-fit,minmax(340px,1fr));gap:12px}
+.box{border:1px solid #d8dce5;border-radius:6px;padding:10px 12px;background:#fafbfd}
+.box h3{margin-top:0}.box table{width:100%;table-layout:fixed}.box table.kv th{width:38%}.box td{overflow-wrap:anywhere}
+table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid #e3e6ee;padding:3px 8px;text-align:left;vertical-align:top}
+th{background:#f0f2f7}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+table.kv th{background:none;font-weight:600;color:#3a4254;white-space:nowrap}
+.ok{color:#1b7a3a}.bad{color:#b3261e;font-weight:600}.warn{color:#9a6700}
+.verdict{padding:8px 12px;border-radius:6px;margin:8px 0;border:1px solid}
+.verdict.pass{background:#eaf6ee;border-color:#9fd3ae}.verdict.fail{background:#fdecea;border-color:#f1aaa4}
+.verdict.info{background:#f3f5fa;border-color:#d8dce5}
+svg.chart{display:block;margin:8px 0;max-width:100%;height:auto;background:#fff}
+svg .frame{fill:none;stroke:#9aa3b5}svg .grid{stroke:#eceef3}svg .tick{font-size:11px;fill:#5b6475}
+svg .axis{font-size:12px;fill:#3a4254}svg .ttl{font-size:14px;font-weight:600;fill:#1d2330}svg .lbl{font-size:11px;fill:#1d2330}
+svg .roof{fill:none;stroke:#b3261e;stroke-width:2.5}svg .roof-key{fill:#b3261e}
+svg .series{fill:none;stroke:#2357c6;stroke-width:2}svg .series-key{fill:#2357c6}
+svg .pt{fill:#2357c6;stroke:#123a8a}svg .pt.low{fill:#e8710a;stroke:#8a4306}svg .pt.hollow{fill:#fff}
+svg .pt-key{fill:#2357c6}svg .low-key{fill:#e8710a}
+svg .bar{fill:#6d8fd8}svg .whisker,svg .wh{stroke:#1d2330;stroke-width:1.4;fill:none}
+details{margin:6px 0}code{font-size:12px}
+)css";
+
+std::string anchor(const std::string& s) {
+  std::string out;
+  for (char c : s) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '-';
+  return out;
+}
+
+std::string str(const Json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key)) return {};
+  const auto& v = j.at(key);
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_null()) return {};
+  return v.dump();
+}
+
+const Json& sub(const Json& j, const char* key) {
+  static const Json empty = Json::object();
+  return j.is_object() && j.contains(key) && j.at(key).is_object() ? j.at(key) : empty;
+}
+
+std::string join_strings(const Json& arr, const char* sep = ", ") {
+  if (!arr.is_array()) return {};
+  std::string out;
+  for (const auto& v : arr) {
+    if (!out.empty()) out += sep;
+    out += v.is_string() ? v.get<std::string>() : v.dump();
+  }
+  return out;
+}
+
+void kv(std::string& s, const std::string& k, const std::string& v) {
+  if (v.empty()) return;
+  s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", escape(k), escape(v));
+}
+
+// ---- machine card -----------------------------------------------------------------------------
+
+std::string machine_card(const Json& doc) {
+  const auto& m = sub(doc, "machine");
+  const auto& a = sub(m, "adapter");
+  const auto& d = sub(m, "dawn");
+  const auto& h = sub(m, "host");
+  const auto& b = sub(doc, "build");
+  std::string s = "<h2 id=\"machine\">Machine</h2>\n<div class=\"card\">\n";
+
+  s += "<div class=\"box\"><h3>GPU adapter</h3><table class=\"kv\">\n";
+  kv(s, "device", str(a, "device"));
+  kv(s, "vendor", fmt::format("{} ({}), architecture {}", str(a, "vendor"), str(a, "vendor_id"), str(a, "architecture")));
+  kv(s, "description", str(a, "description"));
+  kv(s, "backend / type", fmt::format("{} / {}", str(a, "backend"), str(a, "adapter_type")));
+  kv(s, "driver", str(a, "driver"));
+  if (a.contains("subgroup_max_size")) kv(s, "subgroups", fmt::format("{}..{} lanes", str(a, "subgroup_min_size"), str(a, "subgroup_max_size")));
+  kv(s, "features", join_strings(a.value("features", Json::array())));
+  kv(s, "WGSL language features", join_strings(a.value("wgsl_language_features", Json::array())));
+  s += "</table>\n";
+  if (a.contains("limits") && a["limits"].is_object()) {
+    s += "<details><summary>limits</summary><table class=\"kv\">\n";
+    for (const auto& [k, v] : a["limits"].items()) kv(s, k, v.is_string() ? v.get<std::string>() : v.dump());
+    s += "</table></details>\n";
+  }
+  s += "</div>\n";
+
+  s += "<div class=\"box\"><h3>Dawn and build</h3><table class=\"kv\">\n";
+  kv(s, "Dawn", str(d, "version").empty() ? str(b, "dawn_version") : str(d, "version"));
+  kv(s, "robustness", str(d, "robustness"));
+  kv(s, "timestamps", str(d, "timestamps"));
+  kv(s, "timestamp quantization", str(d, "timestamp_quantization"));
+  kv(s, "empty submit", d.contains("empty_submit_ms") ? str(d, "empty_submit_ms") + " ms" : "");
+  kv(s, "compiler", str(b, "compiler"));
+  kv(s, "flags", str(b, "flags"));
+  kv(s, "build type", str(b, "build_type"));
+  kv(s, "git revision", str(b, "git_revision"));
+  kv(s, "webgpu-bench", str(b, "version"));
+  kv(s, "Dawn source", str(b, "dawn_source"));
+  s += "</table>\n";
+  s += fmt::format("<details><summary>device toggles in force</summary><p><code>{}</code></p></details>\n",
+                   escape(join_strings(d.value("device_toggles", Json::array()))));
+  s += fmt::format("<details><summary>adapter toggles</summary><p><code>{}</code></p></details>\n",
+                   escape(join_strings(a.value("adapter_toggles", Json::array()))));
+  s += "</div>\n";
+
+  s += "<div class=\"box\"><h3>Host</h3><table class=\"kv\">\n";
+  kv(s, "CPU", str(h, "cpu_model"));
+  kv(s, "cores", fmt::format("{} logical, {} per socket, {} socket(s)", str(h, "logical_cpus"), str(h, "cores_per_socket"),
+                             str(h, "sockets")));
+  std::string clocks;
+  if (h.contains("base_khz") && h["base_khz"].is_number()) clocks += fmt::format("base {} MHz, ", h["base_khz"].get<double>() / 1000);
+  if (h.contains("observed_mhz") && h["observed_mhz"].is_number()) {
+    clocks += fmt::format("observed {:.0f} MHz at start", h["observed_mhz"].get<double>());
+  }
+  if (h.contains("observed_mhz_at_finish") && h["observed_mhz_at_finish"].is_number()) {
+    clocks += fmt::format(", {:.0f} MHz at finish", h["observed_mhz_at_finish"].get<double>());
+  }
+  kv(s, "clock", clocks);
+  kv(s, "vector ISA", join_strings(h.value("vector_isa", Json::array())));
+  if (h.contains("memory_bytes") && h["memory_bytes"].is_number()) kv(s, "memory", format_bytes(h["memory_bytes"].get<double>()));
+  kv(s, "NUMA nodes", str(h, "numa_nodes"));
+  kv(s, "OS", fmt::format("{} {} {} {}", str(h, "distribution"), str(h, "os"), str(h, "kernel"), str(h, "arch")));
+  s += "</table>\n";
+  if (h.contains("caches") && h["caches"].is_array() && !h["caches"].empty()) {
+    s += "<table><tr><th>cache</th><th>size</th><th>ways</th><th>line</th><th>shared</th></tr>\n";
+    for (const auto& c : h["caches"]) {
+      s += fmt::format("<tr><td>L{} {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>\n",
+                       escape(str(c, "level")), escape(str(c, "type")), escape(str(c, "size")),
+                       escape(str(c, "ways_of_associativity")), escape(str(c, "line_size")),
+                       escape(str(c, "shared_cpu_list")));
+    }
+    s += "</table>\n";
+  }
+  s += "</div>\n</div>\n";
+
+  s += "<details><summary>command line and options</summary>\n";
+  s += fmt::format("<p><code>{}</code></p>\n", escape(join_strings(doc.value("command", Json::array()), " ")));
+  s += fmt::format("<pre>{}</pre>\n", escape(sub(doc, "options").dump(2)));
+  s += "</details>\n";
+  return s;
+}
+
+// ---- verdicts ---------------------------------------------------------------------------------
+
+std::string verdicts(const LoadedDocument& doc) {
+  std::string s;
+  const auto& j = doc.json;
+  if (j.contains("repro") && j["repro"].is_object()) {
+    const auto& r = j["repro"];
+    const std::string v = str(r, "verdict");
+    const std::string cls = v == "pass" ? "pass" : v == "fail" ? "fail" : "info";
+    std::string text = fmt::format("<b>Reproducibility (second process): {}</b>", escape(v == "pass" ? "PASS" : v == "fail" ? "FAIL" : v));
+    if (r.contains("disagreeing") && r["disagreeing"].is_array() && !r["disagreeing"].empty()) {
+      text += " &mdash; disagreeing rows: " + escape(join_strings(r["disagreeing"]));
+    }
+    if (!str(r, "reason").empty()) text += " &mdash; " + escape(str(r, "reason"));
+    text += fmt::format("<br><span class=\"sub\">Rule: {}; tolerance {}.</span>", escape(str(r, "rule")),
+                        escape(str(r, "tolerance")));
+    s += fmt::format("<div id=\"repro-verdict\" class=\"verdict {}\">{}</div>\n", cls, text);
+  }
+  std::map<std::string, int> counts;
+  for (const auto& row : doc.rows) ++counts[to_string(row.result.status)];
+  std::string c;
+  for (const auto& [k, n] : counts) c += fmt::format("{}{} {}", c.empty() ? "" : ", ", n, k);
+  s += fmt::format("<div class=\"verdict info\">{} rows: {}. State: {}.</div>\n", doc.rows.size(), escape(c),
+                   escape(str(j, "state")));
+  return s;
+}
+
+// ---- results table ----------------------------------------------------------------------------
+
+std::string results_table(const std::vector<ReportRow>& rows) {
+  const bool with_repro = std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.repro.has_value(); });
+  std::string s =
+      "<table class=\"results\"><tr><th>benchmark</th><th>label</th><th>status</th><th>rate</th><th>statistic</th>"
+      "<th>dispersion</th><th>time / rep</th><th>clock</th><th>FLOP/B</th><th>roofline</th>";
+  if (with_repro) s += "<th>repro</th>";
+  s += "<th>notes</th></tr>\n";
+  for (const auto& row : rows) {
+    const auto& r = row.result;
+    const bool rate = has_rate(r);
+    const std::string status_cls = r.status == RowStatus::Ok ? "ok" : r.status == RowStatus::Skipped ? "warn" : "bad";
+    std::string roof = rate ? roofline_text(row) : "-";
+    const bool low = rate && row.roofline && row.roofline->applies && row.roofline->fraction < kRooflineLowFraction;
+    std::string notes = r.message;
+    for (const auto& n : r.notes) notes += (notes.empty() ? "" : "; ") + n;
+    s += fmt::format("<tr id=\"row-{}\"><td title=\"WGSL {}\"><code>{}</code></td><td>{}</td><td class=\"{}\">{}</td>",
+                     escape(anchor(row_key(r))), escape(r.wgsl_hash), escape(row_key(r)), escape(r.label), status_cls,
+                     escape(to_string(r.status)));
+    s += fmt::format("<td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>",
+                     escape(rate ? format_rate(r.value, r.metric.unit) : "-"),
+                     escape(rate ? fmt::format("{} of {}", to_string(r.statistic), r.stats.count) : "-"),
+                     escape(rate ? dispersion_text(r) : "-"),
+                     escape(rate ? fmt::format("{:.4g} ms", r.time_ms) : "-"), escape(r.timing_method));
+    s += fmt::format("<td class=\"num\">{}</td><td class=\"num{}\" title=\"{}\">{}</td>",
+                     escape(rate && row.roofline ? intensity_text(row.roofline->arithmetic_intensity) : "-"),
+                     low ? " bad" : "", escape(row.roofline ? row.roofline->note : ""), escape(roof));
+    if (with_repro) {
+      const bool bad = row.repro && row.repro->verdict == "disagree";
+      s += fmt::format("<td class=\"{}\" title=\"{}\">{}</td>", bad ? "bad" : "ok", escape(row.repro ? row.repro->reason : ""),
+                       escape(repro_text(row)));
+    }
+    s += fmt::format("<td>{}</td></tr>\n", escape(notes));
+  }
+  s += "</table>\n<p class=\"sub\">statistic: <b>best</b> = fastest kept run (compute-bound kernels); <b>median</b> = "
+       "median with IQR (memory traffic, contention, scheduling). Dispersion: IQR/median or CV of the "
+       "per-repetition times. Rates are metric units per second.</p>\n";
+  return s;
+}
+
+// ---- roofline ---------------------------------------------------------------------------------
+
+std::string roofline_section(const std::vector<ReportRow>& rows) {
+  std::string s = "<h2 id=\"roofline\">Roofline</h2>\n";
+  const Ceilings c = find_ceilings(rows);
+  std::optional<double> bw;
+  if (c.bandwidth) bw = c.bandwidth->value;
+  std::optional<double> peak;
+  std::string peak_name;
+  if (c.flops.count("f32")) {
+    peak = c.flops.at("f32").value;
+    peak_name = "f32";
+  } else if (!c.flops.empty()) {
+    peak = c.flops.begin()->second.value;
+    peak_name = c.flops.begin()->first;
+  }
+  std::vector<std::string> ceil_text;
+  if (c.bandwidth) ceil_text.push_back(fmt::format("peak bandwidth {} (from {})", format_rate(c.bandwidth->value, "B"), c.bandwidth->from));
+  for (const auto& [p, ce] : c.flops) ceil_text.push_back(fmt::format("peak {} {} (from {})", p, format_rate(ce.value, "FLOP"), ce.from));
+  s += fmt::format("<p>Ceilings measured in this document: {}.</p>\n",
+                   escape(ceil_text.empty() ? "none" : fmt::format("{}", fmt::join(ceil_text, "; "))));
+
+  std::vector<const ReportRow*> placed, unplaced, low;
+  for (const auto& row : rows) {
+    if (!has_rate(row.result) || !row.roofline) continue;
+    if (row.roofline->applies) {
+      placed.push_back(&row);
+      if (row.roofline->fraction < kRooflineLowFraction) low.push_back(&row);
+    } else {
+      unplaced.push_back(&row);
+    }
+  }
+  if (!bw && !peak) {
+    s += "<p class=\"warn\">No ceiling was measured in this document (run read-linear or the memory suite for "
+         "bandwidth, f32-fma-vec4 for the FLOP rate), so no roofline can be drawn.</p>\n";
+  } else {
+    // x: arithmetic intensity (FLOP/B); the ridge point and every finite intensity fit with margin.
+    std::vector<double> xs;
+    for (const auto* r : placed) {
+      const double ai = r->roofline->arithmetic_intensity;
+      if (std::isfinite(ai) && ai > 0) xs.push_back(ai);
+    }
+    if (bw && peak) xs.push_back(*peak / *bw);
+    double lo = xs.empty() ? 1.0 : *std::min_element(xs.begin(), xs.end());
+    double hi = xs.empty() ? 1.0 : *std::max_element(xs.begin(), xs.end());
+    auto x_axis = svg::fit_axis({lo / 8, hi * 8}, "arithmetic intensity (FLOP per byte, log)", true);
+    const double x_min = x_axis.min, x_max = x_axis.max;
+    auto roof = [&](double x) {
+      double r = HUGE_VAL;
+      if (bw) r = std::min(r, *bw * x);
+      if (peak) r = std::min(r, *peak);
+      return r;
+    };
+    struct P {
+      const ReportRow* row;
+      double x, y;
+      bool edge;
+    };
+    std::vector<P> pts;
+    std::vector<double> ys{roof(x_min), roof(x_max)};
+    for (const auto* r : placed) {
+      const double ai = r->roofline->arithmetic_intensity;
+      // Kernels without FLOPs (AI 0) sit on the left edge, kernels without memory traffic (AI inf)
+      // on the right edge; their height keeps their fraction of the roof there.
+      const bool edge = !(std::isfinite(ai) && ai > 0);
+      const double x = edge ? (ai == 0 ? x_min : x_max) : std::clamp(ai, x_min, x_max);
+      const double y = r->roofline->fraction * roof(x);
+      pts.push_back({r, x, y, edge});
+      ys.push_back(y);
+    }
+    auto y_axis = svg::fit_axis(ys, "FLOP/s (log)", true, svg::Axis::Labels::Si);
+    svg::Plot plot("roofline-chart", "Roofline: every kernel against the measured ceilings", x_axis, y_axis, 760, 460);
+    std::vector<std::pair<double, double>> roof_pts;
+    const int n = 64;
+    for (int i = 0; i <= n; ++i) {
+      const double x = x_min * std::pow(x_max / x_min, static_cast<double>(i) / n);
+      roof_pts.emplace_back(x, roof(x));
+    }
+    if (bw && peak && *peak / *bw > x_min && *peak / *bw < x_max) roof_pts.emplace_back(*peak / *bw, *peak);
+    std::sort(roof_pts.begin(), roof_pts.end());
+    plot.line(roof_pts, "roof", "roofline");
+    for (const auto& p : pts) {
+      const auto& r = p.row->result;
+      const bool is_low = p.row->roofline->fraction < kRooflineLowFraction;
+      plot.point(p.x, p.y, is_low ? "pt low" : "pt",
+                 fmt::format("{}: {}, intensity {} FLOP/B, {:.2f} of the roofline ({}){}", row_key(r),
+                             format_rate(r.value, r.metric.unit), intensity_text(p.row->roofline->arithmetic_intensity),
+                             p.row->roofline->fraction, p.row->roofline->bound, p.edge ? ", drawn at the edge" : ""),
+                 p.edge);
+      plot.label(p.x, p.y, row_key(r));
+    }
+    plot.legend({{"roof-key", fmt::format("roof: {}{}", bw ? "bandwidth" : "", peak ? (bw ? " + " : "") + peak_name + " peak" : "")},
+                 {"pt-key", "kernel (hollow: AI 0 or inf, at the edge)"},
+                 {"low-key", fmt::format("below {} of the roof", kRooflineLowFraction)}});
+    s += plot.render();
+    s += "<p class=\"sub\">Kernels that count no FLOP (arithmetic intensity 0) are drawn hollow at the left edge and "
+         "kernels whose cost model moves no bytes (intensity infinite) hollow at the right edge; their height keeps "
+         "their fraction of the roof there. Hover a point for its numbers.</p>\n";
+  }
+  if (!low.empty()) {
+    s += fmt::format("<p id=\"roofline-low\" class=\"bad\">Below {} of the roofline (an unexplained bottleneck: find it "
+                     "before tuning):</p><ul>\n",
+                     kRooflineLowFraction);
+    for (const auto* r : low) {
+      s += fmt::format("<li><code>{}</code>: {:.3f} ({} bound; {})</li>\n", escape(row_key(r->result)), r->roofline->fraction,
+                       escape(r->roofline->bound), escape(r->roofline->note));
+    }
+    s += "</ul>\n";
+  } else if (!placed.empty()) {
+    s += fmt::format("<p id=\"roofline-low\" class=\"ok\">No kernel sits below {} of its roofline.</p>\n", kRooflineLowFraction);
+  }
+  if (!unplaced.empty()) {
+    s += "<p>Rows without a ceiling (not on the plot):</p><ul>\n";
+    for (const auto* r : unplaced) {
+      s += fmt::format("<li><code>{}</code>: {}</li>\n", escape(row_key(r->result)), escape(r->roofline->note));
+    }
+    s += "</ul>\n";
+  }
+  return s;
+}
+
+// ---- sweeps: rate or latency against the swept parameter ---------------------------------------
+
+bool latency_like(const BenchmarkResult& r) {
+  return r.metric.unit == "hop" || r.metric.unit == "load" || r.category == "latency";
+}
+
+std::string sweep_sections(const std::vector<LoadedDocument>& docs) {
+  struct Series {
+    std::string id, parameter;
+    std::vector<const ReportRow*> rows;
+  };
+  std::vector<Series> series;
+  for (const auto& doc : docs) {
+    for (const auto& row : doc.rows) {
+      const auto it = row.result.parameters.find("sweep");
+      if (it == row.result.parameters.end() || !it->is_object() || !it->contains("value") || !(*it)["value"].is_number()) continue;
+      const std::string param = it->value("parameter", std::string("value"));
+      auto s = std::find_if(series.begin(), series.end(),
+                            [&](const Series& x) { return x.id == row.result.id && x.parameter == param; });
+      if (s == series.end()) {
+        series.push_back({row.result.id, param, {}});
+        s = series.end() - 1;
+      }
+      s->rows.push_back(&row);
+    }
+  }
+  if (series.empty()) return {};
+  std::string out = "<h2 id=\"sweeps\">Curves</h2>\n";
+  for (const auto& s : series) {
+    const bool bytes = s.parameter == "size" || s.parameter.find("bytes") != std::string::npos;
+    const bool latency = !s.rows.empty() && latency_like(s.rows.front()->result);
+    const auto& first = s.rows.front()->result;
+    std::vector<double> xs, ys;
+    struct Pt {
+      double x, y, lo, hi;
+      std::string tip;
+    };
+    std::vector<Pt> pts;
+    std::vector<std::string> missing;
+    for (const auto* row : s.rows) {
+      const auto& r = row->result;
+      const double x = r.parameters["sweep"]["value"].get<double>();
+      if (!has_rate(r)) {
+        missing.push_back(fmt::format("{}: {}{}", bytes ? format_bytes(x) : fmt::format("{:g}", x), to_string(r.status),
+                                      r.message.empty() ? "" : " (" + r.message + ")"));
+        continue;
+      }
+      Pt p;
+      p.x = x;
+      if (latency) {
+        p.y = 1e9 / r.value;  // ns per hop
+        p.lo = r.value_high > 0 ? 1e9 / r.value_high : 0;
+        p.hi = r.value_low > 0 ? 1e9 / r.value_low : 0;
+      } else {
+        p.y = r.value;
+        p.lo = r.value_low;
+        p.hi = r.value_high;
+      }
+      p.tip = fmt::format("{} = {}: {}", s.parameter, bytes ? format_bytes(x) : fmt::format("{:g}", x),
+                          latency ? fmt::format("{:.3g} ns per {}", p.y, r.metric.unit) : format_rate(r.value, r.metric.unit));
+      xs.push_back(x);
+      ys.push_back(p.y);
+      ys.push_back(p.hi);
+      pts.push_back(p);
+    }
+    const std::string id = "sweep-" + anchor(s.id + "-" + s.parameter);
+    const std::string title = latency ? fmt::format("{}: latency vs {}", s.id, bytes ? "working set" : s.parameter)
+                                      : fmt::format("{}: {}/s vs {}", s.id, first.metric.unit, bytes ? "working set" : s.parameter);
+    auto x_axis = svg::fit_axis(xs, bytes ? "working set (log2)" : s.parameter + " (log2)", true,
+                                bytes ? svg::Axis::Labels::Binary : svg::Axis::Labels::Plain);
+    if (!bytes) {
+      x_axis.min = std::pow(2.0, std::floor(std::log2(std::max(x_axis.min, 1.0))));
+    }
+    auto y_axis = svg::fit_axis(ys, latency ? fmt::format("ns per {}", first.metric.unit) : first.metric.unit + "/s", false,
+                                latency ? svg::Axis::Labels::Plain : svg::Axis::Labels::Si);
+    svg::Plot plot(id, title, x_axis, y_axis, 760, 400);
+    std::vector<std::pair<double, double>> line;
+    for (const auto& p : pts) line.emplace_back(p.x, p.y);
+    plot.line(line, "series", title);
+    for (const auto& p : pts) {
+      plot.whisker(p.x, p.lo, p.hi, "wh");
+      plot.point(p.x, p.y, "pt", p.tip);
+    }
+    plot.legend({{"series-key", latency ? "median time per dependent load" : "headline rate (whiskers: IQR)"}});
+    out += plot.render();
+    if (!missing.empty()) {
+      out += fmt::format("<p class=\"warn\">Points without a value: {}</p>\n", escape(fmt::format("{}", fmt::join(missing, "; "))));
+    }
+  }
+  for (const auto& doc : docs) {
+    const auto& sw = sub(doc.json, "sweep");
+    if (sw.contains("notes") && sw["notes"].is_array() && !sw["notes"].empty()) {
+      out += fmt::format("<p class=\"sub\">Sweep notes ({}): {}</p>\n", escape(doc.path.filename().string()),
+                         escape(join_strings(sw["notes"], "; ")));
+    }
+  }
+  return out;
+}
+
+// ---- technique families -------------------------------------------------------------------------
+
+std::string family_sections(const std::vector<ReportRow>& rows) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const ReportRow*>> by_family;
+  for (const auto& row : rows) {
+    if (row.result.family.empty()) continue;
+    if (!by_family.count(row.result.family)) order.push_back(row.result.family);
+    by_family[row.result.family].push_back(&row);
+  }
+  if (order.empty()) return {};
+  std::string s = "<h2 id=\"families\">Technique comparisons</h2>\n<p class=\"sub\">Same work per family; bars are the "
+                  "headline rate, whiskers the interquartile range of the rate.</p>\n";
+  for (const auto& family : order) {
+    std::vector<svg::Bar> bars;
+    std::string unit;
+    std::vector<std::string> not_measured;
+    for (const auto* row : by_family[family]) {
+      const auto& r = row->result;
+      if (!has_rate(r)) {
+        not_measured.push_back(fmt::format("{} ({})", r.id, to_string(r.status)));
+        continue;
+      }
+      if (unit.empty()) unit = r.metric.unit;
+      bars.push_back({r.id, r.value, r.value_low, r.value_high,
+                      fmt::format("{}: {} ({})", r.id, format_rate(r.value, r.metric.unit), dispersion_text(r))});
+    }
+    if (!bars.empty()) {
+      s += svg::bar_chart("family-" + anchor(family), fmt::format("{} ({}/s)", family, unit), bars, unit);
+    }
+    if (!not_measured.empty()) {
+      s += fmt::format("<p class=\"warn\">{}: not measured: {}</p>\n", escape(family),
+                       escape(fmt::format("{}", fmt::join(not_measured, ", "))));
+    }
+  }
+  return s;
+}
+
+// ---- the memory suite's sustain timeline -------------------------------------------------------
+
+// Reads parameters.timeline tolerantly: an array of {t_s|time_s|t, gbps|GBps|gb_s|bytes_per_second|
+// value|rate} objects or of [t, value] pairs; GB/s keys are converted to B/s.
+std::vector<std::pair<double, double>> read_timeline(const Json& tl) {
+  std::vector<std::pair<double, double>> out;
+  if (!tl.is_array()) return out;
+  for (const auto& e : tl) {
+    std::optional<double> t, v;
+    if (e.is_array() && e.size() >= 2 && e[0].is_number() && e[1].is_number()) {
+      t = e[0].get<double>();
+      v = e[1].get<double>();
+    } else if (e.is_object()) {
+      for (const char* k : {"t_s", "time_s", "t", "seconds"}) {
+        if (e.contains(k) && e[k].is_number()) {
+          t = e[k].get<double>();
+          break;
+        }
+      }
+      for (const char* k : {"gbps", "GBps", "gb_s", "gb_per_s"}) {
+        if (e.contains(k) && e[k].is_number()) {
+          v = e[k].get<double>() * 1e9;
+          break;
+        }
+      }
+      for (const char* k : {"bytes_per_second", "value", "rate"}) {
+        if (!v && e.contains(k) && e[k].is_number()) v = e[k].get<double>();
+      }
+    }
+    if (t && v && std::isfinite(*t) && std::isfinite(*v)) out.emplace_back(*t, *v);
+  }
+  return out;
+}
+
+std::string sustain_section(const std::vector<ReportRow>& rows) {
+  std::string s;
+  for (const auto& row : rows) {
+    const auto& r = row.result;
+    if (r.id != "memory-sustain") continue;
+    s += "<h2 id=\"sustain\">Sustained bandwidth</h2>\n";
+    const auto it = r.parameters.find("timeline");
+    const auto pts = it == r.parameters.end() ? std::vector<std::pair<double, double>>{} : read_timeline(*it);
+    if (pts.size() < 2) {
+      s += "<p class=\"warn\">memory-sustain has no timeline (parameters.timeline) to draw.</p>\n";
+      continue;
+    }
+    std::vector<double> xs, ys;
+    for (const auto& [t, v] : pts) {
+      xs.push_back(t);
+      ys.push_back(v);
+    }
+    svg::Plot plot("sustain-chart", "memory-sustain: bandwidth over time",
+                   svg::fit_axis(xs, "time (s)", false), svg::fit_axis(ys, "B/s", false, svg::Axis::Labels::Si), 760, 360);
+    plot.line(pts, "series", "sustained copy bandwidth");
+    plot.legend({{"series-key", "copy bandwidth per sample"}});
+    s += plot.render();
+    if (r.parameters.contains("retention") && r.parameters["retention"].is_number()) {
+      s += fmt::format("<p>Retention (median of the last 60% over the first 20%): {:.1f}%</p>\n",
+                       100 * r.parameters["retention"].get<double>());
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+void write_html(std::ostream& out, const std::vector<LoadedDocument>& docs) {
+  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  const LoadedDocument* main = docs.empty() ? nullptr : &docs.front();
+  std::string device = main ? str(sub(sub(main->json, "machine"), "adapter"), "device") : "";
+  out << fmt::format("<title>webgpu-bench report{}</title>\n", escape(device.empty() ? "" : ": " + device));
+  out << "<style>" << kCss << "</style>\n</head>\n<body>\n";
+  out << fmt::format("<h1>webgpu-bench report{}</h1>\n", escape(device.empty() ? "" : ": " + device));
+  for (const auto& d : docs) {
+    out << fmt::format("<p class=\"sub\">{}: suite {}, started {}, finished {}, schema {} v{}</p>\n", escape(d.path.string()),
+                       escape(str(d.json, "suite")), escape(str(d.json, "started_at")), escape(str(d.json, "finished_at")),
+                       escape(str(d.json, "schema")), escape(str(d.json, "schema_version")));
+  }
+  if (main) out << machine_card(main->json);
+  for (const auto& d : docs) {
+    out << fmt::format("<h2 id=\"results-{}\">Results: {}</h2>\n", escape(anchor(d.path.filename().string())),
+                       escape(d.path.filename().string()));
+    out << verdicts(d);
+    out << results_table(d.rows);
+  }
+  if (main) out << roofline_section(main->rows);
+  out << sweep_sections(docs);
+  for (const auto& d : docs) {
+    out << family_sections(d.rows);
+    out << sustain_section(d.rows);
+  }
+  out << "<p class=\"sub\">Generated by webgpu-bench from the result documents above; self-contained (no scripts, no "
+         "external resources).</p>\n</body>\n</html>\n";
+}
+
+}  // namespace wgb::report

@@ -1,0 +1,18 @@
+// The HTML report (`webgpu-bench report results.json [more.json ...] -o report.html`): ONE
+// self-contained file: inline CSS, inline SVG charts drawn here, no script, no external reference.
+// Sections: the machine card, the repro verdict, the results table, the roofline plot with every
+// kernel, the latency / rate vs working-set curves of sweep rows, per-family bars with dispersion
+// whiskers, and the memory suite's sustain timeline. Every string from a document is escaped.
+#pragma once
+
+#include <ostream>
+#include <vector>
+
+#include "report/document.hpp"
+
+namespace wgb::report {
+
+// docs[0] supplies the machine card; every document's rows are tabled and charted.
+void write_html(std::ostream& out, const std::vector<LoadedDocument>& docs);
+
+}  // namespace wgb::report

@@ -1,0 +1,156 @@
+// Ceilings and per-row roofline placement (seed 004 "Derived quantities").
+#include "report/roofline.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace wgb::report {
+
+const std::vector<std::string>& bandwidth_ceiling_ids() {
+  // The memory suite's read and copy phases use 256 MiB buffers alternated so no cache holds them;
+  // read-linear (64 MiB by default) is the fallback when the memory suite is not in the document.
+  static const std::vector<std::string> ids{"memory-read", "memory-copy", "read-linear"};
+  return ids;
+}
+
+const std::map<std::string, std::string>& flops_ceiling_ids() {
+  static const std::map<std::string, std::string> ids{{"f32", "f32-fma-vec4"}, {"f16", "f16-fma-vec4"}};
+  return ids;
+}
+
+namespace {
+
+bool is_flop_metric(const BenchmarkResult& r) { return r.metric.unit == "FLOP" || r.metric.key == "flops"; }
+
+std::optional<Ceiling> best_of(const std::vector<ReportRow>& rows, const std::vector<std::string>& ids) {
+  std::optional<Ceiling> best;
+  for (const auto& row : rows) {
+    const auto& r = row.result;
+    if (r.status != RowStatus::Ok || !(r.value > 0)) continue;
+    if (std::find(ids.begin(), ids.end(), r.id) == ids.end()) continue;
+    if (!best || r.value > best->value) best = Ceiling{r.value, row_key(r)};
+  }
+  return best;
+}
+
+}  // namespace
+
+Ceilings find_ceilings(const std::vector<ReportRow>& rows) {
+  Ceilings c;
+  // Memory-suite rows win over read-linear when present: they are the designed DRAM measurement.
+  c.bandwidth = best_of(rows, {"memory-read", "memory-copy"});
+  if (!c.bandwidth) c.bandwidth = best_of(rows, {"read-linear"});
+  for (const auto& [precision, id] : flops_ceiling_ids()) {
+    if (auto best = best_of(rows, {id})) c.flops[precision] = *best;
+  }
+  return c;
+}
+
+std::string flop_precision(const BenchmarkResult& r) {
+  const auto it = r.parameters.find("precision");
+  if (it != r.parameters.end() && it->is_string()) return it->get<std::string>();
+  const auto dash = r.id.find('-');
+  if (dash != std::string::npos) {
+    const auto prefix = r.id.substr(0, dash);
+    if (prefix == "f16" || prefix == "f32" || prefix == "f64") return prefix;
+  }
+  return "f32";
+}
+
+Roofline roofline_for(const BenchmarkResult& r, const Ceilings& c) {
+  Roofline out;
+  out.bytes = r.work.bytes_read + r.work.bytes_written;
+  const bool flop_metric = is_flop_metric(r);
+  out.flops = flop_metric ? r.work.operations : 0.0;
+  if (!has_rate(r) || !(r.time_ms > 0)) {
+    out.note = "no rate measured";
+    return out;
+  }
+  const double seconds = r.time_ms / 1000.0;
+  out.flops_per_second = out.flops / seconds;
+  out.bytes_per_second = out.bytes / seconds;
+  if (!flop_metric && r.metric.key != "bytes") {
+    out.note = fmt::format("no ceiling: the metric counts {}, and only bytes and FLOP have measured ceilings",
+                           r.metric.unit.empty() ? r.metric.key : r.metric.unit);
+    return out;
+  }
+  if (!(out.bytes > 0) && !(out.flops > 0)) {
+    out.note = "no ceiling: the cost model reports no bytes and no FLOP";
+    return out;
+  }
+  out.arithmetic_intensity = out.bytes > 0 ? out.flops / out.bytes : std::numeric_limits<double>::infinity();
+  double peak_flops = 0, peak_bw = 0;
+  std::vector<std::string> from;
+  if (out.bytes > 0) {
+    if (!c.bandwidth) {
+      out.note = "no ceiling: peak bandwidth not measured in this document (run read-linear or the memory suite)";
+      return out;
+    }
+    peak_bw = c.bandwidth->value;
+    from.push_back(fmt::format("bandwidth from {}", c.bandwidth->from));
+  }
+  if (out.flops > 0) {
+    out.precision = flop_precision(r);
+    const auto it = c.flops.find(out.precision);
+    if (it == c.flops.end()) {
+      const auto id = flops_ceiling_ids().find(out.precision);
+      out.note = fmt::format("no ceiling: peak {} FLOP rate not measured in this document{}", out.precision,
+                             id == flops_ceiling_ids().end() ? "" : fmt::format(" (run {})", id->second));
+      return out;
+    }
+    peak_flops = it->second.value;
+    from.push_back(fmt::format("{} peak from {}", out.precision, it->second.from));
+  }
+  out.applies = true;
+  out.fraction = roofline_fraction(seconds, out.flops, out.bytes, peak_flops, peak_bw);
+  const double t_mem = out.bytes > 0 ? out.bytes / peak_bw : 0.0;
+  const double t_alu = out.flops > 0 ? out.flops / peak_flops : 0.0;
+  out.bound = t_mem >= t_alu ? "memory" : "compute";
+  out.note = fmt::format("{}", fmt::join(from, "; "));
+  const bool defines = (c.bandwidth && c.bandwidth->from == row_key(r) && out.bound == "memory") ||
+                       (!out.precision.empty() && c.flops.count(out.precision) != 0 &&
+                        c.flops.at(out.precision).from == row_key(r));
+  if (defines) out.note += " (this benchmark defines the ceiling)";
+  return out;
+}
+
+Ceilings apply_roofline(std::vector<ReportRow>& rows) {
+  Ceilings c = find_ceilings(rows);
+  for (auto& row : rows) row.roofline = roofline_for(row.result, c);
+  return c;
+}
+
+nlohmann::json roofline_summary_json(const std::vector<ReportRow>& rows, const Ceilings& c) {
+  nlohmann::json j;
+  if (c.bandwidth) {
+    j["peak_bandwidth"] = {{"value", c.bandwidth->value}, {"unit", "B/s"}, {"from", c.bandwidth->from}};
+  } else {
+    j["peak_bandwidth"] = nullptr;
+  }
+  nlohmann::json flops = nlohmann::json::object();
+  for (const auto& [precision, ceiling] : c.flops) {
+    flops[precision] = {{"value", ceiling.value}, {"unit", "FLOP/s"}, {"from", ceiling.from}};
+  }
+  j["peak_flops"] = flops;
+  j["low_fraction_threshold"] = kRooflineLowFraction;
+  nlohmann::json below = nlohmann::json::array();
+  nlohmann::json without = nlohmann::json::array();
+  for (const auto& row : rows) {
+    if (!row.roofline || !has_rate(row.result)) continue;
+    if (row.roofline->applies) {
+      if (row.roofline->fraction < kRooflineLowFraction) {
+        below.push_back({{"id", row_key(row.result)}, {"fraction_of_roofline", row.roofline->fraction}});
+      }
+    } else {
+      without.push_back({{"id", row_key(row.result)}, {"reason", row.roofline->note}});
+    }
+  }
+  j["below_threshold"] = below;
+  j["without_ceiling"] = without;
+  return j;
+}
+
+}  // namespace wgb::report

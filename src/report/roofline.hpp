@@ -1,0 +1,76 @@
+// The roofline of a result document (seed 004 "Derived quantities"): the ceilings are measured in
+// the same document (peak bandwidth from the memory suite's read/copy rows or read-linear, peak
+// FLOP rate from f32-fma-vec4 / f16-fma-vec4), and every row gets its arithmetic intensity and
+// fraction_of_roofline. A row at 0.9 is finished; a row below 0.2 has an unexplained bottleneck.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/model.hpp"
+
+namespace wgb::report {
+
+inline constexpr double kRooflineLowFraction = 0.2;
+
+// Seed 004's derive(), verbatim: flops and bytes from the kernel's cost model, peaks from the
+// machine characterisation.
+struct Rates {
+  double flops_per_second;
+  double bytes_per_second;
+  double arithmetic_intensity;
+  double fraction_of_roofline;
+};
+constexpr Rates derive(double seconds, double flops, double bytes, double peak_flops, double peak_bandwidth) noexcept {
+  const double f = flops / seconds;
+  const double b = bytes / seconds;
+  const double intensity = flops / bytes;
+  const double bound = peak_bandwidth * intensity < peak_flops ? peak_bandwidth * intensity : peak_flops;
+  return {f, b, intensity, f / bound};
+}
+
+// The same fraction written so it also holds at the edges derive() cannot express (no FLOPs: a pure
+// memory kernel; no bytes: a register-only ALU probe): the shortest time the roofline allows,
+// max(bytes / peak_bandwidth, flops / peak_flops), over the measured time. Equal to derive()'s
+// fraction_of_roofline whenever flops and bytes are both positive. A zero peak means "that roof
+// does not apply" and the corresponding work must be zero.
+constexpr double roofline_fraction(double seconds, double flops, double bytes, double peak_flops,
+                                   double peak_bandwidth) noexcept {
+  const double t_mem = bytes > 0 ? bytes / peak_bandwidth : 0.0;
+  const double t_alu = flops > 0 ? flops / peak_flops : 0.0;
+  return (t_mem > t_alu ? t_mem : t_alu) / seconds;
+}
+
+struct Ceiling {
+  double value = 0;  // B/s or FLOP/s
+  std::string from;  // the row id it was measured by
+};
+
+struct Ceilings {
+  std::optional<Ceiling> bandwidth;
+  std::map<std::string, Ceiling> flops;  // by precision: "f32", "f16"
+};
+
+// The benchmark ids that define the ceilings, in order of preference.
+const std::vector<std::string>& bandwidth_ceiling_ids();  // {"memory-read", "memory-copy"}, then {"read-linear"}
+const std::map<std::string, std::string>& flops_ceiling_ids();  // precision -> id
+
+// The best measured (status ok) value of the ceiling-defining rows.
+Ceilings find_ceilings(const std::vector<ReportRow>& rows);
+
+// The precision of a FLOP row: parameters.precision when given, else the id's prefix ("f16-..."),
+// else "f32".
+std::string flop_precision(const BenchmarkResult& r);
+
+Roofline roofline_for(const BenchmarkResult& r, const Ceilings& c);
+
+// Sets every row's roofline; returns the ceilings used.
+Ceilings apply_roofline(std::vector<ReportRow>& rows);
+
+// The document-level summary: ceilings, threshold, rows below it, rows without a ceiling.
+nlohmann::json roofline_summary_json(const std::vector<ReportRow>& rows, const Ceilings& c);
+
+}  // namespace wgb::report

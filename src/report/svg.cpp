@@ -1,0 +1,273 @@
+// SVG chart writer (see svg.hpp).
+#include "report/svg.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "report/table.hpp"
+
+namespace wgb::report::svg {
+
+std::string escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string si_compact(double v) {
+  static const char* kBig[] = {"", "k", "M", "G", "T", "P", "E"};
+  static const char* kSmall[] = {"", "m", "\u00b5", "n", "p"};
+  if (v == 0 || !std::isfinite(v)) return v == 0 ? "0" : "n/a";
+  double a = std::fabs(v);
+  int p = 0;
+  if (a >= 1000) {
+    while (a >= 1000 && p < 6) {
+      a /= 1000;
+      ++p;
+    }
+    return fmt::format("{}{:g}{}", v < 0 ? "-" : "", std::round(a * 100) / 100, kBig[p]);
+  }
+  if (a >= 0.01) return fmt::format("{}{:g}", v < 0 ? "-" : "", std::round(a * 1000) / 1000);
+  while (a < 1 && p < 4) {
+    a *= 1000;
+    ++p;
+  }
+  return fmt::format("{}{:g}{}", v < 0 ? "-" : "", std::round(a * 100) / 100, kSmall[p]);
+}
+
+namespace {
+
+double nice_step(double span, int target_ticks) {
+  const double raw = span / std::max(1, target_ticks);
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    if (m * mag >= raw) return m * mag;
+  }
+  return 10 * mag;
+}
+
+std::string tick_text(const Axis& a, double v) {
+  switch (a.labels) {
+    case Axis::Labels::Binary: return format_bytes(v);
+    case Axis::Labels::Si: return si_compact(v) + a.unit;
+    case Axis::Labels::Plain: break;
+  }
+  return fmt::format("{:g}", v);
+}
+
+std::vector<double> ticks(const Axis& a) {
+  std::vector<double> t;
+  if (a.log) {
+    const double base = a.labels == Axis::Labels::Binary ? 2.0 : 10.0;
+    const double lo = std::ceil(std::log(a.min) / std::log(base) - 1e-9);
+    const double hi = std::floor(std::log(a.max) / std::log(base) + 1e-9);
+    const int n = static_cast<int>(hi - lo) + 1;
+    const int step = std::max(1, (n + 9) / 10);  // at most ~10 labels
+    for (double e = lo; e <= hi; e += step) t.push_back(std::pow(base, e));
+  } else {
+    const double step = nice_step(a.max - a.min, 6);
+    for (double v = std::ceil(a.min / step) * step; v <= a.max + step * 1e-9; v += step) t.push_back(v);
+  }
+  return t;
+}
+
+std::string f1(double v) { return fmt::format("{:.1f}", v); }
+
+// Data never touches the frame: markers at the ends of a range stay whole.
+constexpr double kPad = 10;
+
+}  // namespace
+
+Axis fit_axis(const std::vector<double>& values, std::string label, bool log, Axis::Labels labels, std::string unit) {
+  Axis a;
+  a.label = std::move(label);
+  a.log = log;
+  a.labels = labels;
+  a.unit = std::move(unit);
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+  for (double v : values) {
+    if (!std::isfinite(v) || (log && v <= 0)) continue;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  if (log) {
+    if (!(lo <= hi)) {
+      lo = 1;
+      hi = 10;
+    }
+    const double base = labels == Axis::Labels::Binary ? 2.0 : 10.0;
+    a.min = std::pow(base, std::floor(std::log(lo) / std::log(base) + 1e-9));
+    a.max = std::pow(base, std::ceil(std::log(hi) / std::log(base) - 1e-9));
+    if (a.max <= a.min) a.max = a.min * base;
+  } else {
+    if (!(lo <= hi)) {
+      lo = 0;
+      hi = 1;
+    }
+    a.min = std::min(0.0, lo);
+    const double step = nice_step(std::max(hi - a.min, 1e-300), 6);
+    a.max = std::ceil(hi / step) * step;
+    if (a.max <= a.min) a.max = a.min + step;
+  }
+  return a;
+}
+
+Plot::Plot(std::string id, std::string title, Axis x, Axis y, int width, int height)
+    : id_(std::move(id)), title_(std::move(title)), x_(std::move(x)), y_(std::move(y)), w_(width), h_(height) {}
+
+double Plot::sx(double x) const {
+  const double f = x_.log ? (std::log(x) - std::log(x_.min)) / (std::log(x_.max) - std::log(x_.min))
+                          : (x - x_.min) / (x_.max - x_.min);
+  return left_ + kPad + f * (w_ - left_ - right_ - 2 * kPad);
+}
+
+double Plot::sy(double y) const {
+  const double f = y_.log ? (std::log(y) - std::log(y_.min)) / (std::log(y_.max) - std::log(y_.min))
+                          : (y - y_.min) / (y_.max - y_.min);
+  return h_ - bottom_ - kPad - f * (h_ - top_ - bottom_ - 2 * kPad);
+}
+
+void Plot::line(const std::vector<std::pair<double, double>>& pts, const std::string& css_class, const std::string& title) {
+  std::string d;
+  for (const auto& [x, y] : pts) {
+    if ((x_.log && x <= 0) || (y_.log && y <= 0) || !std::isfinite(x) || !std::isfinite(y)) continue;
+    d += fmt::format("{}{},{}", d.empty() ? "" : " ", f1(sx(x)), f1(sy(y)));
+  }
+  if (d.empty()) return;
+  body_ += fmt::format("<polyline class=\"{}\" points=\"{}\">{}</polyline>\n", escape(css_class), d,
+                       title.empty() ? "" : "<title>" + escape(title) + "</title>");
+}
+
+void Plot::segment(double x0, double y0, double x1, double y1, const std::string& css_class) {
+  body_ += fmt::format("<line class=\"{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n", escape(css_class), f1(sx(x0)),
+                       f1(sy(y0)), f1(sx(x1)), f1(sy(y1)));
+}
+
+void Plot::point(double x, double y, const std::string& css_class, const std::string& tooltip, bool hollow) {
+  if ((x_.log && x <= 0) || (y_.log && y <= 0) || !std::isfinite(x) || !std::isfinite(y)) return;
+  ++points_;
+  body_ += fmt::format("<circle class=\"{}{}\" cx=\"{}\" cy=\"{}\" r=\"5\"><title>{}</title></circle>\n",
+                       escape(css_class), hollow ? " hollow" : "", f1(sx(x)), f1(sy(y)), escape(tooltip));
+}
+
+void Plot::whisker(double x, double y_low, double y_high, const std::string& css_class) {
+  if ((y_.log && (y_low <= 0 || y_high <= 0)) || (x_.log && x <= 0) || !(y_high > y_low)) return;
+  const double px = sx(x), a = sy(y_low), b = sy(y_high);
+  body_ += fmt::format(
+      "<path class=\"{}\" d=\"M{} {}V{}M{} {}H{}M{} {}H{}\"/>\n", escape(css_class), f1(px), f1(a), f1(b), f1(px - 4),
+      f1(a), f1(px + 4), f1(px - 4), f1(b), f1(px + 4));
+}
+
+void Plot::label(double x, double y, const std::string& text, const std::string& css_class) {
+  if ((x_.log && x <= 0) || (y_.log && y <= 0)) return;
+  // Right of the point, or left of it in the right third of the plot so it is not clipped; moved
+  // up or down in steps when it would overlap a label placed before.
+  const bool left = sx(x) > left_ + 0.66 * (w_ - left_ - right_);
+  const double px = left ? sx(x) - 8 : sx(x) + 8;
+  const double width = 6.2 * static_cast<double>(text.size());
+  const double x0 = left ? px - width : px;
+  double py = sy(y) - 6;
+  for (double step : {0.0, 12.0, -12.0, 24.0, -24.0, 36.0, -36.0}) {
+    const double cand = sy(y) - 6 + step;
+    const bool clash = std::any_of(labels_.begin(), labels_.end(), [&](const std::array<double, 3>& l) {
+      return std::fabs(l[1] - cand) < 11 && x0 < l[0] + l[2] && l[0] < x0 + width;
+    });
+    if (!clash) {
+      py = cand;
+      break;
+    }
+  }
+  labels_.push_back({x0, py, width});
+  body_ += fmt::format("<text class=\"{}\" x=\"{}\" y=\"{}\"{}>{}</text>\n", escape(css_class), f1(px), f1(py),
+                       left ? " text-anchor=\"end\"" : "", escape(text));
+}
+
+void Plot::legend(const std::vector<std::pair<std::string, std::string>>& entries) { legend_ = entries; }
+
+std::string Plot::render() const {
+  const double x0 = left_, x1 = w_ - right_, y0 = top_, y1 = h_ - bottom_;
+  const int total_h = h_ + (legend_.empty() ? 0 : 22);  // the legend sits in a row under the plot
+  std::string s = fmt::format(
+      "<svg id=\"{}\" class=\"chart\" role=\"img\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\">\n"
+      "<title>{}</title>\n<text class=\"ttl\" x=\"{}\" y=\"20\">{}</text>\n"
+      "<rect class=\"frame\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n",
+      escape(id_), w_, total_h, w_, total_h, escape(title_), left_, escape(title_), f1(x0), f1(y0), f1(x1 - x0),
+      f1(y1 - y0));
+  for (double t : ticks(x_)) {
+    const double px = sx(t);
+    s += fmt::format("<line class=\"grid\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/><text class=\"tick\" x=\"{0}\" "
+                     "y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
+                     f1(px), f1(y0), f1(y1), f1(y1 + 16), escape(tick_text(x_, t)));
+  }
+  for (double t : ticks(y_)) {
+    const double py = sy(t);
+    s += fmt::format("<line class=\"grid\" x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/><text class=\"tick\" x=\"{3}\" "
+                     "y=\"{4}\" text-anchor=\"end\">{5}</text>\n",
+                     f1(x0), f1(py), f1(x1), f1(x0 - 6), f1(py + 4), escape(tick_text(y_, t)));
+  }
+  s += fmt::format("<text class=\"axis\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", f1((x0 + x1) / 2),
+                   h_ - 12, escape(x_.label));
+  s += fmt::format("<text class=\"axis\" transform=\"translate(16 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
+                   f1((y0 + y1) / 2), escape(y_.label));
+  s += fmt::format("<svg x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"{} {} {} {}\" overflow=\"hidden\">\n",
+                   f1(x0), f1(y0), f1(x1 - x0), f1(y1 - y0), f1(x0), f1(y0), f1(x1 - x0), f1(y1 - y0));
+  s += body_;
+  s += "</svg>\n";
+  double lx = x0;
+  const double ly = h_ + 12;
+  for (const auto& [cls, text] : legend_) {
+    s += fmt::format("<rect class=\"{}\" x=\"{}\" y=\"{}\" width=\"12\" height=\"4\"/><text class=\"lbl\" x=\"{}\" "
+                     "y=\"{}\">{}</text>\n",
+                     escape(cls), f1(lx), f1(ly - 4), f1(lx + 16), f1(ly), escape(text));
+    lx += 16 + 6.2 * static_cast<double>(text.size()) + 18;
+  }
+  s += "</svg>\n";
+  return s;
+}
+
+std::string bar_chart(const std::string& id, const std::string& title, const std::vector<Bar>& bars,
+                      const std::string& unit, int width) {
+  const int row_h = 26, top = 34, label_w = 220, right = 110;
+  const int height = top + row_h * static_cast<int>(bars.size()) + 30;
+  double vmax = 0;
+  for (const auto& b : bars) vmax = std::max({vmax, b.value, b.high});
+  if (!(vmax > 0)) vmax = 1;
+  const double plot_w = width - label_w - right;
+  auto px = [&](double v) { return label_w + std::max(0.0, v) / vmax * plot_w; };
+  std::string s = fmt::format(
+      "<svg id=\"{}\" class=\"chart bars\" role=\"img\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\">\n"
+      "<title>{}</title>\n<text class=\"ttl\" x=\"8\" y=\"20\">{}</text>\n",
+      escape(id), width, height, width, height, escape(title), escape(title));
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const auto& b = bars[i];
+    const double y = top + row_h * static_cast<double>(i);
+    s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", label_w - 8, f1(y + 16),
+                     escape(b.label));
+    s += fmt::format("<rect class=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"18\"><title>{}</title></rect>\n",
+                     escape(b.css_class), label_w, f1(y + 3), f1(px(b.value) - label_w), escape(b.tooltip));
+    if (b.high > b.low && b.low > 0) {
+      const double yc = y + 12;
+      s += fmt::format("<path class=\"whisker\" d=\"M{0} {1}H{2}M{0} {3}V{4}M{2} {3}V{4}\"/>\n", f1(px(b.low)), f1(yc),
+                       f1(px(b.high)), f1(yc - 5), f1(yc + 5));
+    }
+    s += fmt::format("<text class=\"lbl\" x=\"{}\" y=\"{}\">{}</text>\n", f1(std::max(px(b.value), px(b.high)) + 6),
+                     f1(y + 16), escape(format_rate(b.value, unit)));
+  }
+  s += "</svg>\n";
+  return s;
+}
+
+}  // namespace wgb::report::svg

@@ -1,0 +1,166 @@
+// The HTML report: self-contained, escaped, with every chart; and rendered by headless Chromium
+// (Debian's `chromium`), which must produce a non-trivial screenshot and a DOM holding the chart
+// <svg> elements. The Chromium test skips only when Chromium is absent and CI is not set; in CI
+// (CI=true) a missing Chromium fails it (scripts/test.sh installs it there).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "report/html.hpp"
+#include "tests/golden/process.hpp"
+#include "tests/golden/synthetic.hpp"
+
+namespace wgb::report {
+namespace {
+
+constexpr const char* kHostile = "<script>alert('x')</script> & \"quotes\"";
+
+// The synthetic run plus a latency sweep document.
+std::vector<LoadedDocument> documents() {
+  auto rows = test::synthetic_rows();
+  rows[6].label = kHostile;  // workgroup-64
+  rows[10].message = "validation failed: <b>not bold</b>";
+  ResultDocument run("default", {"webgpu-bench", "run", kHostile});
+  run.set_adapter(test::synthetic_adapter(), test::synthetic_dawn());
+  for (const auto& r : rows) run.add_row(r);
+  run.finish("complete");
+  std::vector<LoadedDocument> docs(2);
+  docs[0].path = "run.json";
+  docs[0].json = run.json();
+  for (const auto& j : run.json()["rows"]) docs[0].rows.push_back(*row_from_json(j));
+
+  ResultDocument sweep("sweep", {"webgpu-bench", "sweep", "read-dependent-chain"});
+  std::size_t i = 0;
+  for (std::uint64_t size = 16 << 10; size <= (1u << 30); size *= 4, ++i) {
+    // Latency grows at the synthetic cache boundaries (256 KiB, 32 MiB).
+    const double ns = size <= (256u << 10) ? 30 : size <= (32u << 20) ? 200 : 600;
+    auto r = test::measured_row(i, "read-dependent-chain", "latency", test::kHops, Statistic::Median, ns * 4096 * 1e-6,
+                                {0, 0, 4096});
+    r.parameters["sweep"] = {{"parameter", "size"}, {"value", size}, {"option", "working_set_bytes"}};
+    sweep.add_row(r);
+  }
+  sweep.json()["sweep"] = {{"benchmark", "read-dependent-chain"}, {"parameter", "size"}, {"notes", {"1 GiB clamped"}}};
+  sweep.finish("complete");
+  docs[1].path = "sweep.json";
+  docs[1].json = sweep.json();
+  for (const auto& j : sweep.json()["rows"]) docs[1].rows.push_back(*row_from_json(j));
+  return docs;
+}
+
+std::string html() {
+  std::ostringstream out;
+  write_html(out, documents());
+  return out.str();
+}
+
+std::size_t count(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (auto p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(Html, HasEveryChartAndSection) {
+  const auto h = html();
+  for (const char* id : {"id=\"roofline-chart\"", "id=\"sweep-read-dependent-chain-size\"", "id=\"family-workgroup\"",
+                         "id=\"sustain-chart\"", "id=\"machine\"", "id=\"roofline-low\""}) {
+    EXPECT_NE(h.find(id), std::string::npos) << id;
+  }
+  // The roofline holds every row with a ceiling: memory-read, read-linear, f32-fma-vec4,
+  // f32-fma-matvec, read-gather-64mb, memory-sustain.
+  const auto roof = h.substr(h.find("id=\"roofline-chart\""));
+  EXPECT_EQ(count(roof.substr(0, roof.find("roof-key")), "<circle"), 6u);
+  // The rows below 0.2 and the rows without a ceiling are named.
+  const auto low = h.substr(h.find("id=\"roofline-low\""), 400);
+  EXPECT_NE(low.find("read-gather-64mb"), std::string::npos) << low;
+  EXPECT_NE(h.find("Rows without a ceiling"), std::string::npos);
+  // Latency curve: one point per size, in ns per hop.
+  const auto sweep = h.substr(h.find("id=\"sweep-read-dependent-chain-size\""));
+  EXPECT_EQ(count(sweep.substr(0, sweep.find("series-key")), "<circle"), 9u);  // 16 KiB, 64 KiB, ..., 1 GiB
+  EXPECT_NE(sweep.find("ns per hop"), std::string::npos);
+  EXPECT_NE(h.find("1 GiB clamped"), std::string::npos);
+}
+
+TEST(Html, IsSelfContainedAndEscapesEveryString) {
+  const auto h = html();
+  EXPECT_EQ(h.find("<script"), std::string::npos);
+  EXPECT_EQ(h.find("<b>not bold</b>"), std::string::npos);
+  EXPECT_NE(h.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quotes&quot;"), std::string::npos);
+  for (const char* fetch : {"http:", "https:", "//", "src=", "href=", "url(", "@import", "<link", "<img", "<iframe"}) {
+    // "//" only appears in URLs here: the CSS and markup use no comments of that form.
+    EXPECT_EQ(h.find(fetch), std::string::npos) << fetch;
+  }
+  EXPECT_EQ(h.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(h.find("</html>"), std::string::npos);
+}
+
+std::string find_chromium() {
+  if (const char* c = std::getenv("WGB_CHROMIUM"); c != nullptr && *c != '\0') return c;
+  for (const char* dir : {"/usr/bin", "/usr/local/bin", "/snap/bin"}) {
+    for (const char* name : {"chromium", "chromium-browser"}) {
+      const std::filesystem::path p = std::filesystem::path(dir) / name;
+      if (::access(p.c_str(), X_OK) == 0) return p.string();
+    }
+  }
+  return {};
+}
+
+bool in_ci() {
+  const char* ci = std::getenv("CI");
+  return ci != nullptr && std::string(ci) == "true";
+}
+
+TEST(Html, RendersInHeadlessChromium) {
+  const std::string chromium = find_chromium();
+  if (chromium.empty()) {
+    if (in_ci()) FAIL() << "CI=true but Chromium is not installed (scripts/test.sh installs it)";
+    GTEST_SKIP() << "Chromium is not installed (Debian package `chromium`); CI installs it";
+  }
+  test::TempFolder dir("html-render");
+  const auto page = dir / "report.html";
+  std::ofstream(page, std::ios::binary) << html();
+  const std::string flags = fmt::format(
+      "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking "
+      "--disable-component-update --disable-sync --user-data-dir={} --window-size=1200,2000",
+      test::quoted(dir / "profile"));
+  const auto shot = dir / "shot.png";
+  auto r = test::run_command(fmt::format("timeout 180 {} {} --screenshot={} file://{}", chromium, flags,
+                                         test::quoted(shot), page.string()),
+                             dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string png = test::read_file(shot);
+  ASSERT_GE(png.size(), 24u) << "no screenshot";
+  EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  auto be32 = [&](std::size_t at) {
+    return (static_cast<unsigned>(static_cast<unsigned char>(png[at])) << 24) |
+           (static_cast<unsigned>(static_cast<unsigned char>(png[at + 1])) << 16) |
+           (static_cast<unsigned>(static_cast<unsigned char>(png[at + 2])) << 8) |
+           static_cast<unsigned>(static_cast<unsigned char>(png[at + 3]));
+  };
+  EXPECT_EQ(be32(16), 1200u);  // IHDR width
+  EXPECT_EQ(be32(20), 2000u);  // IHDR height
+  // A blank 1200x2000 page compresses to a few KiB; text, tables and charts do not.
+  EXPECT_GT(png.size(), 40000u) << "the screenshot looks empty";
+
+  r = test::run_command(fmt::format("timeout 180 {} {} --dump-dom file://{}", chromium, flags, page.string()), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string& dom = r.out;
+  // WGB_HTML_OUT=<folder>: keep the page and its screenshot there, to look at them.
+  if (const char* keep = std::getenv("WGB_HTML_OUT"); keep != nullptr && *keep != '\0') {
+    std::filesystem::copy_file(page, std::filesystem::path(keep) / "report.html",
+                               std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(shot, std::filesystem::path(keep) / "shot.png",
+                               std::filesystem::copy_options::overwrite_existing);
+  }
+  for (const char* id : {"roofline-chart", "sweep-read-dependent-chain-size", "family-workgroup", "sustain-chart"}) {
+    EXPECT_TRUE(std::regex_search(dom, std::regex(fmt::format("<svg[^>]*id=\"{}\"", id)))) << id;
+  }
+  EXPECT_GE(count(dom, "<circle"), 15u);
+  EXPECT_EQ(dom.find("<script"), std::string::npos);  // the hostile label stayed text
+  EXPECT_NE(dom.find("&lt;script&gt;"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace wgb::report

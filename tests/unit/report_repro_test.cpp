@@ -1,0 +1,132 @@
+// The reproducibility check at the document level (no GPU): an identical second run passes, a
+// perturbed row is flagged by the documented rule, and the second process's arguments are right.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "report/repro.hpp"
+#include "tests/golden/synthetic.hpp"
+
+namespace wgb::report {
+namespace {
+
+TEST(Repro, UnperturbedSecondRunPasses) {
+  auto first = to_report_rows(test::synthetic_rows());
+  const auto second = to_report_rows(test::synthetic_rows());
+  const auto s = apply_repro(first, second, 0.01);
+  EXPECT_EQ(s.verdict, "pass");
+  EXPECT_TRUE(s.disagreeing.empty());
+  for (const auto& r : first) {
+    ASSERT_TRUE(r.repro);
+    if (has_rate(r.result)) {
+      EXPECT_EQ(r.repro->verdict, "agree") << r.result.id;
+      EXPECT_DOUBLE_EQ(r.repro->ratio, 1.0);
+    } else {
+      EXPECT_EQ(r.repro->verdict, "not-compared") << r.result.id;
+    }
+  }
+}
+
+TEST(Repro, PerturbedRowIsTheOnlyOneFlagged) {
+  auto first = to_report_rows(test::synthetic_rows());
+  auto second_rows = test::synthetic_rows();
+  const TestPerturbation p{"read-linear", 1.5};
+  int applied = 0;
+  for (auto& r : second_rows) applied += apply_test_perturbation(r, p) ? 1 : 0;
+  ASSERT_EQ(applied, 1);
+  const auto s = apply_repro(first, to_report_rows(second_rows), 0.01);
+  EXPECT_EQ(s.verdict, "fail");
+  EXPECT_EQ(s.disagreeing, std::vector<std::string>{"read-linear"});
+  for (const auto& r : first) {
+    if (r.result.id != "read-linear") continue;
+    EXPECT_EQ(r.repro->verdict, "disagree");
+    EXPECT_NEAR(r.repro->ratio, 1 / 1.5, 1e-12);
+    EXPECT_NEAR(r.repro->difference, 0.5, 1e-12);
+  }
+}
+
+TEST(Repro, RuleUsesTheLargerDispersionAndTheTolerance) {
+  const auto base = test::measured_row(0, "x", "bandwidth", test::kBytes, Statistic::Median, 1.0, {1e6, 0, 0});
+  const double d = row_dispersion(base).relative;  // IQR / median of the fixed spread
+  ASSERT_GT(d, 0.005);
+  auto scaled = [&](double f) {
+    auto r = base;
+    apply_test_perturbation(r, {"x", f});
+    return r;
+  };
+  // Just inside and just outside the allowed difference (|v1/v2 - 1| = f - 1).
+  EXPECT_EQ(compare_repro(base, scaled(1 + d * 0.99), 0.0).verdict, "agree");
+  EXPECT_EQ(compare_repro(base, scaled(1 + d * 1.01), 0.0).verdict, "disagree");
+  // The tolerance floors the allowed difference.
+  EXPECT_EQ(compare_repro(base, scaled(1 + d * 1.5), 2 * d).verdict, "agree");
+  // A wider second run widens the allowance: it reports more dispersion.
+  auto noisy = test::measured_row(0, "x", "bandwidth", test::kBytes, Statistic::Median, 1.0 * (1 + 2 * d), {1e6, 0, 0}, "",
+                                  {0.7, 1.0, 1.3, 0.8, 1.2});
+  EXPECT_EQ(compare_repro(base, noisy, 0.0).verdict, "agree");
+}
+
+TEST(Repro, StatusMismatchAndMissingRowsDisagree) {
+  auto first = to_report_rows(test::synthetic_rows());
+  auto second = test::synthetic_rows();
+  second[1].status = RowStatus::Error;  // read-linear
+  second[1].value = 0;
+  second[1].message = "validation failed";
+  second.pop_back();  // memory-sustain missing
+  const auto s = apply_repro(first, to_report_rows(second), 0.01);
+  EXPECT_EQ(s.verdict, "fail");
+  EXPECT_EQ(s.disagreeing, (std::vector<std::string>{"read-linear", "memory-sustain"}));
+  EXPECT_NE(first[1].repro->reason.find("one run only"), std::string::npos);
+  EXPECT_EQ(first.back().repro->second_status, "missing");
+}
+
+TEST(Repro, IncompleteMarksEveryRowNotCompared) {
+  auto first = to_report_rows(test::synthetic_rows());
+  const auto s = repro_incomplete(first, "the second process crashed", 0.01);
+  EXPECT_EQ(s.verdict, "incomplete");
+  for (const auto& r : first) EXPECT_EQ(r.repro->verdict, "not-compared");
+  EXPECT_EQ(repro_summary_json(s)["reason"], "the second process crashed");
+}
+
+TEST(Repro, SecondRunArgumentsDropReproOutputsAndQuiet) {
+  const std::vector<std::string> args{"run", "--repro", "--json", "a.json", "--csv=a.csv", "-q", "--filter", "read-*",
+                                      "--bandwidth-mib", "1", "--json=b.json", "--quiet"};
+  const auto out = second_run_arguments(args, "/tmp/x.json");
+  EXPECT_EQ(out, (std::vector<std::string>{"run", "--filter", "read-*", "--bandwidth-mib", "1", "--json", "/tmp/x.json",
+                                            "--quiet", "--repro-second-run"}));
+}
+
+TEST(Repro, PerturbationFromEnvironment) {
+  unsetenv(kPerturbEnv);
+  auto none = test_perturbation_from_env();
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none);
+  setenv(kPerturbEnv, "read-linear=2.5", 1);
+  auto p = test_perturbation_from_env();
+  ASSERT_TRUE(p && *p);
+  EXPECT_EQ((*p)->id, "read-linear");
+  EXPECT_DOUBLE_EQ((*p)->factor, 2.5);
+  for (const char* bad : {"read-linear", "=2", "read-linear=", "read-linear=x", "read-linear=-1"}) {
+    setenv(kPerturbEnv, bad, 1);
+    auto e = test_perturbation_from_env();
+    ASSERT_FALSE(e) << bad;
+    EXPECT_EQ(e.error().kind, ErrorKind::Usage);
+  }
+  unsetenv(kPerturbEnv);
+}
+
+TEST(Repro, PerturbationScalesEveryTimeAndSaysSo) {
+  auto r = test::synthetic_rows()[1];
+  const auto before = r;
+  ASSERT_TRUE(apply_test_perturbation(r, {"read-linear", 2}));
+  EXPECT_DOUBLE_EQ(r.time_ms, 2 * before.time_ms);
+  EXPECT_DOUBLE_EQ(r.value, before.value / 2);
+  EXPECT_DOUBLE_EQ(r.stats.iqr, 2 * before.stats.iqr);
+  EXPECT_DOUBLE_EQ(row_dispersion(r).relative, row_dispersion(before).relative);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes.back().find("TEST-ONLY"), std::string::npos);
+  auto other = test::synthetic_rows()[0];
+  EXPECT_FALSE(apply_test_perturbation(other, {"read-linear", 2}));
+}
+
+}  // namespace
+}  // namespace wgb::report

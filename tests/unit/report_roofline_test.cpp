@@ -1,0 +1,125 @@
+// The roofline (seed 004 "Derived quantities"): ceilings come from the right rows, every row gets
+// an intensity and a fraction or says why not, and the fraction equals seed 004's derive().
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "report/roofline.hpp"
+#include "tests/golden/synthetic.hpp"
+
+namespace wgb::report {
+namespace {
+
+const ReportRow& find(const std::vector<ReportRow>& rows, const std::string& id) {
+  for (const auto& r : rows) {
+    if (r.result.id == id) return r;
+  }
+  throw std::runtime_error("no row " + id);
+}
+
+TEST(Roofline, GeneralFractionEqualsSeedDeriveWhereDeriveIsDefined) {
+  for (double flops : {1e6, 1e9, 1e12}) {
+    for (double bytes : {1e3, 1e6, 1e9}) {
+      const auto r = derive(1e-3, flops, bytes, 50e12, 3e12);
+      EXPECT_NEAR(roofline_fraction(1e-3, flops, bytes, 50e12, 3e12), r.fraction_of_roofline,
+                  1e-12 * r.fraction_of_roofline);
+    }
+  }
+  // The edges derive() cannot express: memory-only and register-only kernels.
+  EXPECT_DOUBLE_EQ(roofline_fraction(2e-3, 0, 1e9, 0, 1e12), 0.5);
+  EXPECT_DOUBLE_EQ(roofline_fraction(1e-3, 1e9, 0, 4e12, 0), 0.25);
+}
+
+TEST(Roofline, CeilingsPreferTheMemorySuiteAndIgnoreRowsThatAreNotOk) {
+  auto rows = to_report_rows(test::synthetic_rows());
+  auto c = find_ceilings(rows);
+  ASSERT_TRUE(c.bandwidth);
+  EXPECT_EQ(c.bandwidth->from, "memory-read");  // read-linear is slower here, but memory-read wins by rule anyway
+  ASSERT_EQ(c.flops.count("f32"), 1u);
+  EXPECT_EQ(c.flops.at("f32").from, "f32-fma-vec4");
+  EXPECT_EQ(c.flops.count("f16"), 0u);  // f16-fma-vec4 was skipped
+
+  // Without the memory suite, read-linear defines the bandwidth; a suspect row never does.
+  std::vector<ReportRow> no_memory;
+  for (auto& r : rows) {
+    if (r.result.id != "memory-read") no_memory.push_back(r);
+  }
+  c = find_ceilings(no_memory);
+  ASSERT_TRUE(c.bandwidth);
+  EXPECT_EQ(c.bandwidth->from, "read-linear");
+  for (auto& r : no_memory) {
+    if (r.result.id == "read-linear") r.result.status = RowStatus::Suspect;
+  }
+  EXPECT_FALSE(find_ceilings(no_memory).bandwidth);
+}
+
+TEST(Roofline, EveryRowGetsIntensityAndFractionOrAReason) {
+  auto rows = to_report_rows(test::synthetic_rows());
+  const auto c = apply_roofline(rows);
+  const double bw = c.bandwidth->value, peak = c.flops.at("f32").value;
+
+  const auto& mem = find(rows, "memory-read").roofline;
+  ASSERT_TRUE(mem && mem->applies);
+  EXPECT_DOUBLE_EQ(mem->fraction, 1.0);
+  EXPECT_EQ(mem->arithmetic_intensity, 0.0);
+  EXPECT_EQ(mem->bound, "memory");
+  EXPECT_NE(mem->note.find("defines the ceiling"), std::string::npos);
+
+  const auto& fma = find(rows, "f32-fma-vec4").roofline;
+  ASSERT_TRUE(fma && fma->applies);
+  EXPECT_TRUE(std::isinf(fma->arithmetic_intensity));
+  EXPECT_DOUBLE_EQ(fma->fraction, 1.0);
+  EXPECT_EQ(fma->bound, "compute");
+
+  const auto& mv = find(rows, "f32-fma-matvec");
+  ASSERT_TRUE(mv.roofline && mv.roofline->applies);
+  EXPECT_DOUBLE_EQ(mv.roofline->arithmetic_intensity, 64.0);
+  const auto seed = derive(mv.result.time_ms / 1000, mv.result.work.operations, mv.result.work.bytes_read, peak, bw);
+  EXPECT_NEAR(mv.roofline->fraction, seed.fraction_of_roofline, 1e-12);
+  EXPECT_EQ(mv.roofline->bound, "compute");
+  EXPECT_GT(mv.roofline->fraction, kRooflineLowFraction);
+
+  const auto& gather = find(rows, "read-gather-64mb").roofline;
+  ASSERT_TRUE(gather && gather->applies);
+  EXPECT_NEAR(gather->fraction, find(rows, "read-gather-64mb").result.value / bw, 1e-12);
+  EXPECT_LT(gather->fraction, kRooflineLowFraction);
+
+  const auto& chain = find(rows, "read-dependent-chain").roofline;
+  ASSERT_TRUE(chain);
+  EXPECT_FALSE(chain->applies);
+  EXPECT_TRUE(std::isnan(chain->arithmetic_intensity));
+  EXPECT_NE(chain->note.find("hop"), std::string::npos) << chain->note;
+
+  EXPECT_FALSE(find(rows, "f16-fma-vec4").roofline->applies);
+  EXPECT_EQ(find(rows, "f16-fma-vec4").roofline->note, "no rate measured");
+}
+
+TEST(Roofline, RowsSayWhichCeilingIsMissing) {
+  auto fma16 = test::measured_row(0, "f16-fma-matvec", "compute", test::kFlops, Statistic::Best, 1, {1 << 20, 0, 1e9});
+  std::vector<ReportRow> rows{{fma16, {}, {}}};
+  apply_roofline(rows);
+  ASSERT_FALSE(rows[0].roofline->applies);
+  EXPECT_NE(rows[0].roofline->note.find("peak bandwidth not measured"), std::string::npos) << rows[0].roofline->note;
+
+  rows.push_back({test::synthetic_rows()[0], {}, {}});  // memory-read
+  apply_roofline(rows);
+  ASSERT_FALSE(rows[0].roofline->applies);
+  EXPECT_EQ(rows[0].roofline->precision, "f16");
+  EXPECT_NE(rows[0].roofline->note.find("f16-fma-vec4"), std::string::npos) << rows[0].roofline->note;
+}
+
+TEST(Roofline, SummaryListsLowRowsAndRowsWithoutCeiling) {
+  auto rows = to_report_rows(test::synthetic_rows());
+  const auto c = apply_roofline(rows);
+  const auto j = roofline_summary_json(rows, c);
+  EXPECT_EQ(j["peak_bandwidth"]["from"], "memory-read");
+  EXPECT_EQ(j["peak_flops"]["f32"]["from"], "f32-fma-vec4");
+  ASSERT_EQ(j["below_threshold"].size(), 1u);
+  EXPECT_EQ(j["below_threshold"][0]["id"], "read-gather-64mb");
+  std::vector<std::string> without;
+  for (const auto& w : j["without_ceiling"]) without.push_back(w["id"]);
+  EXPECT_EQ(without, (std::vector<std::string>{"read-dependent-chain", "workgroup-64", "workgroup-128", "workgroup-256"}));
+}
+
+}  // namespace
+}  // namespace wgb::report
