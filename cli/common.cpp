@@ -42,7 +42,7 @@ gpu::ContextOptions DeviceFlags::options() const {
 
 void add_device_flags(CLI::App& app, DeviceFlags& flags) {
   app.add_option("--adapter", flags.adapter,
-                 "Adapter: 'best' (default: discrete GPU > integrated > CPU), an index from "
+                 "Adapter: 'best' (default: discrete GPU > integrated > CPU), 'all' (run: each in turn), an index from "
                  "'webgpu-bench devices', or a case-insensitive name substring");
   app.add_option("--backend", flags.backend, "Only adapters of this backend (vulkan, metal, d3d12, opengl, ...)")
       ->check(CLI::IsMember({"vulkan", "metal", "d3d12", "d3d11", "opengl", "opengles"}, CLI::ignore_case));

@@ -6,12 +6,16 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <csignal>
+#include <map>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sstream>
 
+#include "catalog/subgroup_matrix/subgroup_matrix.hpp"
 #include "cli/common.hpp"
 #include "cli/filter.hpp"
 #include "cli/progress_display.hpp"
@@ -22,6 +26,7 @@
 #include "report/repro.hpp"
 #include "report/table.hpp"
 #include "report/verdict.hpp"
+#include "store/client.hpp"
 #include "webgpu_bench/suite.hpp"
 
 namespace wgb::cli {
@@ -46,6 +51,8 @@ struct RunFlags {
   SamplingOptions sampling;
   std::uint64_t bandwidth_mib = 64;
   std::uint32_t compute_threads = 0;
+  std::string submit_url;    // --submit: send the finished document to a results server
+  std::string submit_token;
 };
 
 std::string row_line(const BenchmarkResult& r) {
@@ -107,8 +114,18 @@ void check_reproducibility(const RunFlags& f, report::ResultDocument& doc) {
   doc.set_repro(summary, second);
 }
 
-int run(const RunFlags& f) {
-  auto chosen = select_benchmarks(builtin_benchmarks(), f.filter, /*default_only=*/f.filter.empty());
+int run_on_adapter(const RunFlags& f) {
+  // With --experimental the device is opened first, so the subgroup-matrix configurations the
+  // adapter reports beyond the built-in ones become benchmarks too.
+  std::unique_ptr<gpu::Context> context;
+  std::vector<BenchmarkDefinition> catalog = builtin_benchmarks();
+  if (f.device.experimental) {
+    auto created = gpu::Context::create(f.device.options());
+    if (!created) return fail(created.error());
+    context = std::move(*created);
+    catalog = catalog::subgroup_matrix::with_adapter_shapes(std::move(catalog), context->adapter());
+  }
+  auto chosen = select_benchmarks(catalog, f.filter, /*default_only=*/f.filter.empty());
   if (!chosen) return fail(chosen.error());
   if (f.bandwidth_mib == 0 || f.bandwidth_mib > (1u << 20)) {
     return fail(ErrorKind::Usage, fmt::format("--bandwidth-mib {} is out of range (1..1048576)", f.bandwidth_mib));
@@ -124,6 +141,7 @@ int run(const RunFlags& f) {
   ProgressDisplay display(!f.quiet);
   SuiteOptions options;
   options.device = f.device.options();
+  options.context = context.get();
   options.benchmarks = std::move(*chosen);
   options.sampling = f.sampling;
   options.bandwidth_bytes = f.bandwidth_mib << 20;
@@ -176,14 +194,22 @@ int run(const RunFlags& f) {
   const bool cancelled = g_cancel.load();
   const std::optional<Error> fatal = suite->fatal_error();
   suite.reset();  // release the device before a second process needs one
+  context.reset();
   doc.finish(cancelled ? "cancelled" : fatal ? to_string(fatal->kind) : "complete");
   const bool do_repro = f.repro && !cancelled && !fatal;
   if (do_repro) check_reproducibility(f, doc);
   if (auto st = write_outputs(f, doc); !st && io) io = st;
   report::write_table(std::cout, doc.rows());
   report::write_summary(std::cout, doc.rows(), doc.json());
-  report::write_verdicts(std::cout, report::family_verdicts(doc.rows()));  // technique rows only; else nothing
+  std::vector<BenchmarkResult> results;
+  for (const auto& r : doc.rows()) results.push_back(r.result);
+  report::write_verdicts(std::cout, report::family_verdicts(results));  // technique rows only; else nothing
   if (!io) return fail(io.error());
+  if (!f.submit_url.empty() && !cancelled) {
+    // Nothing is sent anywhere unless the user asked (--submit).
+    if (auto st = store::submit_document(doc.json(), f.submit_url, f.submit_token); !st) return fail(st.error());
+    std::cerr << fmt::format("submitted to {}\n", f.submit_url);
+  }
   if (cancelled) {
     return fail(ErrorKind::Cancelled, fmt::format("interrupted; {} completed rows were kept{}", doc.rows().size(),
                                                   f.json_path.empty() ? "" : " in " + f.json_path));
@@ -196,6 +222,69 @@ int run(const RunFlags& f) {
     return kExitBenchmarkFailed;
   }
   return any_error ? kExitBenchmarkFailed : kExitOk;
+}
+
+// --adapter all: the same run on every adapter in turn, then the rates side by side. Each adapter's
+// document goes to <json>.<index>.json (and CSV likewise) when --json/--csv are given.
+int run(const RunFlags& f) {
+  std::string sel = f.device.adapter;
+  std::transform(sel.begin(), sel.end(), sel.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (sel != "all") return run_on_adapter(f);
+  if (f.repro) return fail(ErrorKind::Usage, "--repro with --adapter all is not supported; run each adapter");
+  auto adapters = gpu::Context::enumerate(f.device.options());
+  if (!adapters) return fail(adapters.error());
+  if (adapters->empty()) return fail(ErrorKind::NoAdapter, "no usable WebGPU adapter");
+  auto suffixed = [](const std::string& path, std::size_t i) {
+    if (path.empty()) return path;
+    const auto dot = path.rfind('.');
+    return dot == std::string::npos || dot == 0 ? fmt::format("{}.{}", path, i)
+                                                : fmt::format("{}.{}{}", path.substr(0, dot), i, path.substr(dot));
+  };
+  std::vector<std::string> names;
+  std::vector<std::map<std::string, std::string>> rates;
+  std::vector<std::string> order;
+  int worst = kExitOk;
+  for (const auto& a : *adapters) {
+    RunFlags one = f;
+    one.device.adapter = std::to_string(a.index);
+    one.json_path = suffixed(f.json_path, a.index);
+    one.csv_path = suffixed(f.csv_path, a.index);
+    // Each adapter's document is read back for the side-by-side table, so keep one even without --json.
+    const auto tmp = std::filesystem::temp_directory_path() / fmt::format("webgpu-bench-all-{}-{}.json", getpid(), a.index);
+    if (one.json_path.empty()) one.json_path = tmp.string();
+    std::cerr << fmt::format("=== adapter [{}] {} ({}) ===\n", a.index, a.device, a.backend);
+    const int code = run_on_adapter(one);
+    if (code == kExitCancelled) return code;
+    worst = std::max(worst, code);
+    names.push_back(fmt::format("[{}] {}", a.index, a.device));
+    std::map<std::string, std::string> col;
+    if (auto loaded = report::load_document(one.json_path)) {
+      for (const auto& r : loaded->json["rows"]) {
+        const auto id = r["id"].get<std::string>();
+        if (std::find(order.begin(), order.end(), id) == order.end()) order.push_back(id);
+        const double v = r["value"].get<double>();
+        col[id] = v > 0 ? report::format_rate(v, r["metric"]["unit"].get<std::string>()) : r["status"].get<std::string>();
+      }
+    }
+    rates.push_back(std::move(col));
+    std::error_code ec;
+    if (f.json_path.empty()) std::filesystem::remove(tmp, ec);
+  }
+  std::cout << "\nSide by side (each adapter's own statistic per row):\n";
+  std::size_t w = 9;
+  for (const auto& id : order) w = std::max(w, id.size());
+  std::cout << fmt::format("{:<{}}", "benchmark", w);
+  for (const auto& n : names) std::cout << fmt::format("  {:>24}", n.substr(0, 24));
+  std::cout << '\n';
+  for (const auto& id : order) {
+    std::cout << fmt::format("{:<{}}", id, w);
+    for (const auto& col : rates) {
+      auto it = col.find(id);
+      std::cout << fmt::format("  {:>24}", it == col.end() ? "-" : it->second);
+    }
+    std::cout << '\n';
+  }
+  return worst;
 }
 
 }  // namespace
@@ -215,6 +304,8 @@ void register_run(CLI::App& app, int& exit_code) {
   cmd->add_option("--bandwidth-mib", f.bandwidth_mib, "Buffer size of the bandwidth probes in MiB (default 64)")
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--compute-threads", f.compute_threads, "Invocations of the ALU probes (0: each probe's default)");
+  cmd->add_option("--submit", f.submit_url, "Send the finished result document to this results server (see 'serve')");
+  cmd->add_option("--submit-token", f.submit_token, "Bearer token for --submit");
   add_sampling_flags(*cmd, f.sampling);
   cmd->callback([&exit_code] { exit_code = run(f); });
 }

@@ -516,7 +516,7 @@ Expected<nlohmann::json> load_result_document(const std::filesystem::path& path)
 // one-line errors that name `origin` and the problem.
 Expected<nlohmann::json> parse_result_document(std::string_view text, const std::string& name) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    return make_error(ErrorKind::Usage, fmt::format("{}: the file is empty", name));
+    return make_error(ErrorKind::Usage, fmt::format("{}: not valid JSON: the file is empty", name));
   }
   nlohmann::json doc;
   try {
@@ -537,7 +537,7 @@ Expected<nlohmann::json> parse_result_document(std::string_view text, const std:
                       fmt::format("{}: not a webgpu-bench result document (no \"schema\": \"{}\")", name, kSchemaName));
   }
   if (doc["schema"] != kSchemaName) {
-    return make_error(ErrorKind::Usage, fmt::format("{}: foreign document: schema is \"{}\", expected \"{}\"", name,
+    return make_error(ErrorKind::Usage, fmt::format("{}: not a webgpu-bench result document (foreign document: schema is \"{}\", expected \"{}\")", name,
                                                     doc["schema"].get<std::string>(), kSchemaName));
   }
   if (!doc.contains("schema_version") || !doc["schema_version"].is_number_integer()) {
