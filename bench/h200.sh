@@ -44,11 +44,14 @@ case "$part" in
   part1)
     step devices wgb devices --json
     step devices-experimental wgb devices --experimental
-    step default wgb run --quiet --json "$res/default.json"
+    # --repro: the whole procedure again in a second process (seed 004 protocol step 5).
+    step default wgb run --quiet --repro --json "$res/default.json" --csv "$res/default.csv"
     step no-robustness wgb run --quiet --no-robustness --json "$res/no-robustness.json"
     # Like with like: the CUDA reference streams 1 GiB buffers, so the bandwidth probes run at 1 GiB too.
     step bandwidth-1g wgb run --quiet --bandwidth-mib 1024 --filter 'read-linear,write-linear,read-gather-*,write-scatter-*' --json "$res/bandwidth-1g.json"
     step experimental wgb run --quiet --experimental --filter 'f16-*,subgroup-matrix-*' --json "$res/experimental.json"
+    step sweep-read wgb sweep read-linear --quiet --json "$res/sweep-read-linear.json"
+    step sweep-threads wgb sweep f32-fma-vec4 --param threads --quiet --json "$res/sweep-f32-threads.json"
     if [ -x bench/cuda_reference.sh ]; then step cuda bash bench/cuda_reference.sh "$res/cuda.json"; fi
     ;;
   part2)
