@@ -17,6 +17,9 @@ log() { printf '[h200 %s] %s\n' "$(date +%T)" "$*" | tee -a "$res/log.txt" >&2; 
 for f in .carry/*.deb; do dpkg -x "$f" / ; done
 ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+# The program's Debian libraries that the GPU machine's Ubuntu lacks ({fmt}, SQLite, libpq, cpp-httplib
+# and their dependencies), copied from the build machine into .carry/lib (bench/carry_libs.sh).
+export LD_LIBRARY_PATH="$PWD/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 gpu_state() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw,clocks_throttle_reasons.active \
     --format=csv,noheader >>"$res/gpu_state.csv" 2>&1
