@@ -5,8 +5,12 @@
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }
-  let m = vec4<T>(T(p.f.x));
-  let c = vec4<T>(T(p.f.y));
+  // The host sets f.z == f.x and f.w == f.y, but the compiler cannot know it: each operand is a
+  // vector of two distinct uniform values rather than one broadcast scalar. For vec4<f16> that
+  // makes every packed half2 operand a genuine pair; a broadcast (.H0_H0) operand kept NVIDIA's
+  // f16 chains on the FMA pipe alone (half the f16 rate, measured on an H200).
+  let m = vec4<T>(T(p.f.x), T(p.f.z), T(p.f.x), T(p.f.z));
+  let c = vec4<T>(T(p.f.y), T(p.f.w), T(p.f.y), T(p.f.w));
 //#repeat k 4
   var x$k = vec4<T>(T(start(t, 4u * $ku)), T(start(t, 4u * $ku + 1u)), T(start(t, 4u * $ku + 2u)), T(start(t, 4u * $ku + 3u)));
 //#end

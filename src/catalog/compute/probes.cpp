@@ -379,6 +379,9 @@ std::vector<Probe> build() {
   std::vector<Probe> v;
   const std::array<float, 4> chain_ops{0.9375f, 0.125f, 0.0f, 0.0f};  // x' = 0.9375 x + 0.125 -> 2
   const std::array<float, 4> matvec_ops{0.875f, 0.125f, 0.0f, 0.0f};  // diagonal, addend
+  // vec4: the same chain, with (m, c) given twice so the kernel's operand vectors hold two distinct
+  // uniform values per half2 pair (kernels/compute/fma_vec4.wgsl says why).
+  const std::array<float, 4> vec4_ops{0.9375f, 0.125f, 0.9375f, 0.125f};
   for (const std::string type : {"f32", "f16"}) {
     v.push_back(fma_probe(type, "scalar", "fma_scalar",
                           "Eight independent scalar FMA chains x = fma(x, m, c) per invocation, 32 steps each per "
@@ -392,7 +395,7 @@ std::vector<Probe> build() {
                           [](const Params& p, u32 t) {
                             return float_chains<16>(p, t, 16, [&](double x) { return x * p.f[0] + p.f[1]; });
                           },
-                          chain_ops));
+                          vec4_ops));
     v.push_back(fma_probe(type, "mat4", "fma_mat4",
                           "A 4x4 matrix state per invocation updated as S' = M S + C (M, C from a uniform; 64 FMAs "
                           "per update, written as column fma() so each multiply-add is one fused operation), four "
