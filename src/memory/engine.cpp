@@ -186,20 +186,7 @@ Expected<wgpu::Buffer> Engine::alloc(std::uint64_t size, wgpu::BufferUsage usage
 }
 
 wgpu::BindGroup Engine::bind(const wgpu::ComputePipeline& p, std::initializer_list<wgpu::Buffer> buffers) {
-  std::vector<wgpu::BindGroupEntry> entries;
-  std::uint32_t binding = 0;
-  for (const auto& b : buffers) {
-    wgpu::BindGroupEntry e;
-    e.binding = binding++;
-    e.buffer = b;
-    e.size = b.GetSize();
-    entries.push_back(e);
-  }
-  wgpu::BindGroupDescriptor desc;
-  desc.layout = p.GetBindGroupLayout(0);
-  desc.entryCount = entries.size();
-  desc.entries = entries.data();
-  return gpu_.device().CreateBindGroup(&desc);
+  return bind_buffers(gpu_, p, buffers);  // the catalog's helper (definition.hpp)
 }
 
 // ---- set-up ----------------------------------------------------------------------------------------
