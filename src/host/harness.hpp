@@ -78,18 +78,19 @@ ProtocolResult run_protocol(Region&& region, const ProtocolConfig& c) {
     return std::chrono::duration_cast<ms>(stop - start).count();
   };
   ProtocolResult r;
-  // Calibration: grow the repeat count until one region lasts target_factor x min_region_ms. A
-  // region that reaches the target is timed again and the faster of the two decides, so one
-  // region stretched by a preemption cannot stop the growth early.
+  // Calibration: grow the repeat count until one region lasts target_factor x min_region_ms.
+  // Each step keeps the fastest of up to three regions (interference only adds time), so a
+  // region stretched by a preemption or a late thread wake-up cannot end the growth early; a
+  // region already longer than 50 ms is timed once.
   const double target = c.min_region_ms * c.target_factor;
   std::uint64_t repeat = 1;
   for (int step = 0; step < 64; ++step) {
-    double t = timed(repeat);
-    r.calibration.emplace_back(repeat, t / static_cast<double>(repeat));
-    if (t >= target) {
-      const double again = timed(repeat);
-      r.calibration.emplace_back(repeat, again / static_cast<double>(repeat));
-      t = std::min(t, again);
+    double t = 0;
+    for (int k = 0; k < 3; ++k) {
+      const double one = timed(repeat);
+      r.calibration.emplace_back(repeat, one / static_cast<double>(repeat));
+      t = k == 0 ? one : std::min(t, one);
+      if (one > 50.0 || t < target) break;
     }
     if (t >= target || repeat >= c.max_repeat) break;
     // Aim a little past the target; at most x1000 per step in case the first region was noise.
