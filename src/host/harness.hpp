@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include "measure/stats.hpp"
 #include "webgpu_bench/definition.hpp"
 
@@ -63,6 +65,12 @@ struct ProtocolResult {
   std::vector<double> pass_ms;    // region_ms / repeat: the per-pass times statistics are taken of
   std::size_t short_regions = 0;  // timed regions not longer than min_region_ms (after retries)
   int recalibrations = 0;         // timed sets discarded for a short region and redone (repeat x2)
+  // Interference during the (last) timed set, from getrusage(RUSAGE_SELF): CPU time of all the
+  // process's threads, the wall time of the regions, and involuntary context switches. CPU time
+  // / (wall x threads) below 1 means the threads did not hold their CPUs the whole time.
+  double timed_cpu_ms = 0;
+  double timed_wall_ms = 0;
+  long involuntary_switches = 0;
 };
 
 // Runs the protocol on `region(repeat)`, which must run the kernel `repeat` times back to back.
@@ -123,12 +131,23 @@ ProtocolResult run_protocol(Region&& region, const ProtocolConfig& c) {
     r.region_ms.clear();
     r.pass_ms.clear();
     r.short_regions = 0;
+    rusage before{}, after{};
+    getrusage(RUSAGE_SELF, &before);
     for (std::size_t i = 0; i < reps; ++i) {
       const double t = timed(repeat);
       r.region_ms.push_back(t);
       r.pass_ms.push_back(t / static_cast<double>(repeat));
       if (t <= c.min_region_ms) ++r.short_regions;
     }
+    getrusage(RUSAGE_SELF, &after);
+    auto cpu_ms = [](const rusage& u) {
+      return 1e3 * static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+             1e-3 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+    };
+    r.timed_cpu_ms = cpu_ms(after) - cpu_ms(before);
+    r.timed_wall_ms = 0;
+    for (double t : r.region_ms) r.timed_wall_ms += t;
+    r.involuntary_switches = after.ru_nivcsw - before.ru_nivcsw;
     if (r.short_regions == 0 || attempt == 3 || repeat >= c.max_repeat) break;
     const double shortest = std::max(1e-9, *std::min_element(r.region_ms.begin(), r.region_ms.end()));
     const double factor = std::min(1e6, std::max(2.0, std::ceil(1.1 * target / shortest)));

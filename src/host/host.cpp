@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -70,7 +71,14 @@ struct Point {
   std::vector<int> cpus_seen;      // sched_getcpu() of every member at that moment
   std::vector<OsClock> os;
   double seconds = 0;              // wall time of the whole point (allocation to check)
+  double cpu_share = 0;            // CPU time / (timed wall time x threads): 1 = CPUs held throughout
 };
+
+// Fills cpu_share from the protocol's rusage counters (threads = team size).
+void set_cpu_share(Point& p, unsigned threads) {
+  const double wall = p.proto.timed_wall_ms * static_cast<double>(std::max(1u, threads));
+  p.cpu_share = wall > 0 ? std::min(1.0, p.proto.timed_cpu_ms / wall) : 0;
+}
 
 double median_of(std::vector<double> v) {
   v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !(x > 0); }), v.end());
@@ -95,6 +103,8 @@ json point_json(const Point& p, const Metric& metric) {
   j["warmup_ms"] = p.proto.warmup_ms;
   j["warmup_steady"] = p.proto.warmup_steady;
   j["short_regions"] = p.proto.short_regions;
+  j["cpu_share"] = p.cpu_share;
+  j["involuntary_switches"] = p.proto.involuntary_switches;
   j["recalibrations"] = p.proto.recalibrations;
   j["clock_mhz"] = median_of(p.member_mhz);
   j["clock_mhz_members"] = p.member_mhz;
@@ -227,6 +237,7 @@ struct Run {
           team.run(body);
         },
         o.protocol);
+    set_cpu_share(p, T);
     probe_clock(team, p);
     // The closed-form STREAM check: every element of the array this kernel wrote must equal the
     // scalar model (repeats of one kernel are idempotent: it never reads what it writes).
@@ -307,6 +318,7 @@ struct Run {
           team.run(body);
         },
         o.protocol);
+    set_cpu_share(p, T);
     probe_clock(team, p);
     // Checks: (1) the timed results are finite and identical on every member; (2) the kernel
     // equals the scalar std::fma reference bit for bit over 2048 iterations (a mul+add pair would
@@ -382,6 +394,7 @@ struct Run {
         },
         o.protocol);
     keep(cursor);
+    set_cpu_share(p, 1);
     probe_clock(team, p);
     p.work.operations = 1;  // one pass = one hop
     p.sum = summarize(p.proto.pass_ms, statistic_for(Regime::Latency), 1.0);
@@ -406,6 +419,10 @@ struct Run {
             {"min_region_ms", o.protocol.min_region_ms},
             {"region_ms_min", h.proto.region_ms.empty() ? 0.0 : *std::min_element(h.proto.region_ms.begin(), h.proto.region_ms.end())},
             {"short_regions", h.proto.short_regions},
+            {"cpu_share", h.cpu_share},
+            {"cpu_share_rule", "getrusage CPU time of the process / (sum of timed regions x threads); 1 = the "
+                               "threads held their CPUs throughout (spinning members count as holding them)"},
+            {"involuntary_switches", h.proto.involuntary_switches},
             {"recalibrations", h.proto.recalibrations},
             {"warmup", {{"runs", h.proto.warmup_runs}, {"ms", h.proto.warmup_ms}, {"steady", h.proto.warmup_steady},
                         {"rule", fmt::format("at least {} regions and {} ms, until two consecutive regions agree "
@@ -490,6 +507,18 @@ struct Run {
     if (h.proto.short_regions > 0) {
       r.notes.push_back(fmt::format("{} timed regions were not longer than {} ms", h.proto.short_regions,
                                     o.protocol.min_region_ms));
+    }
+    // Interference: the seed's statistics assume the threads held their CPUs; say when they did not.
+    if (h.cpu_share > 0 && h.cpu_share < 0.9) {
+      r.notes.push_back(fmt::format("the threads held their CPUs {:.0f}% of the timed wall time ({} involuntary "
+                                    "context switches): other processes competed for the cores",
+                                    100 * h.cpu_share, h.proto.involuntary_switches));
+    }
+    int disturbed = 0;
+    for (const auto& p : all) disturbed += p.cpu_share > 0 && p.cpu_share < 0.9 ? 1 : 0;
+    if (disturbed > 0) {
+      r.notes.push_back(fmt::format("{} of {} curve points had a CPU share below 90% (see cpu_share)", disturbed,
+                                    all.size()));
     }
     std::string failures;
     for (const auto& p : all) {
@@ -737,6 +766,17 @@ struct Run {
   }
 };
 
+std::string load_average() {
+  std::FILE* f = std::fopen("/proc/loadavg", "r");
+  if (f == nullptr) return {};
+  char buf[128] = {};
+  const bool ok = std::fgets(buf, sizeof(buf), f) != nullptr;
+  std::fclose(f);
+  std::string s = ok ? buf : "";
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
 json machine_json(const Run& r, double tsc, double idle_mhz) {
   const auto& b = build_info();
   json j;
@@ -751,6 +791,7 @@ json machine_json(const Run& r, double tsc, double idle_mhz) {
                  "sustained clock = dependent add chain (100 register-register adds per iteration; one add per "
                  "cycle) on each member right after its timed regions; the OS-reported clock (cpufreq "
                  "scaling_cur_freq, else /proc/cpuinfo) is read at the same moment"}};
+  j["load_average_at_start"] = load_average();
   j["timer"] = {{"clock", "std::chrono::steady_clock"},
                 {"resolution_ns", r.timer.resolution_ns},
                 {"overhead_ns", r.timer.overhead_ns}};
@@ -1043,6 +1084,7 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc, co
                       {"ridge_point_f64_flop_per_byte", peak64 > 0 && bw > 0 ? json(peak64 / bw) : json(nullptr)},
                       {"threads", r.threads},
                       {"note", "measured on this run: FMA peaks and STREAM bandwidth at the headline thread count"}};
+  host["load_average_at_end"] = load_average();
   std::vector<double> os_all = r.all_os_mhz;
   host["clock"]["sustained_add_chain_mhz"] =
       r.all_mhz.empty() ? json(nullptr)

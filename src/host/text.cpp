@@ -134,12 +134,15 @@ void write_host_summary(std::ostream& out, const json& doc) {
   out << "| Input | per row below (STREAM: three f64 arrays, 2 MiB-aligned, uniform exact values; FMA: register chains; "
          "latency: one Sattolo cycle of 64 B nodes) |\n";
   out << fmt::format("| Timing | std::chrono::steady_clock (resolution {:.0f} ns, {:.0f} ns per call); {} repetitions "
-                     "timed individually, each region > {} ms; warm-up >= {} ms until steady; statistic per row |\n",
+                     "timed individually, each region > {} ms; warm-up >= {} ms until steady; statistic per row; "
+                     "load average at start {}, at end {} |\n",
                      num(timer, "resolution_ns"), num(timer, "overhead_ns"), num(opts, "repetitions"),
-                     num(opts, "min_region_ms"), num(opts, "warmup_ms"));
+                     num(opts, "min_region_ms"), num(opts, "warmup_ms"), str(h, "load_average_at_start", "?"),
+                     str(h, "load_average_at_end", "?"));
   out << '\n';
-  out << "| benchmark | status | value | statistic | dispersion (IQR) | threads | repeat | sustained clock | notes |\n"
-         "|---|---|---|---|---|---|---|---|---|\n";
+  out << "| benchmark | status | value | statistic | dispersion (IQR) | threads | repeat | sustained clock | CPU share | "
+         "notes |\n"
+         "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : at(doc, {"rows"})) {
     const double v = num(r, "value");
     const std::string unit = str(at(r, {"metric"}), "unit");
@@ -154,10 +157,11 @@ void write_host_summary(std::ostream& out, const json& doc) {
         notes += n.get<std::string>();
       }
     }
-    out << fmt::format("| {} | {} | {} | {} | {:.2f}% | {} | {} | {} | {} |\n", str(r, "id"), str(r, "status"), value,
-                       str(r, "statistic") == "best" ? "minimum" : "median", iqr,
+    out << fmt::format("| {} | {} | {} | {} | {:.2f}% | {} | {} | {} | {:.0f}% | {} |\n", str(r, "id"), str(r, "status"),
+                       value, str(r, "statistic") == "best" ? "minimum" : "median", iqr,
                        num(at(r, {"parameters", "threads"}), "count"), num(at(r, {"procedure"}), "knob"),
-                       mhz_text(at(r, {"parameters", "frequency", "sustained_mhz_median"})), notes);
+                       mhz_text(at(r, {"parameters", "frequency", "sustained_mhz_median"})),
+                       100 * num(at(r, {"parameters", "timing"}), "cpu_share"), notes);
   }
 }
 
@@ -173,33 +177,34 @@ void write_host_curves(std::ostream& out, const json& doc) {
       out << fmt::format("\n#### {} over {} ({}{})\n\n", str(r, "id"), name == "threads" ? "thread count" : "working set",
                          stat, s.contains("threads") ? fmt::format(", {} threads", num(s, "threads")) : "");
       if (latency) {
-        out << "| working set | ns per load | cycles per load | IQR | fits in | hops per region | check |\n"
-               "|---|---|---|---|---|---|---|\n";
+        out << "| working set | ns per load | cycles per load | IQR | fits in | hops per region | CPU share | check |\n"
+               "|---|---|---|---|---|---|---|---|\n";
       } else if (name == "threads") {
-        out << fmt::format("| threads | {}/s ({}) | IQR | time per pass | repeat | clock (add chain) | check |\n"
-                           "|---|---|---|---|---|---|---|\n",
+        out << fmt::format("| threads | {}/s ({}) | IQR | time per pass | repeat | clock (add chain) | CPU share | check |\n"
+                           "|---|---|---|---|---|---|---|---|\n",
                            unit, stat);
       } else {
-        out << fmt::format("| working set | per array | {}/s ({}) | IQR | fits in | repeat | check |\n"
-                           "|---|---|---|---|---|---|---|\n",
+        out << fmt::format("| working set | per array | {}/s ({}) | IQR | fits in | repeat | CPU share | check |\n"
+                           "|---|---|---|---|---|---|---|---|\n",
                            unit, stat);
       }
       for (const auto& p : s["points"]) {
         const std::string check = p.value("valid", false) ? "ok" : "FAILED";
+        const std::string share = fmt::format("{:.0f}%", 100 * num(p, "cpu_share"));
         const double ws = num(p, "working_set_bytes");
         if (latency) {
-          out << fmt::format("| {} | {:.2f} | {:.1f} | {:.1f}% | {} | {} | {} |\n", bytes_text(ws), num(p, "ns_per_load"),
-                             num(p, "cycles_per_load"), 100 * num(p, "iqr_relative"),
-                             fits_in(ws, s.value("cache_boundaries", json())), num(p, "repeat"), check);
+          out << fmt::format("| {} | {:.2f} | {:.1f} | {:.1f}% | {} | {} | {} | {} |\n", bytes_text(ws),
+                             num(p, "ns_per_load"), num(p, "cycles_per_load"), 100 * num(p, "iqr_relative"),
+                             fits_in(ws, s.value("cache_boundaries", json())), num(p, "repeat"), share, check);
         } else if (name == "threads") {
-          out << fmt::format("| {} | {} | {:.1f}% | {} | {} | {} | {} |\n", num(p, "threads"),
+          out << fmt::format("| {} | {} | {:.1f}% | {} | {} | {} | {} | {} |\n", num(p, "threads"),
                              rate_text(num(p, "value"), unit), 100 * num(p, "iqr_relative"), time_text(num(p, "time_ms")),
-                             num(p, "repeat"), mhz_text(p.contains("clock_mhz") ? p["clock_mhz"] : json()), check);
+                             num(p, "repeat"), mhz_text(p.contains("clock_mhz") ? p["clock_mhz"] : json()), share, check);
         } else {
-          out << fmt::format("| {} | {} | {} | {:.1f}% | {} | {} | {} |\n", bytes_text(ws),
+          out << fmt::format("| {} | {} | {} | {:.1f}% | {} | {} | {} | {} |\n", bytes_text(ws),
                              bytes_text(num(p, "array_bytes")), rate_text(num(p, "value"), unit),
                              100 * num(p, "iqr_relative"), fits_in(ws, s.value("cache_boundaries", json())),
-                             num(p, "repeat"), check);
+                             num(p, "repeat"), share, check);
         }
       }
     }
