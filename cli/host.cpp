@@ -123,7 +123,8 @@ int run_host_command(HostFlags& f) {
     const std::string child_json = tmpl;
     const auto args = host::repro_arguments(command_line(), child_json);
     if (!f.quiet) std::cerr << "repro: running the same command in a second process\n";
-    auto status = host::run_self(args);
+    std::vector<std::string> executed;
+    auto status = host::run_self(args, &executed);
     if (!status) return fail(status.error());
     auto second = report::load_result_document(child_json);
     std::error_code ec;
@@ -134,6 +135,7 @@ int run_host_command(HostFlags& f) {
     if (!second) return fail(second.error());
     auto outcome = host::compare_and_mark(doc.json(), *second);
     outcome.json["second_command"] = args;
+    outcome.json["second_exec"] = executed;  // as exec'd: /proc/self/exe (and the loader's options)
     outcome.json["second_exit_status"] = *status;
     doc.json()["repro"] = outcome.json;
     rejected = outcome.rows_rejected;

@@ -129,7 +129,7 @@ std::vector<std::string> repro_arguments(const std::vector<std::string>& argv, c
   return out;
 }
 
-Expected<int> run_self(const std::vector<std::string>& argv) {
+Expected<int> run_self(const std::vector<std::string>& argv, std::vector<std::string>* executed) {
   if (argv.empty()) return make_error(ErrorKind::Failed, "no arguments for the second process");
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -148,6 +148,10 @@ Expected<int> run_self(const std::vector<std::string>& argv) {
     args = {argv[0]};
   }
   args.insert(args.end(), argv.begin() + (args.size() == 1 ? 1 : 0), argv.end());
+  if (executed != nullptr) {
+    *executed = args;
+    executed->front() = exe.string();
+  }
   std::vector<char*> cargs;
   for (auto& a : args) cargs.push_back(a.data());
   cargs.push_back(nullptr);

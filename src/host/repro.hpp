@@ -36,7 +36,7 @@ std::vector<std::string> repro_arguments(const std::vector<std::string>& argv, c
 // Runs /proc/self/exe with `argv` (argv[0] included) and waits. When this process was started
 // through an explicit dynamic loader (ld-linux ... --library-path ... program), the loader is
 // started again with the library directories this process has loaded. Its stdout is discarded.
-// Returns the child's exit status.
-Expected<int> run_self(const std::vector<std::string>& argv);
+// Returns the child's exit status; `executed` (when given) receives the exact argv that was exec'd.
+Expected<int> run_self(const std::vector<std::string>& argv, std::vector<std::string>* executed = nullptr);
 
 }  // namespace wgb::host
