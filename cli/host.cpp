@@ -6,6 +6,8 @@
 //
 // `webgpu-bench run --device host` is the same suite with default options: register_host adds
 // --device to `run` (when run has none) and, for "host", swaps run's callback for this one.
+#include "host/host.hpp"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -17,7 +19,6 @@
 #include <iostream>
 
 #include "cli/common.hpp"
-#include "host/host.hpp"
 #include "host/repro.hpp"
 #include "host/text.hpp"
 #include "report/document.hpp"
@@ -183,8 +184,9 @@ void add_host_options(CLI::App& cmd, HostFlags& f) {
                     ->transform(CLI::AsSizeValue(false));
   f.opt_min = cmd.add_option("--sweep-min-bytes", o.sweep_min_bytes, "Size sweeps start here (default 4 KiB)")
                   ->transform(CLI::AsSizeValue(false));
-  f.opt_max = cmd.add_option("--sweep-max-bytes", o.sweep_max_bytes, "STREAM size sweep ends here (default: --array-bytes)")
-                  ->transform(CLI::AsSizeValue(false));
+  f.opt_max =
+      cmd.add_option("--sweep-max-bytes", o.sweep_max_bytes, "STREAM size sweep ends here (default: --array-bytes)")
+          ->transform(CLI::AsSizeValue(false));
   f.opt_lat = cmd.add_option("--latency-max-bytes", o.latency_max_bytes,
                              "Latency sweep ends here (default: 4x the last-level cache, at least 64 MiB)")
                   ->transform(CLI::AsSizeValue(false));
@@ -204,8 +206,8 @@ void add_host_options(CLI::App& cmd, HostFlags& f) {
   cmd.add_flag("--quick", f.quick, "Small sizes, 5 repetitions, one point per octave (seconds; not DRAM figures)");
   cmd.add_option("--json", f.json_path, "Write the result document here (after every row, atomically)");
   cmd.add_flag("--repro", f.repro,
-                "Run everything again in a second process; rows that disagree beyond their IQR become 'suspect' "
-                "and the exit status is 1");
+               "Run everything again in a second process; rows that disagree beyond their IQR become 'suspect' "
+               "and the exit status is 1");
   cmd.add_flag("-q,--quiet", f.quiet, "No progress output on stderr");
 }
 

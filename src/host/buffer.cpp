@@ -16,8 +16,7 @@ Expected<Buffer> Buffer::map(std::size_t bytes, bool huge_pages) {
   const std::size_t span = size + kBufferAlignment;
   void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (raw == MAP_FAILED) {
-    return make_error(ErrorKind::OutOfMemory,
-                      fmt::format("mmap of {} bytes failed: {}", span, std::strerror(errno)));
+    return make_error(ErrorKind::OutOfMemory, fmt::format("mmap of {} bytes failed: {}", span, std::strerror(errno)));
   }
   const auto addr = reinterpret_cast<std::uintptr_t>(raw);
   const auto aligned = (addr + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;

@@ -18,7 +18,7 @@ extern "C" {
 #if defined(WGB_HOST_X86)
 
 __attribute__((target("avx512f"))) void wgb_host_fma_f32_avx512(float* state, float m, float a,
-                                                                 std::uint64_t iterations) {
+                                                                std::uint64_t iterations) {
   constexpr int K = 16;
   __m512 x[K];
   WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = _mm512_loadu_ps(state + 16 * k);
@@ -30,7 +30,7 @@ __attribute__((target("avx512f"))) void wgb_host_fma_f32_avx512(float* state, fl
 }
 
 __attribute__((target("avx512f"))) void wgb_host_fma_f64_avx512(double* state, double m, double a,
-                                                                 std::uint64_t iterations) {
+                                                                std::uint64_t iterations) {
   constexpr int K = 16;
   __m512d x[K];
   WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = _mm512_loadu_pd(state + 8 * k);

@@ -10,6 +10,8 @@
 // warm-up logic can be tested with a fake clock.
 #pragma once
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -17,8 +19,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <sys/resource.h>
 
 #include "measure/stats.hpp"
 #include "webgpu_bench/definition.hpp"
@@ -46,12 +46,12 @@ const char* statistic_reason(Regime r) noexcept;
 const char* to_string(Regime r) noexcept;
 
 struct ProtocolConfig {
-  int repetitions = 15;          // R timed regions
-  double warmup_ms = 50;         // untimed warm-up lasts at least this long ...
-  int warmup_min_runs = 2;       // ... and at least this many regions ...
+  int repetitions = 15;            // R timed regions
+  double warmup_ms = 50;           // untimed warm-up lasts at least this long ...
+  int warmup_min_runs = 2;         // ... and at least this many regions ...
   double steady_tolerance = 0.05;  // ... and until two consecutive regions agree within this
-  double min_region_ms = 1.0;    // every timed region must last longer than this
-  double target_factor = 2.0;    // calibrate regions to min_region_ms x this, so noise stays above
+  double min_region_ms = 1.0;      // every timed region must last longer than this
+  double target_factor = 2.0;      // calibrate regions to min_region_ms x this, so noise stays above
   std::uint64_t max_repeat = std::uint64_t{1} << 40;
 };
 
@@ -60,7 +60,7 @@ struct ProtocolResult {
   std::vector<std::pair<std::uint64_t, double>> calibration;  // (repeat, ms per pass) tried
   int warmup_runs = 0;
   double warmup_ms = 0;
-  bool warmup_steady = false;   // stopped because two regions agreed, not because of the cap
+  bool warmup_steady = false;     // stopped because two regions agreed, not because of the cap
   std::vector<double> region_ms;  // R timed regions, in order
   std::vector<double> pass_ms;    // region_ms / repeat: the per-pass times statistics are taken of
   std::size_t short_regions = 0;  // timed regions not longer than min_region_ms (after retries)

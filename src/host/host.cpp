@@ -70,8 +70,8 @@ struct Point {
   std::vector<double> member_mhz;  // add chain on every member right after the timed regions
   std::vector<int> cpus_seen;      // sched_getcpu() of every member at that moment
   std::vector<OsClock> os;
-  double seconds = 0;              // wall time of the whole point (allocation to check)
-  double cpu_share = 0;            // CPU time / (timed wall time x threads): 1 = CPUs held throughout
+  double seconds = 0;    // wall time of the whole point (allocation to check)
+  double cpu_share = 0;  // CPU time / (timed wall time x threads): 1 = CPUs held throughout
 };
 
 // Fills cpu_share from the protocol's rusage counters (threads = team size).
@@ -98,7 +98,8 @@ json point_json(const Point& p, const Metric& metric) {
   j["iqr_relative"] = p.sum.iqr_relative;
   j["repeat"] = p.proto.repeat;
   j["repetitions"] = p.proto.region_ms.size();
-  j["region_ms_min"] = p.proto.region_ms.empty() ? 0.0 : *std::min_element(p.proto.region_ms.begin(), p.proto.region_ms.end());
+  j["region_ms_min"] =
+      p.proto.region_ms.empty() ? 0.0 : *std::min_element(p.proto.region_ms.begin(), p.proto.region_ms.end());
   j["warmup_runs"] = p.proto.warmup_runs;
   j["warmup_ms"] = p.proto.warmup_ms;
   j["warmup_steady"] = p.proto.warmup_steady;
@@ -134,13 +135,11 @@ struct Run {
   FmaIsa isa = FmaIsa::Scalar;
   std::vector<std::string> selected;
   HostRun out;
-  std::vector<double> all_mhz;   // every add-chain reading of the run
+  std::vector<double> all_mhz;  // every add-chain reading of the run
   std::vector<double> all_os_mhz;
   std::string os_clock_source;
 
-  bool wanted(const std::string& id) const {
-    return std::find(selected.begin(), selected.end(), id) != selected.end();
-  }
+  bool wanted(const std::string& id) const { return std::find(selected.begin(), selected.end(), id) != selected.end(); }
   bool cancelled() const { return o.cancel.cancelled(); }
   void progress(const std::string& s) const {
     if (o.on_progress) o.on_progress(s);
@@ -256,9 +255,10 @@ struct Run {
     for (double e : err) total += e;
     total /= static_cast<double>(s.n);
     p.valid = total <= kStreamEpsilon;
-    p.validation = fmt::format("STREAM check: {} of {} elements vs closed form {} (mean relative error {:.3g}, "
-                               "epsilon {:g})",
-                               to_string(op), s.n, expected, total, kStreamEpsilon);
+    p.validation = fmt::format(
+        "STREAM check: {} of {} elements vs closed form {} (mean relative error {:.3g}, "
+        "epsilon {:g})",
+        to_string(op), s.n, expected, total, kStreamEpsilon);
     const double bytes = static_cast<double>(s.n) * sizeof(double);
     p.work.bytes_read = (arrays_touched(op) - 1) * bytes;
     p.work.bytes_written = bytes;
@@ -381,9 +381,10 @@ struct Run {
     };
     team.run(build);  // one member, pinned: the walk's pages are touched on its node
     p.valid = length == nodes;
-    p.validation = fmt::format("Sattolo cycle over {} nodes of {} B: the walk returns after {} hops ({})", nodes,
-                               kNodeStride, length > nodes ? fmt::format("more than {}", nodes) : fmt::format("{}", length),
-                               p.valid ? "one single cycle" : "NOT a single cycle");
+    p.validation =
+        fmt::format("Sattolo cycle over {} nodes of {} B: the walk returns after {} hops ({})", nodes, kNodeStride,
+                    length > nodes ? fmt::format("more than {}", nodes) : fmt::format("{}", length),
+                    p.valid ? "one single cycle" : "NOT a single cycle");
     const void* cursor = base;
     std::uint64_t current = 1;
     std::function<void(unsigned)> body = [&](unsigned) { cursor = chase(cursor, current); };
@@ -407,32 +408,41 @@ struct Run {
   // ---- rows ----
 
   json timing_json(const Point& h, Regime regime) const {
-    return {{"clock", "std::chrono::steady_clock"},
-            {"clock_resolution_ns", timer.resolution_ns},
-            {"clock_overhead_ns", timer.overhead_ns},
-            {"repetitions", h.proto.region_ms.size()},
-            {"timed", "each repetition individually (one region = `repeat` back-to-back passes)"},
-            {"repeat", h.proto.repeat},
-            {"repeat_dependency",
-             "each pass's inputs depend (asm barrier) on the previous pass's output; FMA chains and pointer "
-             "chases carry their own dependency"},
-            {"min_region_ms", o.protocol.min_region_ms},
-            {"region_ms_min", h.proto.region_ms.empty() ? 0.0 : *std::min_element(h.proto.region_ms.begin(), h.proto.region_ms.end())},
-            {"short_regions", h.proto.short_regions},
-            {"cpu_share", h.cpu_share},
-            {"cpu_share_rule", "getrusage CPU time of the process / (sum of timed regions x threads); 1 = the "
-                               "threads held their CPUs throughout (spinning members count as holding them)"},
-            {"involuntary_switches", h.proto.involuntary_switches},
-            {"recalibrations", h.proto.recalibrations},
-            {"warmup", {{"runs", h.proto.warmup_runs}, {"ms", h.proto.warmup_ms}, {"steady", h.proto.warmup_steady},
-                        {"rule", fmt::format("at least {} regions and {} ms, until two consecutive regions agree "
-                                             "within {}% (capped at 4x the time)",
-                                             o.protocol.warmup_min_runs, o.protocol.warmup_ms,
-                                             100 * o.protocol.steady_tolerance)}}},
-            {"statistic", to_string(statistic_for(regime))},
-            {"regime", to_string(regime)},
-            {"dispersion", {{"iqr_ms", h.sum.stats.iqr}, {"iqr_relative", h.sum.iqr_relative},
-                            {"cv", h.sum.stats.cv}, {"min_ms", h.sum.stats.min}, {"max_ms", h.sum.stats.max}}}};
+    return {
+        {"clock", "std::chrono::steady_clock"},
+        {"clock_resolution_ns", timer.resolution_ns},
+        {"clock_overhead_ns", timer.overhead_ns},
+        {"repetitions", h.proto.region_ms.size()},
+        {"timed", "each repetition individually (one region = `repeat` back-to-back passes)"},
+        {"repeat", h.proto.repeat},
+        {"repeat_dependency",
+         "each pass's inputs depend (asm barrier) on the previous pass's output; FMA chains and pointer "
+         "chases carry their own dependency"},
+        {"min_region_ms", o.protocol.min_region_ms},
+        {"region_ms_min",
+         h.proto.region_ms.empty() ? 0.0 : *std::min_element(h.proto.region_ms.begin(), h.proto.region_ms.end())},
+        {"short_regions", h.proto.short_regions},
+        {"cpu_share", h.cpu_share},
+        {"cpu_share_rule",
+         "getrusage CPU time of the process / (sum of timed regions x threads); 1 = the "
+         "threads held their CPUs throughout (spinning members count as holding them)"},
+        {"involuntary_switches", h.proto.involuntary_switches},
+        {"recalibrations", h.proto.recalibrations},
+        {"warmup",
+         {{"runs", h.proto.warmup_runs},
+          {"ms", h.proto.warmup_ms},
+          {"steady", h.proto.warmup_steady},
+          {"rule", fmt::format("at least {} regions and {} ms, until two consecutive regions agree "
+                               "within {}% (capped at 4x the time)",
+                               o.protocol.warmup_min_runs, o.protocol.warmup_ms, 100 * o.protocol.steady_tolerance)}}},
+        {"statistic", to_string(statistic_for(regime))},
+        {"regime", to_string(regime)},
+        {"dispersion",
+         {{"iqr_ms", h.sum.stats.iqr},
+          {"iqr_relative", h.sum.iqr_relative},
+          {"cv", h.sum.stats.cv},
+          {"min_ms", h.sum.stats.min},
+          {"max_ms", h.sum.stats.max}}}};
   }
 
   json threads_json(unsigned T) const {
@@ -465,9 +475,10 @@ struct Run {
         if (c.mhz > 0) os.push_back(c.mhz);
       }
     }
-    json j = {{"method", "dependent add chain (100 register adds per iteration, 1 cycle each) run on every "
-                         "member right after its timed regions; best of 3 chains of ~" +
-                             fmt::format("{:g}", o.clock_probe_ms) + " ms"}};
+    json j = {{"method",
+               "dependent add chain (100 register adds per iteration, 1 cycle each) run on every "
+               "member right after its timed regions; best of 3 chains of ~" +
+                   fmt::format("{:g}", o.clock_probe_ms) + " ms"}};
     j["sustained_mhz_median"] = mhz.empty() ? json(nullptr) : json(measure::median(mhz));
     j["sustained_mhz_min"] = mhz.empty() ? json(nullptr) : json(*std::min_element(mhz.begin(), mhz.end()));
     j["os_reported_mhz_median"] = os.empty() ? json(nullptr) : json(measure::median(os));
@@ -505,20 +516,21 @@ struct Run {
     r.timing_notes.push_back(fmt::format("warm-up: {} regions, {:.1f} ms, {}", h.proto.warmup_runs, h.proto.warmup_ms,
                                          h.proto.warmup_steady ? "steady" : "stopped at the cap (not steady)"));
     if (h.proto.short_regions > 0) {
-      r.notes.push_back(fmt::format("{} timed regions were not longer than {} ms", h.proto.short_regions,
-                                    o.protocol.min_region_ms));
+      r.notes.push_back(
+          fmt::format("{} timed regions were not longer than {} ms", h.proto.short_regions, o.protocol.min_region_ms));
     }
     // Interference: the seed's statistics assume the threads held their CPUs; say when they did not.
     if (h.cpu_share > 0 && h.cpu_share < 0.9) {
-      r.notes.push_back(fmt::format("the threads held their CPUs {:.0f}% of the timed wall time ({} involuntary "
-                                    "context switches): other processes competed for the cores",
-                                    100 * h.cpu_share, h.proto.involuntary_switches));
+      r.notes.push_back(
+          fmt::format("the threads held their CPUs {:.0f}% of the timed wall time ({} involuntary "
+                      "context switches): other processes competed for the cores",
+                      100 * h.cpu_share, h.proto.involuntary_switches));
     }
     int disturbed = 0;
     for (const auto& p : all) disturbed += p.cpu_share > 0 && p.cpu_share < 0.9 ? 1 : 0;
     if (disturbed > 0) {
-      r.notes.push_back(fmt::format("{} of {} curve points had a CPU share below 90% (see cpu_share)", disturbed,
-                                    all.size()));
+      r.notes.push_back(
+          fmt::format("{} of {} curve points had a CPU share below 90% (see cpu_share)", disturbed, all.size()));
     }
     std::string failures;
     for (const auto& p : all) {
@@ -550,20 +562,22 @@ struct Run {
   }
 
   void report_point(const std::string& id, const Point& p, const Metric& metric, const std::string& where) const {
-    progress(fmt::format("{:<18} {:<28} {:>14}  ({} IQR {:.1f}%, repeat {}, {} reps){}", id, where,
-                         rate_text(p.sum.value, metric.unit), to_string(statistic_for(
-                             metric.key == "flops" ? Regime::Compute : Regime::Memory)),
-                         100 * p.sum.iqr_relative, p.proto.repeat, p.proto.region_ms.size(),
-                         p.valid ? "" : "  CHECK FAILED"));
+    progress(fmt::format(
+        "{:<18} {:<28} {:>14}  ({} IQR {:.1f}%, repeat {}, {} reps){}", id, where, rate_text(p.sum.value, metric.unit),
+        to_string(statistic_for(metric.key == "flops" ? Regime::Compute : Regime::Memory)), 100 * p.sum.iqr_relative,
+        p.proto.repeat, p.proto.region_ms.size(), p.valid ? "" : "  CHECK FAILED"));
   }
 
   json series(const std::string& name, const std::string& x, const std::string& text, Regime regime,
               const std::vector<Point>& pts, const Metric& metric) const {
     json points = json::array();
     for (const auto& p : pts) points.push_back(point_json(p, metric));
-    return {{"name", name},     {"x", x},
-            {"description", text}, {"statistic", to_string(statistic_for(regime))},
-            {"value_unit", metric.unit + "/s"}, {"points", points}};
+    return {{"name", name},
+            {"x", x},
+            {"description", text},
+            {"statistic", to_string(statistic_for(regime))},
+            {"value_unit", metric.unit + "/s"},
+            {"points", points}};
   }
 
   json cache_boundaries(unsigned T) const {
@@ -572,8 +586,11 @@ struct Run {
     used.resize(std::min<std::size_t>(used.size(), T));
     json b = json::array();
     for (const auto& c : caches_for(used)) {
-      b.push_back({{"level", c.level}, {"type", c.type}, {"bytes_per_instance", c.bytes},
-                   {"instances_used", c.instances}, {"total_bytes", c.total_bytes()}});
+      b.push_back({{"level", c.level},
+                   {"type", c.type},
+                   {"bytes_per_instance", c.bytes},
+                   {"instances_used", c.instances},
+                   {"total_bytes", c.total_bytes()}});
     }
     return b;
   }
@@ -583,13 +600,15 @@ struct Run {
             {"elements", n},
             {"element_type", "f64"},
             {"shape", "three 1-D contiguous arrays a, b, c of n doubles"},
-            {"alignment", "a at a 2 MiB boundary (mmap); b and c follow at +1 KiB and +2 KiB modulo 4 KiB "
-                          "(64-byte aligned, no 4K aliasing between arrays)"},
-            {"numerical_character", "uniform arrays: a=1, b=2, c=0 at first touch, scalar 3.0 (STREAM); every "
-                                    "value a small exact integer, so the closed-form check is exact"},
+            {"alignment",
+             "a at a 2 MiB boundary (mmap); b and c follow at +1 KiB and +2 KiB modulo 4 KiB "
+             "(64-byte aligned, no 4K aliasing between arrays)"},
+            {"numerical_character",
+             "uniform arrays: a=1, b=2, c=0 at first touch, scalar 3.0 (STREAM); every "
+             "value a small exact integer, so the closed-form check is exact"},
             {"last_level_cache_bytes", llc},
-            {"array_vs_llc", llc > 0 ? json(static_cast<double>(n * sizeof(double)) / static_cast<double>(llc))
-                                     : json(nullptr)},
+            {"array_vs_llc",
+             llc > 0 ? json(static_cast<double>(n * sizeof(double)) / static_cast<double>(llc)) : json(nullptr)},
             {"huge_pages", o.huge_pages ? "madvise(MADV_HUGEPAGE)" : "not requested (THP: " + topo.thp + ")"},
             {"stores", "regular (compiler-generated) stores; write-allocate traffic is not counted"},
             {"kernel_isa", stream_isa() + " (target_clones resolver)"}};
@@ -617,25 +636,26 @@ struct Run {
     for (bool is64 : {false, true}) {
       auto& pts = is64 ? p64 : p32;
       if (pts.empty() || pts.back().x.value("threads", 0u) != threads) continue;  // cancelled
-      const auto& b = *std::find_if(host_benchmarks().begin(), host_benchmarks().end(), [&](const auto& x) {
-        return x.id == (is64 ? "host-fma-f64" : "host-fma-f32");
-      });
+      const auto& b = *std::find_if(host_benchmarks().begin(), host_benchmarks().end(),
+                                    [&](const auto& x) { return x.id == (is64 ? "host-fma-f64" : "host-fma-f32"); });
       const FmaShape shape = fma_shape(isa, is64);
-      json params = {{"input",
-                      {{"element_type", is64 ? "f64" : "f32"},
-                       {"shape", fmt::format("{} independent vector chains x {} lanes per member, in registers",
-                                             shape.accumulators, shape.lanes)},
-                       {"alignment", "registers; the state is loaded from and stored to a page per member"},
-                       {"numerical_character",
-                        "x <- x*m + a from x0 in [1, 2); f32 m = 1 - 2^-12, a = 0.01; f64 m = 1 - 2^-20, a = 1e-5: "
-                        "finite, normal, no denormals, contracting towards a/(1-m)"},
-                       {"kernel_isa", to_string(isa)},
-                       {"kernel_symbol", fmt::format("wgb_host_fma_{}_{}", is64 ? "f64" : "f32",
-                                                     isa == FmaIsa::Avx512 ? "avx512" : isa == FmaIsa::Avx2 ? "avx2" : "scalar")},
-                       {"flops_per_iteration_per_member", shape.flops_per_iteration()}}},
-                     {"series", json::array({series("threads", "threads",
-                                                    "FMA rate over thread count (pinned as stated)",
-                                                    Regime::Compute, pts, kFlopsMetric)})}};
+      json params = {
+          {"input",
+           {{"element_type", is64 ? "f64" : "f32"},
+            {"shape", fmt::format("{} independent vector chains x {} lanes per member, in registers",
+                                  shape.accumulators, shape.lanes)},
+            {"alignment", "registers; the state is loaded from and stored to a page per member"},
+            {"numerical_character",
+             "x <- x*m + a from x0 in [1, 2); f32 m = 1 - 2^-12, a = 0.01; f64 m = 1 - 2^-20, a = 1e-5: "
+             "finite, normal, no denormals, contracting towards a/(1-m)"},
+            {"kernel_isa", to_string(isa)},
+            {"kernel_symbol", fmt::format("wgb_host_fma_{}_{}", is64 ? "f64" : "f32",
+                                          isa == FmaIsa::Avx512 ? "avx512"
+                                          : isa == FmaIsa::Avx2 ? "avx2"
+                                                                : "scalar")},
+            {"flops_per_iteration_per_member", shape.flops_per_iteration()}}},
+          {"series", json::array({series("threads", "threads", "FMA rate over thread count (pinned as stated)",
+                                         Regime::Compute, pts, kFlopsMetric)})}};
       if (isa == FmaIsa::Scalar) params["note"] = "no vector FMA instruction set: the scalar fallback is not a peak";
       auto row = make_row(b, "fma", Regime::Compute, kFlopsMetric, pts.back(), pts, std::move(params));
       if (isa == FmaIsa::Scalar) row.notes.push_back("scalar std::fma fallback: not a peak rate");
@@ -692,8 +712,8 @@ struct Run {
       auto& tp = by_threads[op];
       if (tp.empty() || tp.back().x.value("threads", 0u) != threads) continue;
       const std::string id = std::string("host-stream-") + to_string(op);
-      const auto& b = *std::find_if(host_benchmarks().begin(), host_benchmarks().end(),
-                                    [&](const auto& x) { return x.id == id; });
+      const auto& b =
+          *std::find_if(host_benchmarks().begin(), host_benchmarks().end(), [&](const auto& x) { return x.id == id; });
       json params = {{"input", input_stream(n_head)}};
       params["series"] = json::array();
       params["series"].push_back(series("threads", "threads",
@@ -713,9 +733,10 @@ struct Run {
       }
       auto row = make_row(b, "stream", Regime::Memory, kBytesMetric, tp.back(), all, std::move(params));
       if (llc > 0 && n_head * sizeof(double) < 4 * llc) {
-        row.notes.push_back(fmt::format("arrays are {} each, below 4x the last-level cache ({}): the headline is "
-                                        "not a memory-bandwidth measurement",
-                                        bytes_text(static_cast<double>(n_head * 8)), bytes_text(static_cast<double>(4 * llc))));
+        row.notes.push_back(
+            fmt::format("arrays are {} each, below 4x the last-level cache ({}): the headline is "
+                        "not a memory-bandwidth measurement",
+                        bytes_text(static_cast<double>(n_head * 8)), bytes_text(static_cast<double>(4 * llc))));
       }
       if (auto st = emit(std::move(row)); !st) return st;
     }
@@ -745,9 +766,9 @@ struct Run {
     if (pts.size() != sizes.size()) return ok();  // cancelled
     const auto& b = *std::find_if(host_benchmarks().begin(), host_benchmarks().end(),
                                   [](const auto& x) { return x.id == "host-load-latency"; });
-    auto s = series("working_set", "working_set_bytes",
-                    "dependent-load latency over working-set size, one pinned thread", Regime::Latency, pts,
-                    kLoadsMetric);
+    auto s =
+        series("working_set", "working_set_bytes", "dependent-load latency over working-set size, one pinned thread",
+               Regime::Latency, pts, kLoadsMetric);
     s["threads"] = 1;
     s["cache_boundaries"] = cache_boundaries(1);
     json params = {{"input",
@@ -783,8 +804,9 @@ json machine_json(const Run& r, double tsc, double idle_mhz) {
   j["topology"] = topology_json(r.topo);
   j["clock"] = {{"base",
                  {{"tsc_mhz", tsc > 0 ? json(tsc) : json(nullptr)},
-                  {"tsc_note", "TSC ticks per second against steady_clock over 20 ms; on constant_tsc CPUs the TSC "
-                               "runs at the nominal (base) clock"},
+                  {"tsc_note",
+                   "TSC ticks per second against steady_clock over 20 ms; on constant_tsc CPUs the TSC "
+                   "runs at the nominal (base) clock"},
                   {"cpufreq", cpufreq_limits(r.topo.allowed_cpus.empty() ? 0 : r.topo.allowed_cpus.front())}}},
                 {"idle_add_chain_mhz", idle_mhz > 0 ? json(idle_mhz) : json(nullptr)},
                 {"method",
@@ -915,7 +937,8 @@ std::vector<unsigned> default_thread_list(unsigned n) {
   return out;
 }
 
-Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc, const std::function<Status()>& checkpoint) {
+Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
+                           const std::function<Status()>& checkpoint) {
   const auto& p = o.protocol;
   if (p.repetitions < 1 || p.repetitions > 100000) {
     return make_error(ErrorKind::Usage, fmt::format("repetitions {} out of range (1..100000)", p.repetitions));
@@ -963,7 +986,8 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc, co
   r.array_bytes = o.array_bytes ? o.array_bytes : four_llc;
   r.latency_max = o.latency_max_bytes ? o.latency_max_bytes : four_llc;
   if (r.array_bytes < 64ull * r.threads) {
-    return make_error(ErrorKind::Usage, fmt::format("arrays of {} B are too small for {} threads", r.array_bytes, r.threads));
+    return make_error(ErrorKind::Usage,
+                      fmt::format("arrays of {} B are too small for {} threads", r.array_bytes, r.threads));
   }
   if (o.sweep_min_bytes == 0 || (o.sweep_max_bytes && o.sweep_max_bytes < o.sweep_min_bytes)) {
     return make_error(ErrorKind::Usage, "size sweep: the minimum must be > 0 and not above the maximum");
@@ -978,11 +1002,13 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc, co
                                   "--array-bytes",
                                   bytes_text(stream_need), bytes_text(allowed), 100 * o.memory_fraction));
   }
-  if (r.topo.mem_available_bytes > 0 && std::find(r.selected.begin(), r.selected.end(), "host-load-latency") != r.selected.end() &&
+  if (r.topo.mem_available_bytes > 0 &&
+      std::find(r.selected.begin(), r.selected.end(), "host-load-latency") != r.selected.end() &&
       static_cast<double>(r.latency_max) > allowed) {
-    return make_error(ErrorKind::Usage, fmt::format("the latency working set of {} exceeds {} of usable memory; set "
-                                                    "--latency-max-bytes",
-                                                    bytes_text(static_cast<double>(r.latency_max)), bytes_text(allowed)));
+    return make_error(ErrorKind::Usage,
+                      fmt::format("the latency working set of {} exceeds {} of usable memory; set "
+                                  "--latency-max-bytes",
+                                  bytes_text(static_cast<double>(r.latency_max)), bytes_text(allowed)));
   }
   // FMA instruction set.
   const auto isas = available_fma_isas();
@@ -1086,18 +1112,17 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc, co
                       {"note", "measured on this run: FMA peaks and STREAM bandwidth at the headline thread count"}};
   host["load_average_at_end"] = load_average();
   std::vector<double> os_all = r.all_os_mhz;
-  host["clock"]["sustained_add_chain_mhz"] =
-      r.all_mhz.empty() ? json(nullptr)
-                        : json({{"median", measure::median(r.all_mhz)},
-                                {"min", *std::min_element(r.all_mhz.begin(), r.all_mhz.end())},
-                                {"max", *std::max_element(r.all_mhz.begin(), r.all_mhz.end())},
-                                {"readings", r.all_mhz.size()}});
-  host["clock"]["os_reported_mhz"] =
-      os_all.empty() ? json(nullptr)
-                     : json({{"median", measure::median(os_all)},
-                             {"min", *std::min_element(os_all.begin(), os_all.end())},
-                             {"max", *std::max_element(os_all.begin(), os_all.end())},
-                             {"source", r.os_clock_source}});
+  host["clock"]["sustained_add_chain_mhz"] = r.all_mhz.empty()
+                                                 ? json(nullptr)
+                                                 : json({{"median", measure::median(r.all_mhz)},
+                                                         {"min", *std::min_element(r.all_mhz.begin(), r.all_mhz.end())},
+                                                         {"max", *std::max_element(r.all_mhz.begin(), r.all_mhz.end())},
+                                                         {"readings", r.all_mhz.size()}});
+  host["clock"]["os_reported_mhz"] = os_all.empty() ? json(nullptr)
+                                                    : json({{"median", measure::median(os_all)},
+                                                            {"min", *std::min_element(os_all.begin(), os_all.end())},
+                                                            {"max", *std::max_element(os_all.begin(), os_all.end())},
+                                                            {"source", r.os_clock_source}});
   auto& rows_json = doc.json()["rows"];
   for (std::size_t i = 0; i < r.out.rows.size(); ++i) {
     auto& row = r.out.rows[i];
@@ -1107,12 +1132,13 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc, co
     if (row.family == "latency" || peak <= 0 || bw <= 0) continue;
     const Rates d = derive(row.time_ms * 1e-3, row.family == "fma" ? row.work.operations : row.work.operations,
                            row.work.bytes_read + row.work.bytes_written, peak, bw);
-    json dj = {{"flops_per_second", d.flops_per_second},
-               {"bytes_per_second", d.bytes_per_second},
-               {"arithmetic_intensity", std::isfinite(d.arithmetic_intensity) ? json(d.arithmetic_intensity) : json(nullptr)},
-               {"fraction_of_roofline", d.fraction_of_roofline},
-               {"roofline", fmt::format("measured: peak {} ({}), bandwidth {} ({})", rate_text(peak, "FLOP"),
-                                        is_f32 ? "host-fma-f32" : "host-fma-f64", rate_text(bw, "B"), bw_from)}};
+    json dj = {
+        {"flops_per_second", d.flops_per_second},
+        {"bytes_per_second", d.bytes_per_second},
+        {"arithmetic_intensity", std::isfinite(d.arithmetic_intensity) ? json(d.arithmetic_intensity) : json(nullptr)},
+        {"fraction_of_roofline", d.fraction_of_roofline},
+        {"roofline", fmt::format("measured: peak {} ({}), bandwidth {} ({})", rate_text(peak, "FLOP"),
+                                 is_f32 ? "host-fma-f32" : "host-fma-f64", rate_text(bw, "B"), bw_from)}};
     row.parameters["derived"] = dj;
     if (i < rows_json.size()) rows_json[i]["parameters"]["derived"] = dj;
   }

@@ -35,23 +35,23 @@ const std::vector<HostBenchmark>& host_benchmarks();
 Expected<std::vector<std::string>> select_host_benchmarks(const std::string& filter);
 
 struct HostOptions {
-  std::string filter;                  // globs over host ids; empty = all
-  unsigned threads = 0;                // headline thread count; 0 = one per allowed physical core
-  std::vector<unsigned> thread_list;   // thread-count sweep; empty = default (1, 2, ... threads)
-  bool thread_sweep = true;            // false: only `threads`
-  bool size_sweep = true;              // STREAM and latency curves over working-set size
+  std::string filter;                 // globs over host ids; empty = all
+  unsigned threads = 0;               // headline thread count; 0 = one per allowed physical core
+  std::vector<unsigned> thread_list;  // thread-count sweep; empty = default (1, 2, ... threads)
+  bool thread_sweep = true;           // false: only `threads`
+  bool size_sweep = true;             // STREAM and latency curves over working-set size
   Affinity affinity = Affinity::Cores;
-  std::uint64_t array_bytes = 0;       // each STREAM array; 0 = 4 x last-level cache (at least 64 MiB)
+  std::uint64_t array_bytes = 0;         // each STREAM array; 0 = 4 x last-level cache (at least 64 MiB)
   std::uint64_t sweep_min_bytes = 4096;  // size sweeps start (STREAM: per array; latency: working set)
-  std::uint64_t sweep_max_bytes = 0;   // STREAM size sweep end per array; 0 = array_bytes
-  std::uint64_t latency_max_bytes = 0;  // latency sweep end; 0 = 4 x last-level cache (>= 64 MiB)
+  std::uint64_t sweep_max_bytes = 0;     // STREAM size sweep end per array; 0 = array_bytes
+  std::uint64_t latency_max_bytes = 0;   // latency sweep end; 0 = 4 x last-level cache (>= 64 MiB)
   int points_per_octave = 2;
-  ProtocolConfig protocol;             // R, warm-up, 1 ms minimum region
-  bool huge_pages = false;             // madvise(MADV_HUGEPAGE) on every buffer
-  std::string isa;                     // FMA: "" = widest available, or avx512f / avx2 / scalar
-  std::uint64_t seed = 0x5eedc0de;     // Sattolo cycle
-  double memory_fraction = 0.6;        // refuse buffers larger than this share of MemAvailable
-  double clock_probe_ms = 1.0;         // add-chain clock reading after each point (0: none)
+  ProtocolConfig protocol;          // R, warm-up, 1 ms minimum region
+  bool huge_pages = false;          // madvise(MADV_HUGEPAGE) on every buffer
+  std::string isa;                  // FMA: "" = widest available, or avx512f / avx2 / scalar
+  std::uint64_t seed = 0x5eedc0de;  // Sattolo cycle
+  double memory_fraction = 0.6;     // refuse buffers larger than this share of MemAvailable
+  double clock_probe_ms = 1.0;      // add-chain clock reading after each point (0: none)
   CancelToken cancel;
   std::function<void(const std::string&)> on_progress;  // one line per measured point
   std::function<void(const BenchmarkResult&)> on_row;   // after each row is added to the document

@@ -54,7 +54,10 @@ ReproOutcome compare_and_mark(json& first, const json& second) {
     const bool agree = timings_agree(a, b, ia, ib);
     ++out.rows_compared;
     const double disp = std::max(ia, ib);
-    row["repro"] = {{"first_ms", a}, {"second_ms", b}, {"dispersion_ms", disp}, {"agree", agree},
+    row["repro"] = {{"first_ms", a},
+                    {"second_ms", b},
+                    {"dispersion_ms", disp},
+                    {"agree", agree},
                     {"rule", "|first - second| <= max(IQR first, IQR second) of the per-pass times"}};
     if (!agree) {
       ++out.rows_rejected;
@@ -94,8 +97,13 @@ ReproOutcome compare_and_mark(json& first, const json& second) {
     out.points_disagreeing += pd;
     row["repro"]["points_compared"] = pc;
     row["repro"]["points_disagreeing"] = pd;
-    rows.push_back({{"id", id}, {"agree", agree}, {"first_ms", a}, {"second_ms", b}, {"dispersion_ms", disp},
-                    {"points_compared", pc}, {"points_disagreeing", pd}});
+    rows.push_back({{"id", id},
+                    {"agree", agree},
+                    {"first_ms", a},
+                    {"second_ms", b},
+                    {"dispersion_ms", disp},
+                    {"points_compared", pc},
+                    {"points_disagreeing", pd}});
   }
   out.json = {{"rows", rows},
               {"rows_compared", out.rows_compared},
@@ -103,11 +111,10 @@ ReproOutcome compare_and_mark(json& first, const json& second) {
               {"points_compared", out.points_compared},
               {"points_disagreeing", out.points_disagreeing},
               {"second_started_at", second.value("started_at", std::string())},
-              {"second_machine_clock",
-               second.contains("machine") && second["machine"].contains("host") &&
-                       second["machine"]["host"].contains("clock")
-                   ? second["machine"]["host"]["clock"]
-                   : json(nullptr)}};
+              {"second_machine_clock", second.contains("machine") && second["machine"].contains("host") &&
+                                               second["machine"]["host"].contains("clock")
+                                           ? second["machine"]["host"]["clock"]
+                                           : json(nullptr)}};
   return out;
 }
 

@@ -22,8 +22,8 @@ WGB_STREAM_CLONES void wgb_host_stream_scale(double* __restrict b, const double*
   for (std::size_t i = 0; i < n; ++i) b[i] = q * c[i];
 }
 
-WGB_STREAM_CLONES void wgb_host_stream_add(double* __restrict c, const double* __restrict a,
-                                           const double* __restrict b, std::size_t n) {
+WGB_STREAM_CLONES void wgb_host_stream_add(double* __restrict c, const double* __restrict a, const double* __restrict b,
+                                           std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) c[i] = a[i] + b[i];
 }
 

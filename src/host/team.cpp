@@ -62,10 +62,9 @@ Expected<std::vector<int>> choose_cpus(unsigned threads, Affinity policy, const 
   std::vector<int> order = one_per_core;
   order.insert(order.end(), smt_siblings.begin(), smt_siblings.end());
   if (threads > order.size()) {
-    return make_error(ErrorKind::Usage,
-                      fmt::format("{} pinned threads requested but this process may use {} CPUs "
-                                  "(use fewer threads, or --affinity none to oversubscribe)",
-                                  threads, order.size()));
+    return make_error(ErrorKind::Usage, fmt::format("{} pinned threads requested but this process may use {} CPUs "
+                                                    "(use fewer threads, or --affinity none to oversubscribe)",
+                                                    threads, order.size()));
   }
   order.resize(threads);
   return order;

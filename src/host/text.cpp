@@ -83,11 +83,11 @@ void write_host_summary(std::ostream& out, const json& doc) {
   const json& os = at(clock, {"os_reported_mhz"});
   std::string caches;
   for (const auto& c : at(topo, {"caches_over_allowed_cpus"})) {
-    caches += fmt::format("{}L{} {} {}: {} x {}, {}-way, {} B lines ({})", caches.empty() ? "" : "; ", c.value("level", 0),
-                          str(c, "type"), c.value("private", false) ? "private" : "shared", c.value("instances", 0),
-                          bytes_text(num(c, "bytes")), c.value("ways", 0), c.value("line_bytes", 0),
-                          c.value("private", false) ? std::string("per core")
-                                                    : fmt::format("cpus {}", str(c, "shared_cpu_list")));
+    caches += fmt::format(
+        "{}L{} {} {}: {} x {}, {}-way, {} B lines ({})", caches.empty() ? "" : "; ", c.value("level", 0),
+        str(c, "type"), c.value("private", false) ? "private" : "shared", c.value("instances", 0),
+        bytes_text(num(c, "bytes")), c.value("ways", 0), c.value("line_bytes", 0),
+        c.value("private", false) ? std::string("per core") : fmt::format("cpus {}", str(c, "shared_cpu_list")));
   }
   const json& mem = at(h, {"memory_measured"});
   const json& opts = at(doc, {"options"});
@@ -103,21 +103,24 @@ void write_host_summary(std::ostream& out, const json& doc) {
   const json& comp = at(h, {"compiler"});
   const json& numa = at(topo, {"numa"});
   out << "| Item | Detail |\n|---|---|\n";
-  out << fmt::format("| CPU | {}; {} physical cores allowed ({} logical CPUs: {}); base clock: TSC {} "
-                     "(nominal on constant_tsc CPUs){}; vector ISA: {}; kernels dispatched: STREAM {}, FMA {} |\n",
-                     str(h, "cpu_model", "unknown"), num(topo, "physical_cores_allowed"), num(topo, "allowed_cpu_count"),
-                     str(topo, "allowed_cpus"), mhz_text(at(clock, {"base", "tsc_mhz"})),
-                     at(clock, {"base", "cpufreq"}).contains("base_frequency")
-                         ? fmt::format(", cpufreq base_frequency {} kHz", str(at(clock, {"base", "cpufreq"}), "base_frequency"))
-                         : std::string(),
-                     isa.empty() ? "unknown" : isa, str(at(h, {"kernel_isa"}), "stream"), str(at(h, {"kernel_isa"}), "fma"));
+  out << fmt::format(
+      "| CPU | {}; {} physical cores allowed ({} logical CPUs: {}); base clock: TSC {} "
+      "(nominal on constant_tsc CPUs){}; vector ISA: {}; kernels dispatched: STREAM {}, FMA {} |\n",
+      str(h, "cpu_model", "unknown"), num(topo, "physical_cores_allowed"), num(topo, "allowed_cpu_count"),
+      str(topo, "allowed_cpus"), mhz_text(at(clock, {"base", "tsc_mhz"})),
+      at(clock, {"base", "cpufreq"}).contains("base_frequency")
+          ? fmt::format(", cpufreq base_frequency {} kHz", str(at(clock, {"base", "cpufreq"}), "base_frequency"))
+          : std::string(),
+      isa.empty() ? "unknown" : isa, str(at(h, {"kernel_isa"}), "stream"), str(at(h, {"kernel_isa"}), "fma"));
   out << fmt::format("| Cache | {} |\n", caches.empty() ? "not in sysfs" : caches);
-  out << fmt::format("| Memory | capacity {}; channels not reported (DMI tables need root); measured stream bandwidth "
-                     "{} |\n",
-                     bytes_text(num(at(topo, {"memory"}), "total_bytes")), stream);
-  out << fmt::format("| NUMA | {} node(s); placement: {} policy, pages first-touched by the thread that uses them "
-                     "(same partition as the kernel) |\n",
-                     num(numa, "node_count"), str(numa, "mempolicy", "unknown"));
+  out << fmt::format(
+      "| Memory | capacity {}; channels not reported (DMI tables need root); measured stream bandwidth "
+      "{} |\n",
+      bytes_text(num(at(topo, {"memory"}), "total_bytes")), stream);
+  out << fmt::format(
+      "| NUMA | {} node(s); placement: {} policy, pages first-touched by the thread that uses them "
+      "(same partition as the kernel) |\n",
+      num(numa, "node_count"), str(numa, "mempolicy", "unknown"));
   out << fmt::format("| Compiler | {} ({}) |\n", str(comp, "vendor_version"), str(comp, "version_string"));
   out << fmt::format("| Flags | `{}`; {} |\n", str(comp, "command"), str(comp, "multiversioning"));
   out << fmt::format("| Threads | {} (sweep {}), affinity {}: {} |\n", num(opts, "threads"),
@@ -127,20 +130,23 @@ void write_host_summary(std::ostream& out, const json& doc) {
                                        "core, CPUs {}",
                                        str(opts, "cpus"))
                          : std::string("not pinned"));
-  out << fmt::format("| Frequency | not fixed by this program; sustained (dependent add chain on the used cores after "
-                     "every point): median {}, min {}, max {} over {} readings; OS-reported: {} ({}) |\n",
-                     mhz_text(at(sus, {"median"})), mhz_text(at(sus, {"min"})), mhz_text(at(sus, {"max"})),
-                     num(sus, "readings"), mhz_text(at(os, {"median"})), str(os, "source", "none"));
-  out << "| Input | per row below (STREAM: three f64 arrays, 2 MiB-aligned, uniform exact values; FMA: register chains; "
+  out << fmt::format(
+      "| Frequency | not fixed by this program; sustained (dependent add chain on the used cores after "
+      "every point): median {}, min {}, max {} over {} readings; OS-reported: {} ({}) |\n",
+      mhz_text(at(sus, {"median"})), mhz_text(at(sus, {"min"})), mhz_text(at(sus, {"max"})), num(sus, "readings"),
+      mhz_text(at(os, {"median"})), str(os, "source", "none"));
+  out << "| Input | per row below (STREAM: three f64 arrays, 2 MiB-aligned, uniform exact values; FMA: register "
+         "chains; "
          "latency: one Sattolo cycle of 64 B nodes) |\n";
-  out << fmt::format("| Timing | std::chrono::steady_clock (resolution {:.0f} ns, {:.0f} ns per call); {} repetitions "
-                     "timed individually, each region > {} ms; warm-up >= {} ms until steady; statistic per row; "
-                     "load average at start {}, at end {} |\n",
-                     num(timer, "resolution_ns"), num(timer, "overhead_ns"), num(opts, "repetitions"),
-                     num(opts, "min_region_ms"), num(opts, "warmup_ms"), str(h, "load_average_at_start", "?"),
-                     str(h, "load_average_at_end", "?"));
+  out << fmt::format(
+      "| Timing | std::chrono::steady_clock (resolution {:.0f} ns, {:.0f} ns per call); {} repetitions "
+      "timed individually, each region > {} ms; warm-up >= {} ms until steady; statistic per row; "
+      "load average at start {}, at end {} |\n",
+      num(timer, "resolution_ns"), num(timer, "overhead_ns"), num(opts, "repetitions"), num(opts, "min_region_ms"),
+      num(opts, "warmup_ms"), str(h, "load_average_at_start", "?"), str(h, "load_average_at_end", "?"));
   out << '\n';
-  out << "| benchmark | status | value | statistic | dispersion (IQR) | threads | repeat | sustained clock | CPU share | "
+  out << "| benchmark | status | value | statistic | dispersion (IQR) | threads | repeat | sustained clock | CPU share "
+         "| "
          "notes |\n"
          "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : at(doc, {"rows"})) {
@@ -157,8 +163,8 @@ void write_host_summary(std::ostream& out, const json& doc) {
         notes += n.get<std::string>();
       }
     }
-    out << fmt::format("| {} | {} | {} | {} | {:.2f}% | {} | {} | {} | {:.0f}% | {} |\n", str(r, "id"), str(r, "status"),
-                       value, str(r, "statistic") == "best" ? "minimum" : "median", iqr,
+    out << fmt::format("| {} | {} | {} | {} | {:.2f}% | {} | {} | {} | {:.0f}% | {} |\n", str(r, "id"),
+                       str(r, "status"), value, str(r, "statistic") == "best" ? "minimum" : "median", iqr,
                        num(at(r, {"parameters", "threads"}), "count"), num(at(r, {"procedure"}), "knob"),
                        mhz_text(at(r, {"parameters", "frequency", "sustained_mhz_median"})),
                        100 * num(at(r, {"parameters", "timing"}), "cpu_share"), notes);
@@ -174,19 +180,22 @@ void write_host_curves(std::ostream& out, const json& doc) {
     for (const auto& s : series) {
       const std::string name = str(s, "name");
       const std::string stat = str(s, "statistic") == "best" ? "minimum" : "median";
-      out << fmt::format("\n#### {} over {} ({}{})\n\n", str(r, "id"), name == "threads" ? "thread count" : "working set",
-                         stat, s.contains("threads") ? fmt::format(", {} threads", num(s, "threads")) : "");
+      out << fmt::format("\n#### {} over {} ({}{})\n\n", str(r, "id"),
+                         name == "threads" ? "thread count" : "working set", stat,
+                         s.contains("threads") ? fmt::format(", {} threads", num(s, "threads")) : "");
       if (latency) {
         out << "| working set | ns per load | cycles per load | IQR | fits in | hops per region | CPU share | check |\n"
                "|---|---|---|---|---|---|---|---|\n";
       } else if (name == "threads") {
-        out << fmt::format("| threads | {}/s ({}) | IQR | time per pass | repeat | clock (add chain) | CPU share | check |\n"
-                           "|---|---|---|---|---|---|---|---|\n",
-                           unit, stat);
+        out << fmt::format(
+            "| threads | {}/s ({}) | IQR | time per pass | repeat | clock (add chain) | CPU share | check |\n"
+            "|---|---|---|---|---|---|---|---|\n",
+            unit, stat);
       } else {
-        out << fmt::format("| working set | per array | {}/s ({}) | IQR | fits in | repeat | CPU share | check |\n"
-                           "|---|---|---|---|---|---|---|---|\n",
-                           unit, stat);
+        out << fmt::format(
+            "| working set | per array | {}/s ({}) | IQR | fits in | repeat | CPU share | check |\n"
+            "|---|---|---|---|---|---|---|---|\n",
+            unit, stat);
       }
       for (const auto& p : s["points"]) {
         const std::string check = p.value("valid", false) ? "ok" : "FAILED";
@@ -198,8 +207,9 @@ void write_host_curves(std::ostream& out, const json& doc) {
                              fits_in(ws, s.value("cache_boundaries", json())), num(p, "repeat"), share, check);
         } else if (name == "threads") {
           out << fmt::format("| {} | {} | {:.1f}% | {} | {} | {} | {} | {} |\n", num(p, "threads"),
-                             rate_text(num(p, "value"), unit), 100 * num(p, "iqr_relative"), time_text(num(p, "time_ms")),
-                             num(p, "repeat"), mhz_text(p.contains("clock_mhz") ? p["clock_mhz"] : json()), share, check);
+                             rate_text(num(p, "value"), unit), 100 * num(p, "iqr_relative"),
+                             time_text(num(p, "time_ms")), num(p, "repeat"),
+                             mhz_text(p.contains("clock_mhz") ? p["clock_mhz"] : json()), share, check);
         } else {
           out << fmt::format("| {} | {} | {} | {:.1f}% | {} | {} | {} | {} |\n", bytes_text(ws),
                              bytes_text(num(p, "array_bytes")), rate_text(num(p, "value"), unit),

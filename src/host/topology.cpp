@@ -213,10 +213,14 @@ int numa_node_of(const Topology& t, int cpu) {
 }
 
 nlohmann::json to_json(const CacheLevel& c) {
-  return {{"level", c.level},         {"type", c.type},
-          {"bytes", c.bytes},         {"ways", c.ways},
-          {"line_bytes", c.line_bytes}, {"shared_cpu_list", format_cpu_list(c.shared_cpus)},
-          {"private", c.shared_cpus.size() <= 1}, {"instances", c.instances},
+  return {{"level", c.level},
+          {"type", c.type},
+          {"bytes", c.bytes},
+          {"ways", c.ways},
+          {"line_bytes", c.line_bytes},
+          {"shared_cpu_list", format_cpu_list(c.shared_cpus)},
+          {"private", c.shared_cpus.size() <= 1},
+          {"instances", c.instances},
           {"total_bytes", c.total_bytes()}};
 }
 

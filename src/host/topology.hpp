@@ -18,8 +18,8 @@ std::string format_cpu_list(const std::vector<int>& cpus);
 
 struct CacheLevel {
   int level = 0;
-  std::string type;              // "Data", "Unified", "Instruction"
-  std::uint64_t bytes = 0;       // one instance
+  std::string type;         // "Data", "Unified", "Instruction"
+  std::uint64_t bytes = 0;  // one instance
   int ways = 0;
   int line_bytes = 0;
   std::vector<int> shared_cpus;  // CPUs sharing one instance
@@ -39,10 +39,10 @@ struct Topology {
   std::vector<int> one_per_core;
   std::vector<int> smt_siblings;
   std::vector<NumaNode> numa_nodes;
-  std::string mempolicy;           // get_mempolicy(2) of this thread: default, bind, interleave, ...
+  std::string mempolicy;  // get_mempolicy(2) of this thread: default, bind, interleave, ...
   std::uint64_t mem_total_bytes = 0;
   std::uint64_t mem_available_bytes = 0;
-  std::string thp;                 // /sys/kernel/mm/transparent_hugepage/enabled
+  std::string thp;  // /sys/kernel/mm/transparent_hugepage/enabled
 };
 
 Topology read_topology();

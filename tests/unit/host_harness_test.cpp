@@ -1,12 +1,12 @@
 // Unit tests for host/harness: the statistic of each regime, the summary of a sample set, and the
 // timing protocol (calibration to regions > 1 ms, warm-up to steady state, retries of short
 // regions) driven by a fake clock so every case is exact and instant.
-#include "host/harness.hpp"
-
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdint>
+
+#include "host/harness.hpp"
 
 namespace wgb::host {
 namespace {

@@ -159,12 +159,11 @@ TEST(HostFma, DisassemblyUsesVectorFmaInstructions) {
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   ASSERT_FALSE(ec) << ec.message();
-  for (const auto& e : {Expect{"wgb_host_fma_f32_avx512", "vfmadd", "zmm", 16},
-                        Expect{"wgb_host_fma_f64_avx512", "vfmadd", "zmm", 16},
-                        Expect{"wgb_host_fma_f32_avx2", "vfmadd", "ymm", 12},
-                        Expect{"wgb_host_fma_f64_avx2", "vfmadd", "ymm", 12}}) {
-    const auto dis = run_capture(std::string("objdump -d --no-show-raw-insn --disassemble=") + e.symbol +
-                                 " '" + self.string() + "' 2>/dev/null");
+  for (const auto& e :
+       {Expect{"wgb_host_fma_f32_avx512", "vfmadd", "zmm", 16}, Expect{"wgb_host_fma_f64_avx512", "vfmadd", "zmm", 16},
+        Expect{"wgb_host_fma_f32_avx2", "vfmadd", "ymm", 12}, Expect{"wgb_host_fma_f64_avx2", "vfmadd", "ymm", 12}}) {
+    const auto dis = run_capture(std::string("objdump -d --no-show-raw-insn --disassemble=") + e.symbol + " '" +
+                                 self.string() + "' 2>/dev/null");
     ASSERT_NE(dis.find(std::string("<") + e.symbol + ">:"), std::string::npos) << e.symbol << " not found";
     std::size_t fmas = 0;
     std::size_t pos = 0;
@@ -218,8 +217,8 @@ TEST(HostLatency, CycleLengthReportsANonCycle) {
 TEST(HostClock, AddChainAddsAndGivesAPlausibleClock) {
   EXPECT_EQ(add_chain(1000), 1000u * kAddsPerIteration);
   const double mhz = add_chain_mhz(0.5);
-  EXPECT_GT(mhz, 100.0);     // slower than 100 MHz: the chain did not run one add per cycle
-  EXPECT_LT(mhz, 10000.0);   // faster than 10 GHz: the adds were not dependent
+  EXPECT_GT(mhz, 100.0);    // slower than 100 MHz: the chain did not run one add per cycle
+  EXPECT_LT(mhz, 10000.0);  // faster than 10 GHz: the adds were not dependent
   const auto t = probe_steady_clock();
   EXPECT_GT(t.resolution_ns, 0.0);
   EXPECT_LT(t.resolution_ns, 1e6);

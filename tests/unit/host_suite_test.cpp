@@ -188,18 +188,21 @@ TEST(HostRepro, AgreementIsWithinTheLargerIqr) {
 }
 
 TEST(HostRepro, DisagreeingRowBecomesSuspect) {
-  json first = {{"rows", json::array({{{"id", "host-stream-triad"},
-                                       {"status", "ok"},
-                                       {"message", ""},
-                                       {"time_ms", 10.0},
-                                       {"stats_ms", {{"iqr", 0.1}}},
-                                       {"parameters",
-                                        {{"series", json::array({{{"name", "threads"},
-                                                                  {"x", "threads"},
-                                                                  {"points", json::array({{{"threads", 1},
-                                                                                           {"time_ms", 5.0},
-                                                                                           {"q1_ms", 4.9},
-                                                                                           {"q3_ms", 5.1}}})}}})}}}}})}};
+  json first = {
+      {"rows",
+       json::array(
+           {{{"id", "host-stream-triad"},
+             {"status", "ok"},
+             {"message", ""},
+             {"time_ms", 10.0},
+             {"stats_ms", {{"iqr", 0.1}}},
+             {"parameters",
+              {{"series",
+                json::array(
+                    {{{"name", "threads"},
+                      {"x", "threads"},
+                      {"points",
+                       json::array({{{"threads", 1}, {"time_ms", 5.0}, {"q1_ms", 4.9}, {"q3_ms", 5.1}}})}}})}}}}})}};
   json second = first;
   second["rows"][0]["time_ms"] = 12.0;
   second["rows"][0]["parameters"]["series"][0]["points"][0]["time_ms"] = 5.1;
