@@ -44,6 +44,7 @@ struct HostFlags {
   bool repro = false;
   bool quiet = false;
   bool list = false;
+  std::string render;  // --render FILE: print a saved host document, run nothing
   // Options given explicitly (override --quick's sizes).
   CLI::Option* opt_array = nullptr;
   CLI::Option* opt_min = nullptr;
@@ -76,6 +77,16 @@ Expected<std::vector<unsigned>> parse_thread_list(const std::string& s) {
 int run_host_command(HostFlags& f) {
   if (f.list) {
     for (const auto& b : host::host_benchmarks()) std::cout << fmt::format("{:<20} {}\n", b.id, b.description);
+    return kExitOk;
+  }
+  if (!f.render.empty()) {
+    auto doc = report::load_result_document(f.render);
+    if (!doc) return fail(doc.error());
+    if (doc->value("suite", std::string()) != "host") {
+      return fail(ErrorKind::Usage, fmt::format("{}: not a host-suite document (suite is not \"host\")", f.render));
+    }
+    host::write_host_summary(std::cout, *doc);
+    host::write_host_curves(std::cout, *doc);
     return kExitOk;
   }
   host::HostOptions o = f.o;
@@ -170,6 +181,7 @@ void add_host_options(CLI::App& cmd, HostFlags& f) {
   auto& o = f.o;
   cmd.add_option("--filter", o.filter, "Comma-separated globs over host benchmark ids (see --list)");
   cmd.add_flag("--list", f.list, "List the host benchmarks and exit");
+  cmd.add_option("--render", f.render, "Print a saved host result document (--json) as markdown tables; run nothing");
   cmd.add_option("--threads", o.threads, "Threads of the headline rows (default: one per allowed physical core)")
       ->check(CLI::Range(1, 65536));
   cmd.add_option("--threads-list", f.threads_list,

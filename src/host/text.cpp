@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <vector>
 
 namespace wgb::host {
 
@@ -172,6 +173,11 @@ void write_host_summary(std::ostream& out, const json& doc) {
 }
 
 void write_host_curves(std::ostream& out, const json& doc) {
+  auto line = [&out](const std::vector<std::string>& cells) {
+    out << '|';
+    for (const auto& c : cells) out << ' ' << c << " |";
+    out << '\n';
+  };
   for (const auto& r : at(doc, {"rows"})) {
     const json& series = at(r, {"parameters", "series"});
     if (!series.is_array()) continue;
@@ -180,42 +186,64 @@ void write_host_curves(std::ostream& out, const json& doc) {
     for (const auto& s : series) {
       const std::string name = str(s, "name");
       const std::string stat = str(s, "statistic") == "best" ? "minimum" : "median";
+      const bool repro = !s["points"].empty() && s["points"][0].contains("repro_second_ms");
       out << fmt::format("\n#### {} over {} ({}{})\n\n", str(r, "id"),
                          name == "threads" ? "thread count" : "working set", stat,
                          s.contains("threads") ? fmt::format(", {} threads", num(s, "threads")) : "");
+      std::vector<std::string> head;
       if (latency) {
-        out << "| working set | ns per load | cycles per load | IQR | fits in | hops per region | CPU share | check |\n"
-               "|---|---|---|---|---|---|---|---|\n";
+        head = {"working set", "ns per load", "cycles per load", "IQR", "fits in", "hops per region"};
       } else if (name == "threads") {
-        out << fmt::format(
-            "| threads | {}/s ({}) | IQR | time per pass | repeat | clock (add chain) | CPU share | check |\n"
-            "|---|---|---|---|---|---|---|---|\n",
-            unit, stat);
+        head = {"threads", fmt::format("{}/s ({})", unit, stat), "IQR", "time per pass", "repeat", "clock (add chain)"};
       } else {
-        out << fmt::format(
-            "| working set | per array | {}/s ({}) | IQR | fits in | repeat | CPU share | check |\n"
-            "|---|---|---|---|---|---|---|---|\n",
-            unit, stat);
+        head = {"working set", "per array", fmt::format("{}/s ({})", unit, stat), "IQR", "fits in", "repeat"};
       }
+      head.push_back("CPU share");
+      if (repro) {
+        head.push_back(latency ? "2nd process ns per load" : fmt::format("2nd process {}/s", unit));
+        head.push_back("agree");
+      }
+      head.push_back("check");
+      line(head);
+      line(std::vector<std::string>(head.size(), "---"));
       for (const auto& p : s["points"]) {
-        const std::string check = p.value("valid", false) ? "ok" : "FAILED";
-        const std::string share = fmt::format("{:.0f}%", 100 * num(p, "cpu_share"));
         const double ws = num(p, "working_set_bytes");
+        std::vector<std::string> c;
         if (latency) {
-          out << fmt::format("| {} | {:.2f} | {:.1f} | {:.1f}% | {} | {} | {} | {} |\n", bytes_text(ws),
-                             num(p, "ns_per_load"), num(p, "cycles_per_load"), 100 * num(p, "iqr_relative"),
-                             fits_in(ws, s.value("cache_boundaries", json())), num(p, "repeat"), share, check);
+          c = {bytes_text(ws),
+               fmt::format("{:.2f}", num(p, "ns_per_load")),
+               fmt::format("{:.1f}", num(p, "cycles_per_load")),
+               fmt::format("{:.1f}%", 100 * num(p, "iqr_relative")),
+               fits_in(ws, s.value("cache_boundaries", json())),
+               fmt::format("{}", num(p, "repeat"))};
         } else if (name == "threads") {
-          out << fmt::format("| {} | {} | {:.1f}% | {} | {} | {} | {} | {} |\n", num(p, "threads"),
-                             rate_text(num(p, "value"), unit), 100 * num(p, "iqr_relative"),
-                             time_text(num(p, "time_ms")), num(p, "repeat"),
-                             mhz_text(p.contains("clock_mhz") ? p["clock_mhz"] : json()), share, check);
+          c = {fmt::format("{}", num(p, "threads")),
+               rate_text(num(p, "value"), unit),
+               fmt::format("{:.1f}%", 100 * num(p, "iqr_relative")),
+               time_text(num(p, "time_ms")),
+               fmt::format("{}", num(p, "repeat")),
+               mhz_text(p.contains("clock_mhz") ? p["clock_mhz"] : json())};
         } else {
-          out << fmt::format("| {} | {} | {} | {:.1f}% | {} | {} | {} | {} |\n", bytes_text(ws),
-                             bytes_text(num(p, "array_bytes")), rate_text(num(p, "value"), unit),
-                             100 * num(p, "iqr_relative"), fits_in(ws, s.value("cache_boundaries", json())),
-                             num(p, "repeat"), share, check);
+          c = {bytes_text(ws),
+               bytes_text(num(p, "array_bytes")),
+               rate_text(num(p, "value"), unit),
+               fmt::format("{:.1f}%", 100 * num(p, "iqr_relative")),
+               fits_in(ws, s.value("cache_boundaries", json())),
+               fmt::format("{}", num(p, "repeat"))};
         }
+        c.push_back(fmt::format("{:.0f}%", 100 * num(p, "cpu_share")));
+        if (repro) {
+          const double second = num(p, "repro_second_ms");
+          if (latency) {
+            c.push_back(fmt::format("{:.2f}", second * 1e6));
+          } else {
+            // Same work per pass in both processes: the rate scales with the inverse time.
+            c.push_back(second > 0 ? rate_text(num(p, "value") * num(p, "time_ms") / second, unit) : "-");
+          }
+          c.push_back(p.value("repro_agree", false) ? "yes" : "NO");
+        }
+        c.push_back(p.value("valid", false) ? "ok" : "FAILED");
+        line(c);
       }
     }
   }

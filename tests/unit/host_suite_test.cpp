@@ -141,6 +141,10 @@ TEST(HostSuite, QuickRunHasEveryRowCheckAndReportingField) {
   EXPECT_EQ(same.rows_rejected, 0);
   EXPECT_GT(same.points_compared, 0);
   EXPECT_EQ(same.points_disagreeing, 0);
+  std::ostringstream marked;
+  write_host_curves(marked, copy);
+  EXPECT_NE(marked.str().find("2nd process"), std::string::npos);
+  EXPECT_NE(marked.str().find("| yes |"), std::string::npos);
 }
 
 TEST(HostSuite, FilterSelectsAndUnknownIsUsageError) {
