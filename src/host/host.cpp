@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -57,6 +58,8 @@ std::string rate_text(double v, const std::string& unit) {
 }
 
 std::uint64_t round_up(std::uint64_t v, std::uint64_t g) { return g == 0 ? v : (v + g - 1) / g * g; }
+
+long anon_huge_pages_kib();
 
 // ---- one measured point ------------------------------------------------------------------------
 
@@ -380,6 +383,8 @@ struct Run {
       length = cycle_length(base, nodes);  // one full walk: the check, and the first warm-up
     };
     team.run(build);  // one member, pinned: the walk's pages are touched on its node
+    // Whether huge pages were really used: the process's AnonHugePages now (the buffer dominates).
+    if (o.huge_pages) p.x["anon_huge_pages_kib"] = anon_huge_pages_kib();
     p.valid = length == nodes;
     p.validation =
         fmt::format("Sattolo cycle over {} nodes of {} B: the walk returns after {} hops ({})", nodes, kNodeStride,
@@ -786,6 +791,19 @@ struct Run {
     return emit(std::move(row));
   }
 };
+
+// AnonHugePages of this process (/proc/self/smaps_rollup), in KiB; -1 when unreadable.
+long anon_huge_pages_kib() {
+  std::FILE* f = std::fopen("/proc/self/smaps_rollup", "r");
+  if (f == nullptr) return -1;
+  char line[256];
+  long kib = -1;
+  while (std::fgets(line, sizeof(line), f) != nullptr) {
+    if (std::strncmp(line, "AnonHugePages:", 14) == 0) kib = std::strtol(line + 14, nullptr, 10);
+  }
+  std::fclose(f);
+  return kib;
+}
 
 std::string load_average() {
   std::FILE* f = std::fopen("/proc/loadavg", "r");
