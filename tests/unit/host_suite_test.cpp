@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <thread>
@@ -12,6 +13,7 @@
 #include "host/host.hpp"
 #include "host/repro.hpp"
 #include "host/text.hpp"
+#include "host/topology.hpp"
 #include "report/document.hpp"
 
 namespace wgb::host {
@@ -21,7 +23,9 @@ using json = nlohmann::json;
 
 HostOptions tiny() {
   HostOptions o = quick_options();
-  o.threads = static_cast<unsigned>(std::min<std::size_t>(2, std::max(1u, std::thread::hardware_concurrency())));
+  // At most two pinned threads, and never more than the cores this process may use (a cpuset can
+  // allow fewer CPUs than are online).
+  o.threads = static_cast<unsigned>(std::clamp<std::size_t>(read_topology().one_per_core.size(), 1, 2));
   o.array_bytes = 256 << 10;
   o.sweep_min_bytes = 16 << 10;
   o.sweep_max_bytes = 64 << 10;
