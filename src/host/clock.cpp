@@ -1,0 +1,142 @@
+// Timer probe, add-chain clock, TSC rate, OS-reported clock.
+#include "host/clock.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "host/kernels.hpp"
+#include "measure/stats.hpp"
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+namespace wgb::host {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double elapsed_ms(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+std::string read_line(const std::string& p) {
+  std::ifstream f(p);
+  std::string s;
+  std::getline(f, s);
+  return s;
+}
+
+}  // namespace
+
+TimerInfo probe_steady_clock() {
+  TimerInfo info;
+  double smallest = 1e18;
+  std::vector<double> costs;
+  for (int i = 0; i < 2000; ++i) {
+    const auto a = Clock::now();
+    auto b = Clock::now();
+    costs.push_back(std::chrono::duration<double, std::nano>(b - a).count());
+    while (b == a) b = Clock::now();
+    smallest = std::min(smallest, std::chrono::duration<double, std::nano>(b - a).count());
+  }
+  info.resolution_ns = smallest;
+  info.overhead_ns = measure::median(costs);
+  return info;
+}
+
+double add_chain_mhz(double ms) {
+  // Calibrate the iteration count to about `ms`, then keep the fastest of three.
+  std::uint64_t iters = 1000;
+  for (int i = 0; i < 30; ++i) {
+    const auto a = Clock::now();
+    const auto sum = add_chain(iters);
+    const auto t = elapsed_ms(a, Clock::now());
+    if (sum != iters * kAddsPerIteration) return 0;
+    if (t >= ms * 0.5) break;
+    iters *= t > 0 ? std::max<std::uint64_t>(2, static_cast<std::uint64_t>(ms / t)) : 10;
+  }
+  double best = 0;
+  for (int i = 0; i < 3; ++i) {
+    const auto a = Clock::now();
+    const auto sum = add_chain(iters);
+    const auto t = elapsed_ms(a, Clock::now());
+    if (sum != iters * kAddsPerIteration || t <= 0) return 0;
+    best = std::max(best, static_cast<double>(iters * kAddsPerIteration) / (t * 1e3));
+  }
+  return best;
+}
+
+std::optional<double> tsc_mhz(double ms) {
+#if defined(__x86_64__)
+  const auto a = Clock::now();
+  const auto ta = __rdtsc();
+  Clock::time_point b;
+  do {
+    b = Clock::now();
+  } while (elapsed_ms(a, b) < ms);
+  const auto tb = __rdtsc();
+  return static_cast<double>(tb - ta) / (elapsed_ms(a, b) * 1e3);
+#else
+  (void)ms;
+  return std::nullopt;
+#endif
+}
+
+std::vector<OsClock> os_clock_mhz(const std::vector<int>& cpus) {
+  std::vector<OsClock> out;
+  std::map<int, double> cpuinfo;  // parsed lazily, once
+  bool parsed = false;
+  for (int cpu : cpus) {
+    OsClock c{cpu, 0, ""};
+    const auto cur = read_line("/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cpufreq/scaling_cur_freq");
+    if (!cur.empty()) {
+      c.mhz = std::strtod(cur.c_str(), nullptr) / 1e3;
+      c.source = "cpufreq scaling_cur_freq";
+    } else {
+      if (!parsed) {
+        parsed = true;
+        std::ifstream f("/proc/cpuinfo");
+        std::string line;
+        int processor = -1;
+        while (std::getline(f, line)) {
+          const auto colon = line.find(':');
+          if (colon == std::string::npos) continue;
+          if (line.rfind("processor", 0) == 0) {
+            processor = static_cast<int>(std::strtol(line.c_str() + colon + 1, nullptr, 10));
+          } else if (line.rfind("cpu MHz", 0) == 0 && processor >= 0) {
+            cpuinfo[processor] = std::strtod(line.c_str() + colon + 1, nullptr);
+          }
+        }
+      }
+      if (auto it = cpuinfo.find(cpu); it != cpuinfo.end()) {
+        c.mhz = it->second;
+        c.source = "/proc/cpuinfo cpu MHz";
+      }
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+nlohmann::json cpufreq_limits(int cpu) {
+  const auto base = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cpufreq/";
+  nlohmann::json j = nlohmann::json::object();
+  for (const char* name : {"base_frequency", "cpuinfo_min_freq", "cpuinfo_max_freq", "scaling_governor",
+                           "scaling_driver", "energy_performance_preference"}) {
+    const auto v = read_line(base + name);
+    if (!v.empty()) j[name] = v;
+  }
+  const auto boost = read_line("/sys/devices/system/cpu/cpufreq/boost");
+  if (!boost.empty()) j["boost"] = boost;
+  const auto no_turbo = read_line("/sys/devices/system/cpu/intel_pstate/no_turbo");
+  if (!no_turbo.empty()) j["intel_pstate_no_turbo"] = no_turbo;
+  return j;
+}
+
+}  // namespace wgb::host

@@ -1,0 +1,92 @@
+// The host CPU as a second device (seed 004): runs the host kernels with the harness protocol,
+// as curves over thread count and working-set size, and writes them into the same result document
+// as GPU runs (suite "host", rows of category "host", curves in row.parameters.series), with every
+// item of the seed's reporting table in machine.host and in each row.
+//
+//   wgb::host::HostOptions o;                  // or quick_options() for small CI-sized runs
+//   wgb::report::ResultDocument doc("host", argv);
+//   auto run = wgb::host::run_host(o, doc);    // rows also land in doc as they complete
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "host/harness.hpp"
+#include "host/team.hpp"
+#include "report/document.hpp"
+#include "webgpu_bench/expected.hpp"
+#include "webgpu_bench/options.hpp"
+#include "webgpu_bench/result.hpp"
+
+namespace wgb::host {
+
+struct HostBenchmark {
+  std::string id;  // public name, never renamed
+  std::string label;
+  std::string description;
+};
+// host-fma-f32, host-fma-f64, host-stream-copy, host-stream-scale, host-stream-add,
+// host-stream-triad, host-load-latency (the order they run in).
+const std::vector<HostBenchmark>& host_benchmarks();
+// Comma-separated globs over the ids; empty = all. A glob matching nothing is a usage error.
+Expected<std::vector<std::string>> select_host_benchmarks(const std::string& filter);
+
+struct HostOptions {
+  std::string filter;                 // globs over host ids; empty = all
+  unsigned threads = 0;               // headline thread count; 0 = one per allowed physical core
+  std::vector<unsigned> thread_list;  // thread-count sweep; empty = default (1, 2, ... threads)
+  bool thread_sweep = true;           // false: only `threads`
+  bool size_sweep = true;             // STREAM and latency curves over working-set size
+  Affinity affinity = Affinity::Cores;
+  std::uint64_t array_bytes = 0;         // each STREAM array; 0 = 4 x last-level cache (at least 64 MiB)
+  std::uint64_t sweep_min_bytes = 4096;  // size sweeps start (STREAM: per array; latency: working set)
+  std::uint64_t sweep_max_bytes = 0;     // STREAM size sweep end per array; 0 = array_bytes
+  std::uint64_t latency_max_bytes = 0;   // latency sweep end; 0 = 4 x last-level cache (>= 64 MiB)
+  int points_per_octave = 2;
+  ProtocolConfig protocol;          // R, warm-up, 1 ms minimum region
+  bool huge_pages = false;          // madvise(MADV_HUGEPAGE) on every buffer
+  std::string isa;                  // FMA: "" = widest available, or avx512f / avx2 / scalar
+  std::uint64_t seed = 0x5eedc0de;  // Sattolo cycle
+  double memory_fraction = 0.6;     // refuse buffers larger than this share of MemAvailable
+  double clock_probe_ms = 1.0;      // add-chain clock reading after each point (0: none)
+  CancelToken cancel;
+  std::function<void(const std::string&)> on_progress;  // one line per measured point
+  std::function<void(const BenchmarkResult&)> on_row;   // after each row is added to the document
+};
+
+// Small sizes and few repetitions: the whole suite in seconds (CI, smoke tests). Arrays are far
+// below 4x the last-level cache, so rows say they are not DRAM measurements.
+HostOptions quick_options();
+
+struct HostRun {
+  std::vector<BenchmarkResult> rows;
+  bool cancelled = false;
+  int failed_rows = 0;
+};
+
+// Runs the selected host benchmarks; sets doc.machine.host.* and doc.options, appends rows
+// (calling `checkpoint` after each so a cancelled run keeps what completed), and at the end adds
+// the derived quantities (seed 004 "Derived quantities": fraction of the measured roofline).
+// Errors: Usage (bad options), OutOfMemory (buffers exceed the allowed share of memory).
+Expected<HostRun> run_host(const HostOptions& options, report::ResultDocument& doc,
+                           const std::function<Status()>& checkpoint = {});
+
+// Seed 004's derived quantities from a time and the kernel's cost model.
+struct Rates {
+  double flops_per_second = 0;
+  double bytes_per_second = 0;
+  double arithmetic_intensity = 0;  // flops / byte; infinite when no bytes
+  double fraction_of_roofline = 0;
+};
+Rates derive(double seconds, double flops, double bytes, double peak_flops, double peak_bandwidth) noexcept;
+
+// Geometric size list from lo to hi (both included), `per_octave` points per doubling, each a
+// multiple of `granule` bytes.
+std::vector<std::uint64_t> size_points(std::uint64_t lo, std::uint64_t hi, int per_octave, std::uint64_t granule);
+// Default thread sweep up to n: every count to 8, then steps of n/8, always ending at n.
+std::vector<unsigned> default_thread_list(unsigned n);
+
+}  // namespace wgb::host

@@ -1,0 +1,243 @@
+// Host topology from sysfs (/sys/devices/system/{cpu,node}), /proc/meminfo and get_mempolicy(2).
+#include "host/topology.hpp"
+
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace wgb::host {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_line(const fs::path& p) {
+  std::ifstream f(p);
+  std::string s;
+  std::getline(f, s);
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+long read_long(const fs::path& p, long fallback = -1) {
+  const auto s = read_line(p);
+  long v = fallback;
+  std::from_chars(s.data(), s.data() + s.size(), v);
+  return s.empty() ? fallback : v;
+}
+
+// sysfs cache sizes: "48K", "2048K", "266240K", "1M".
+std::uint64_t parse_size(const std::string& s) {
+  std::uint64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{}) return 0;
+  if (p != s.data() + s.size()) {
+    switch (*p) {
+      case 'K': v <<= 10; break;
+      case 'M': v <<= 20; break;
+      case 'G': v <<= 30; break;
+      default: break;
+    }
+  }
+  return v;
+}
+
+std::uint64_t meminfo_bytes(const std::string& key) {
+  std::ifstream f("/proc/meminfo");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind(key + ":", 0) == 0) {
+      std::uint64_t kb = 0;
+      const auto first = line.find_first_of("0123456789");
+      if (first == std::string::npos) return 0;
+      std::from_chars(line.data() + first, line.data() + line.size(), kb);
+      return kb << 10;
+    }
+  }
+  return 0;
+}
+
+std::string mempolicy_name() {
+  int mode = -1;
+  // get_mempolicy(&mode, NULL, 0, NULL, 0): the calling thread's policy; no libnuma needed.
+  if (syscall(SYS_get_mempolicy, &mode, nullptr, 0UL, nullptr, 0UL) != 0) return "unknown";
+  switch (mode & 0xff) {  // high bits are mode flags (static/relative nodes)
+    case 0: return "default (local first-touch)";
+    case 1: return "preferred";
+    case 2: return "bind";
+    case 3: return "interleave";
+    case 4: return "local";
+    case 5: return "preferred-many";
+    default: return "mode " + std::to_string(mode);
+  }
+}
+
+}  // namespace
+
+std::vector<int> parse_cpu_list(std::string_view text) {
+  std::vector<int> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    auto end = text.find(',', i);
+    if (end == std::string_view::npos) end = text.size();
+    auto part = text.substr(i, end - i);
+    while (!part.empty() && (part.back() == '\n' || part.back() == ' ')) part.remove_suffix(1);
+    int lo = 0, hi = 0;
+    const auto dash = part.find('-');
+    auto r1 = std::from_chars(part.data(), part.data() + (dash == std::string_view::npos ? part.size() : dash), lo);
+    if (r1.ec == std::errc{} && !part.empty()) {
+      hi = lo;
+      if (dash != std::string_view::npos) {
+        auto r2 = std::from_chars(part.data() + dash + 1, part.data() + part.size(), hi);
+        if (r2.ec != std::errc{}) hi = lo - 1;
+      }
+      for (int c = lo; c <= hi && c - lo < (1 << 20); ++c) out.push_back(c);
+    }
+    i = end + 1;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::string format_cpu_list(const std::vector<int>& cpus) {
+  std::string s;
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!s.empty()) s += ',';
+    s += std::to_string(cpus[i]);
+    if (j > i) s += '-' + std::to_string(cpus[j]);
+    i = j + 1;
+  }
+  return s;
+}
+
+std::vector<CacheLevel> caches_for(const std::vector<int>& cpus) {
+  // Key: (level, type, shared list) identifies one instance.
+  std::map<std::tuple<int, std::string>, CacheLevel> levels;
+  std::map<std::tuple<int, std::string>, std::set<std::string>> instances;
+  for (int cpu : cpus) {
+    const fs::path base = fs::path("/sys/devices/system/cpu") / ("cpu" + std::to_string(cpu)) / "cache";
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(base, ec)) {
+      if (e.path().filename().string().rfind("index", 0) != 0) continue;
+      CacheLevel c;
+      c.type = read_line(e.path() / "type");
+      if (c.type == "Instruction") continue;
+      c.level = static_cast<int>(read_long(e.path() / "level", 0));
+      c.bytes = parse_size(read_line(e.path() / "size"));
+      c.ways = static_cast<int>(read_long(e.path() / "ways_of_associativity", 0));
+      c.line_bytes = static_cast<int>(read_long(e.path() / "coherency_line_size", 0));
+      const auto shared = read_line(e.path() / "shared_cpu_list");
+      c.shared_cpus = parse_cpu_list(shared);
+      const auto key = std::make_tuple(c.level, c.type);
+      instances[key].insert(shared);
+      if (!levels.count(key)) levels[key] = c;
+    }
+  }
+  std::vector<CacheLevel> out;
+  for (auto& [key, c] : levels) {
+    c.instances = static_cast<int>(instances[key].size());
+    out.push_back(c);
+  }
+  std::sort(out.begin(), out.end(), [](const CacheLevel& a, const CacheLevel& b) { return a.level < b.level; });
+  return out;
+}
+
+std::uint64_t last_level_cache_bytes(const std::vector<int>& cpus) {
+  const auto c = caches_for(cpus);
+  return c.empty() ? 0 : c.back().total_bytes();
+}
+
+Topology read_topology() {
+  Topology t;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+      if (CPU_ISSET(c, &set)) t.allowed_cpus.push_back(c);
+    }
+  }
+  if (t.allowed_cpus.empty()) {
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    for (int c = 0; c < std::max(1L, n); ++c) t.allowed_cpus.push_back(c);
+  }
+  // One hardware thread per physical core: group allowed CPUs by (package, core id).
+  std::map<std::pair<long, long>, std::vector<int>> cores;
+  for (int cpu : t.allowed_cpus) {
+    const fs::path topo = fs::path("/sys/devices/system/cpu") / ("cpu" + std::to_string(cpu)) / "topology";
+    const long pkg = read_long(topo / "physical_package_id", 0);
+    const long core = read_long(topo / "core_id", cpu);
+    cores[{pkg, core}].push_back(cpu);
+  }
+  std::vector<std::vector<int>> ordered;
+  for (auto& [key, list] : cores) ordered.push_back(list);
+  // Order cores by their first CPU number (compact placement: fills a package before the next
+  // when the OS numbers CPUs that way, which Linux does for the first thread of each core).
+  std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
+  for (const auto& list : ordered) t.one_per_core.push_back(list.front());
+  for (const auto& list : ordered) {
+    for (std::size_t i = 1; i < list.size(); ++i) t.smt_siblings.push_back(list[i]);
+  }
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/sys/devices/system/node", ec)) {
+    const auto name = e.path().filename().string();
+    if (name.rfind("node", 0) != 0 || name.size() < 5 || !std::isdigit(static_cast<unsigned char>(name[4]))) continue;
+    NumaNode n;
+    n.id = std::stoi(name.substr(4));
+    n.cpus = parse_cpu_list(read_line(e.path() / "cpulist"));
+    t.numa_nodes.push_back(n);
+  }
+  std::sort(t.numa_nodes.begin(), t.numa_nodes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  t.mempolicy = mempolicy_name();
+  t.mem_total_bytes = meminfo_bytes("MemTotal");
+  t.mem_available_bytes = meminfo_bytes("MemAvailable");
+  t.thp = read_line("/sys/kernel/mm/transparent_hugepage/enabled");
+  return t;
+}
+
+int numa_node_of(const Topology& t, int cpu) {
+  for (const auto& n : t.numa_nodes) {
+    if (std::find(n.cpus.begin(), n.cpus.end(), cpu) != n.cpus.end()) return n.id;
+  }
+  return -1;
+}
+
+nlohmann::json to_json(const CacheLevel& c) {
+  return {{"level", c.level},
+          {"type", c.type},
+          {"bytes", c.bytes},
+          {"ways", c.ways},
+          {"line_bytes", c.line_bytes},
+          {"shared_cpu_list", format_cpu_list(c.shared_cpus)},
+          {"private", c.shared_cpus.size() <= 1},
+          {"instances", c.instances},
+          {"total_bytes", c.total_bytes()}};
+}
+
+nlohmann::json topology_json(const Topology& t) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const auto& n : t.numa_nodes) nodes.push_back({{"node", n.id}, {"cpus", format_cpu_list(n.cpus)}});
+  nlohmann::json caches = nlohmann::json::array();
+  for (const auto& c : caches_for(t.allowed_cpus)) caches.push_back(to_json(c));
+  return {{"allowed_cpus", format_cpu_list(t.allowed_cpus)},
+          {"allowed_cpu_count", t.allowed_cpus.size()},
+          {"physical_cores_allowed", t.one_per_core.size()},
+          {"one_per_core", format_cpu_list(t.one_per_core)},
+          {"smt_siblings", format_cpu_list(t.smt_siblings)},
+          {"caches_over_allowed_cpus", caches},
+          {"numa", {{"node_count", t.numa_nodes.size()}, {"nodes", nodes}, {"mempolicy", t.mempolicy}}},
+          {"memory", {{"total_bytes", t.mem_total_bytes}, {"available_bytes_at_start", t.mem_available_bytes}}},
+          {"transparent_hugepages", t.thp}};
+}
+
+}  // namespace wgb::host

@@ -1,0 +1,237 @@
+// Unit tests of the host suite through the library API: a small `webgpu-bench host --quick`-style
+// run (tiny sizes, few repetitions: about a second on two cores) must produce every row with its
+// checks passed and every reporting field of seed 004 present, in a document the common loader
+// accepts; option errors are usage errors; the second-process comparison and its arguments.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+#include <thread>
+
+#include "host/host.hpp"
+#include "host/repro.hpp"
+#include "host/text.hpp"
+#include "host/topology.hpp"
+#include "report/document.hpp"
+
+namespace wgb::host {
+namespace {
+
+using json = nlohmann::json;
+
+HostOptions tiny() {
+  HostOptions o = quick_options();
+  // At most two pinned threads, and never more than the cores this process may use (a cpuset can
+  // allow fewer CPUs than are online).
+  o.threads = static_cast<unsigned>(std::clamp<std::size_t>(read_topology().one_per_core.size(), 1, 2));
+  o.array_bytes = 256 << 10;
+  o.sweep_min_bytes = 16 << 10;
+  o.sweep_max_bytes = 64 << 10;
+  o.latency_max_bytes = 64 << 10;
+  o.points_per_octave = 1;
+  o.protocol.repetitions = 3;
+  o.protocol.warmup_ms = 1;
+  o.clock_probe_ms = 0.2;
+  return o;
+}
+
+TEST(HostSuite, QuickRunHasEveryRowCheckAndReportingField) {
+  report::ResultDocument doc("host", {"webgpu-bench", "host", "--quick"});
+  int checkpoints = 0;
+  std::vector<std::string> seen;
+  HostOptions o = tiny();
+  o.on_row = [&](const BenchmarkResult& r) { seen.push_back(r.id); };
+  auto run = run_host(o, doc, [&]() -> Status {
+    ++checkpoints;
+    return ok();
+  });
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_FALSE(run->cancelled);
+  EXPECT_EQ(run->failed_rows, 0);
+  ASSERT_EQ(run->rows.size(), host_benchmarks().size());
+  EXPECT_EQ(seen.size(), run->rows.size());
+  EXPECT_GE(checkpoints, static_cast<int>(run->rows.size()));
+  doc.finish("complete");
+  const json& d = doc.json();
+  EXPECT_EQ(d["suite"], "host");
+
+  // Seed 004's reporting table, machine side.
+  const json& h = d["machine"]["host"];
+  EXPECT_FALSE(h["cpu_model"].get<std::string>().empty());
+  EXPECT_GE(h["topology"]["physical_cores_allowed"].get<int>(), 1);
+  EXPECT_TRUE(h["vector_isa"].is_array());
+  EXPECT_TRUE(h["clock"]["base"].contains("tsc_mhz"));
+  EXPECT_GT(h["clock"]["sustained_add_chain_mhz"]["median"].get<double>(), 0);
+  EXPECT_FALSE(h["topology"]["caches_over_allowed_cpus"].empty());
+  EXPECT_GT(h["topology"]["memory"]["total_bytes"].get<double>(), 0);
+  EXPECT_GT(h["memory_measured"]["stream_bandwidth_Bps"].get<double>(), 0);
+  EXPECT_FALSE(h["memory_measured"]["stream_arrays_at_least_4x_llc"].is_null());
+  EXPECT_GE(h["topology"]["numa"]["node_count"].get<int>(), 0);
+  EXPECT_FALSE(h["topology"]["numa"]["mempolicy"].get<std::string>().empty());
+  EXPECT_FALSE(h["compiler"]["vendor_version"].get<std::string>().empty());
+  EXPECT_NE(h["compiler"]["command"].get<std::string>().find("-O"), std::string::npos);
+  EXPECT_GT(h["timer"]["resolution_ns"].get<double>(), 0);
+  EXPECT_GT(h["roofline"]["peak_flops_f64"].get<double>(), 0);
+  EXPECT_FALSE(d["build"]["flags"].is_null());
+
+  // Row side: statistic per regime, dispersion, threads, input, timing, frequency, curves.
+  for (const auto& r : d["rows"]) {
+    SCOPED_TRACE(r["id"].get<std::string>());
+    EXPECT_EQ(r["category"], "host");
+    EXPECT_EQ(r["status"], "ok") << r["message"];
+    EXPECT_GT(r["value"].get<double>(), 0);
+    EXPECT_FALSE(r["validation"].get<std::string>().empty());
+    const bool fma = r["family"] == "fma";
+    EXPECT_EQ(r["statistic"], fma ? "best" : "median");
+    EXPECT_FALSE(r["statistic_reason"].get<std::string>().empty());
+    const json& p = r["parameters"];
+    EXPECT_EQ(p["timing"]["clock"], "std::chrono::steady_clock");
+    EXPECT_EQ(p["timing"]["repetitions"], 3);
+    EXPECT_GE(p["timing"]["repeat"].get<double>(), 1);
+    EXPECT_GT(p["timing"]["region_ms_min"].get<double>(), 1.0);  // every region > 1 ms
+    EXPECT_TRUE(p["timing"]["warmup"].contains("runs"));
+    EXPECT_TRUE(p["timing"]["dispersion"].contains("iqr_ms"));
+    EXPECT_TRUE(p["threads"].contains("affinity"));
+    EXPECT_TRUE(p["threads"].contains("count"));
+    EXPECT_TRUE(p["input"].contains("shape"));
+    EXPECT_TRUE(p["input"].contains("alignment"));
+    EXPECT_TRUE(p["input"].contains("numerical_character"));
+    EXPECT_TRUE(p["frequency"].contains("sustained_mhz_median"));
+    ASSERT_TRUE(p["series"].is_array());
+    EXPECT_FALSE(p["series"].empty());
+    for (const auto& s : p["series"]) {
+      EXPECT_FALSE(s["points"].empty());
+      for (const auto& pt : s["points"]) EXPECT_TRUE(pt["valid"].get<bool>());
+    }
+    EXPECT_EQ(r["samples_ms"].size(), 3u);
+  }
+  // STREAM rows: curves over threads and over working set; triad has the derived quantities.
+  const json* triad = nullptr;
+  for (const auto& r : d["rows"]) {
+    if (r["id"] == "host-stream-triad") triad = &r;
+  }
+  ASSERT_NE(triad, nullptr);
+  ASSERT_EQ((*triad)["parameters"]["series"].size(), 2u);
+  EXPECT_EQ((*triad)["parameters"]["series"][0]["name"], "threads");
+  EXPECT_EQ((*triad)["parameters"]["series"][1]["name"], "working_set");
+  EXPECT_TRUE((*triad)["parameters"]["series"][1].contains("cache_boundaries"));
+  EXPECT_TRUE((*triad)["parameters"].contains("derived"));
+  EXPECT_NEAR((*triad)["parameters"]["derived"]["fraction_of_roofline"].get<double>(), 1.0, 1e-9);
+  EXPECT_FALSE((*triad)["notes"].empty());  // 256 KiB arrays: says it is not a DRAM figure
+
+  // The document loads back through the common loader (so report/compare can read it).
+  const auto path = std::filesystem::temp_directory_path() / ("wgb-host-test-" + std::to_string(getpid()) + ".json");
+  ASSERT_TRUE(report::write_json_atomic(path, d));
+  auto loaded = report::load_result_document(path);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+
+  // The text forms carry the reporting table and the curves.
+  std::ostringstream text;
+  write_host_summary(text, d);
+  write_host_curves(text, d);
+  for (const char* item : {"| CPU |", "| Cache |", "| Memory |", "| NUMA |", "| Compiler |", "| Flags |", "| Threads |",
+                           "| Frequency |", "| Input |", "| Timing |", "host-stream-triad over thread count",
+                           "host-load-latency over working set", "ns per load"}) {
+    EXPECT_NE(text.str().find(item), std::string::npos) << item;
+  }
+
+  // A second-process comparison of a document with itself agrees everywhere.
+  json copy = d;
+  auto same = compare_and_mark(copy, d);
+  EXPECT_EQ(same.rows_compared, static_cast<int>(run->rows.size()));
+  EXPECT_EQ(same.rows_rejected, 0);
+  EXPECT_GT(same.points_compared, 0);
+  EXPECT_EQ(same.points_disagreeing, 0);
+  std::ostringstream marked;
+  write_host_curves(marked, copy);
+  EXPECT_NE(marked.str().find("2nd process"), std::string::npos);
+  EXPECT_NE(marked.str().find("| yes |"), std::string::npos);
+}
+
+TEST(HostSuite, FilterSelectsAndUnknownIsUsageError) {
+  auto s = select_host_benchmarks("host-stream-*");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->size(), 4u);
+  s = select_host_benchmarks("host-fma-f64,host-load-latency");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (std::vector<std::string>{"host-fma-f64", "host-load-latency"}));
+  auto bad = select_host_benchmarks("host-nope");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().kind, ErrorKind::Usage);
+}
+
+TEST(HostSuite, BadOptionsAreUsageErrors) {
+  report::ResultDocument doc("host", {});
+  HostOptions o = tiny();
+  o.protocol.repetitions = 0;
+  auto r = run_host(o, doc);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::Usage);
+  o = tiny();
+  o.threads = 100000;  // more pinned threads than CPUs
+  r = run_host(o, doc);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::Usage);
+  o = tiny();
+  o.filter = "host-stream-triad";
+  o.array_bytes = std::uint64_t{1} << 50;  // more than the machine has
+  r = run_host(o, doc);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::Usage);
+  o = tiny();
+  o.isa = "neon-of-the-future";
+  r = run_host(o, doc);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::Usage);
+}
+
+TEST(HostRepro, AgreementIsWithinTheLargerIqr) {
+  EXPECT_TRUE(timings_agree(10.0, 10.4, 0.5, 0.1));
+  EXPECT_TRUE(timings_agree(10.0, 10.4, 0.1, 0.5));
+  EXPECT_FALSE(timings_agree(10.0, 10.4, 0.1, 0.2));
+  EXPECT_TRUE(timings_agree(3.0, 3.0, 0.0, 0.0));
+}
+
+TEST(HostRepro, DisagreeingRowBecomesSuspect) {
+  json first = {
+      {"rows",
+       json::array(
+           {{{"id", "host-stream-triad"},
+             {"status", "ok"},
+             {"message", ""},
+             {"time_ms", 10.0},
+             {"stats_ms", {{"iqr", 0.1}}},
+             {"parameters",
+              {{"series",
+                json::array(
+                    {{{"name", "threads"},
+                      {"x", "threads"},
+                      {"points",
+                       json::array({{{"threads", 1}, {"time_ms", 5.0}, {"q1_ms", 4.9}, {"q3_ms", 5.1}}})}}})}}}}})}};
+  json second = first;
+  second["rows"][0]["time_ms"] = 12.0;
+  second["rows"][0]["parameters"]["series"][0]["points"][0]["time_ms"] = 5.1;
+  auto out = compare_and_mark(first, second);
+  EXPECT_EQ(out.rows_compared, 1);
+  EXPECT_EQ(out.rows_rejected, 1);
+  EXPECT_EQ(first["rows"][0]["status"], "suspect");
+  EXPECT_NE(first["rows"][0]["message"].get<std::string>().find("second-process"), std::string::npos);
+  EXPECT_EQ(out.points_compared, 1);
+  EXPECT_EQ(out.points_disagreeing, 0);  // 0.1 ms apart, IQR 0.2 ms
+  EXPECT_TRUE(first["rows"][0]["parameters"]["series"][0]["points"][0]["repro_agree"].get<bool>());
+}
+
+TEST(HostRepro, SecondProcessArguments) {
+  const auto a = repro_arguments({"webgpu-bench", "host", "--quick", "--repro", "--json", "out.json", "--threads", "2"},
+                                 "/tmp/x.json");
+  EXPECT_EQ(a, (std::vector<std::string>{"webgpu-bench", "host", "--quick", "--threads", "2", "--json", "/tmp/x.json",
+                                         "--quiet"}));
+  const auto b = repro_arguments({"webgpu-bench", "host", "--json=o.json", "--repro"}, "/tmp/y.json");
+  EXPECT_EQ(b, (std::vector<std::string>{"webgpu-bench", "host", "--json", "/tmp/y.json", "--quiet"}));
+}
+
+}  // namespace
+}  // namespace wgb::host
