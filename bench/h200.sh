@@ -60,6 +60,8 @@ case "$part" in
   part2)
     step memory-256 wgb memory --quiet --working-set 256 --json "$res/memory-256.json"
     step memory-512 wgb memory --quiet --working-set 512 --json "$res/memory-512.json"
+    # What WebGPU's bounds checks cost a dependent load (the latency phase without robustness).
+    step memory-latency-norobust wgb memory --quiet --phases latency --no-robustness --json "$res/memory-latency-no-robustness.json"
     step host wgb host --json "$res/host.json"
     ;;
 esac
