@@ -91,7 +91,13 @@ std::string kernel_source(std::string_view name) {
 
 Status require_feature(gpu::Context& gpu, std::string_view webgpu_feature) {
   if (gpu.has_feature(webgpu_feature)) return ok();
-  return make_error(ErrorKind::Skipped, fmt::format("the adapter lacks the '{}' feature", webgpu_feature));
+  std::string hint;
+  // Dawn hides shader-f16 on NVIDIA's Vulkan driver unless the adapter toggle
+  // vulkan_enable_f16_on_nvidia is given, which --experimental does (issue 11).
+  if (webgpu_feature == "shader-f16" && !gpu.options().experimental && gpu.adapter().vendor_id == 0x10de) {
+    hint = " (Dawn hides it on NVIDIA's Vulkan driver; --experimental enables it)";
+  }
+  return make_error(ErrorKind::Skipped, fmt::format("the adapter lacks the '{}' feature{}", webgpu_feature, hint));
 }
 
 Status require_wgsl_feature(gpu::Context& gpu, std::string_view wgsl_feature) {
