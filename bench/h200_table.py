@@ -114,7 +114,10 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--title", default="H200 batch")
     ap.add_argument("--command", default="")
+    ap.add_argument("--no-published", action="store_true", help="leave out the H200 datasheet columns (other devices)")
     args = ap.parse_args()
+    if args.no_published:
+        PUBLISHED.clear()
     p = lambda name: os.path.join(args.dir, name)
     default = load(p("default.json"))
     norob = rows_of(load(p("no-robustness.json")))
