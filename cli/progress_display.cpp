@@ -99,7 +99,8 @@ void ProgressDisplay::draw_locked() {
   } else {
     eta = "paused";
   }
-  std::cerr << fmt::format("\r\033[2K[{}] {:3.0f}% {}/{} {}  {}{}{}", bar, 100 * f, progress_->completed_benchmarks(),
+  // Floor, not round: only finish() may show 100 % (seed 000).
+  std::cerr << fmt::format("\r\033[2K[{}] {:3.0f}% {}/{} {}  {}{}{}", bar, std::floor(100 * f), progress_->completed_benchmarks(),
                            progress_->benchmark_count(), eta, current_, stage_.empty() ? "" : ": ", stage_)
             << std::flush;
   drawn_ = true;
