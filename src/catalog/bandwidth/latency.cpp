@@ -1,0 +1,128 @@
+// read-latency: dependent-load latency at a chosen working-set size (SuiteOptions::working_set_bytes,
+// default 64 MiB), so `webgpu-bench sweep read-latency` draws the latency-versus-working-set curve
+// whose steps are the cache levels (seed 004 "Common errors": a single point does not show the regime).
+// Not in the default suite: the memory suite's latency phase is the default-size measurement.
+#include <fmt/format.h>
+
+#include "catalog/common.hpp"
+#include "catalog/families.hpp"
+#include "catalog/technique/reference.hpp"
+#include "gpu/hash.hpp"
+#include "webgpu_bench/options.hpp"
+
+namespace wgb::catalog {
+
+namespace {
+
+constexpr std::uint64_t kNodeBytes = 64;  // one node per 64-byte line
+constexpr std::uint64_t kDefaultWorkingSet = 64ull << 20;
+constexpr std::uint64_t kChainSeed = 0x1a7e9c1ULL;
+
+struct LatencyParams {
+  std::uint32_t iterations, pad0, pad1, pad2;
+};
+
+// The walk the GPU must reproduce: `hops` steps from node 0 (word indices, 16 words per node).
+std::uint32_t host_walk(const std::vector<std::uint32_t>& words, std::uint64_t hops) {
+  std::uint32_t idx = 0;
+  for (std::uint64_t i = 0; i < hops; ++i) idx = words[idx];
+  return idx;
+}
+
+Expected<std::unique_ptr<Workload>> prepare_read_latency(PrepareContext& pc) {
+  auto& gpu = pc.gpu;
+  std::uint64_t bytes = pc.options.working_set_bytes != 0 ? pc.options.working_set_bytes : kDefaultWorkingSet;
+  bytes = bytes / kNodeBytes * kNodeBytes;
+  const std::uint64_t limit = std::min<std::uint64_t>(gpu.limits().maxStorageBufferBindingSize, 1ull << 32);
+  if (bytes < 2 * kNodeBytes) {
+    return make_error(ErrorKind::Usage, fmt::format("working set {} bytes is below two 64-byte nodes", bytes));
+  }
+  if (bytes > limit) {
+    return make_error(ErrorKind::Skipped,
+                      fmt::format("a {} byte working set exceeds the adapter's storage binding limit {}", bytes, limit));
+  }
+  const auto nodes = static_cast<std::uint32_t>(bytes / kNodeBytes);
+  // Node i's first word holds the word index of its successor; the other 15 words are hashed filler
+  // (never read, never zero).
+  std::vector<std::uint32_t> words(bytes / 4);
+  for (std::size_t i = 0; i < words.size(); ++i) words[i] = gpu::filled_word(i, 0x1a7e11u);
+  const auto next = technique::sattolo_chain(nodes, kChainSeed);
+  for (std::uint32_t i = 0; i < nodes; ++i) words[std::size_t{i} * 16] = next[i] * 16;
+
+  const std::string src = kernel_source("bandwidth/read_latency");
+  auto pipeline = gpu.pipeline(src, "read-latency");
+  if (!pipeline) return std::move(pipeline).error();
+  auto chain = gpu.buffer_with(std::span<const std::uint32_t>(words), kStorage, "read-latency chain");
+  if (!chain) return std::move(chain).error();
+  const std::uint32_t zero[4] = {};
+  auto state = gpu.buffer_with(std::span<const std::uint32_t>(zero), kStorage, "read-latency state");
+  if (!state) return std::move(state).error();
+  const LatencyParams params{4096, 0, 0, 0};
+  auto uniform = gpu.buffer_with(std::span<const LatencyParams>(&params, 1), kUniform, "read-latency params");
+  if (!uniform) return std::move(uniform).error();
+
+  KernelSpec spec;
+  spec.pipeline = *pipeline;
+  spec.bind_groups = {bind_buffers(gpu, *pipeline, {*chain, *state, *uniform})};
+  spec.workgroups = {1, 1, 1};
+  spec.knob = {"hops", 16, 1u << 26, 4096};
+  spec.knob_uniform = *uniform;
+  spec.knob_offset = 0;
+  spec.work = [](std::uint64_t hops) { return WorkModel{.operations = static_cast<double>(hops)}; };
+  spec.parameters = {{"working_set_bytes", bytes}, {"nodes", nodes}, {"node_bytes", kNodeBytes},
+                     {"invocations", 1}, {"ns_per_hop", "1e9 / (hops per second)"}};
+  // Validation: restart from node 0 and walk a count that wraps the cycle once for small sets; the
+  // GPU's final index must equal the host's walk of the same cycle.
+  spec.validate = [chain = *chain, state = *state, uniform = *uniform, pipeline = *pipeline, words = std::move(words),
+                   nodes](gpu::Context& g, std::uint64_t knob) -> Expected<std::string> {
+    const std::uint32_t hops = std::min<std::uint32_t>(nodes + 7, 1u << 20);
+    const std::uint32_t zero4[4] = {};
+    g.write(state, 0, zero4, sizeof(zero4));
+    const LatencyParams probe{hops, 0, 0, 0};
+    g.write(uniform, 0, &probe, sizeof(probe));
+    auto group = bind_buffers(g, pipeline, {chain, state, uniform});
+    auto st = g.run_pass([&](wgpu::ComputePassEncoder& pass) {
+      pass.SetPipeline(pipeline);
+      pass.SetBindGroup(0, group);
+      pass.DispatchWorkgroups(1);
+    });
+    const LatencyParams restore{static_cast<std::uint32_t>(knob), 0, 0, 0};
+    g.write(uniform, 0, &restore, sizeof(restore));
+    if (!st) return std::move(st).error();
+    auto got = g.read_as<std::uint32_t>(state, 0, 1);
+    if (!got) return std::move(got).error();
+    const std::uint32_t want = host_walk(words, hops);
+    if ((*got)[0] != want) {
+      return make_error(ErrorKind::Failed,
+                        fmt::format("after {} hops the GPU was at word {}, the host walk at {}", hops, (*got)[0], want));
+    }
+    return fmt::format("after {} hops from node 0 the GPU's position matched the host's walk of the cycle", hops);
+  };
+  return make_kernel_workload(gpu, std::move(spec));
+}
+
+}  // namespace
+
+std::vector<BenchmarkDefinition> latency_benchmarks() {
+  std::vector<BenchmarkDefinition> v;
+  v.push_back(BenchmarkDefinition{
+      .id = "read-latency",
+      .label = "Dependent-load latency",
+      .description = "One invocation follows a single random cycle (Sattolo) through 64-byte nodes filling the "
+                     "working set (SuiteOptions::working_set_bytes, default 64 MiB; `sweep read-latency` varies it); "
+                     "each load's address is the previous load's value; the position carries across dispatches. "
+                     "Counts hops; ns per hop = 1e9 / rate (includes loop cost, amortised dispatch cost).",
+      .category = "latency",
+      .metric = {"hops", "hop", "Dependent loads"},
+      .source = kernel_source("bandwidth/read_latency"),
+      .statistic = Statistic::Median,
+      .statistic_reason = "median with IQR: a memory round trip depends on the memory system's state (seed 004)",
+      .requires_features = {},
+      .family = "",
+      .in_default_suite = false,
+      .prepare = prepare_read_latency,
+  });
+  return v;
+}
+
+}  // namespace wgb::catalog
