@@ -55,6 +55,11 @@ Expected<std::unique_ptr<Workload>> prepare_alu(PrepareContext& pc, const alu::P
                      {"work_model", probe.work_note},
                      {"peak_class", probe.peak_class},
                      {"kernel", "compute/" + probe.kernel}};
+  // On NVIDIA, shader-f16 exists only through the experimental adapter toggle: the row says so, and
+  // its outputs are checked against the host on every run (the validator always runs).
+  if (probe.f16 && gpu.options().experimental && gpu.adapter().vendor_id == 0x10de) {
+    spec.parameters["experimental"] = "shader-f16 through Dawn's vulkan_enable_f16_on_nvidia (--experimental)";
+  }
   return make_kernel_workload(gpu, std::move(spec));
 }
 
