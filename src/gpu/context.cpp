@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -300,6 +301,17 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextOptions& options
   std::vector<const char*> disabled{kToggleNoQuantization};
   if (!options.robustness) enabled.push_back(kToggleNoRobustness);
   if (options.experimental) enabled.push_back(kToggleUnsafe);
+  // For people who maintain WebGPU implementations: extra Dawn device toggles from the environment
+  // (e.g. WGB_DAWN_TOGGLES=dump_shaders to see the SPIR-V Dawn generates). They are recorded with the
+  // others in every result document, because they can change what is measured.
+  std::vector<std::string> extra;
+  if (const char* env = std::getenv("WGB_DAWN_TOGGLES"); env != nullptr) {
+    std::stringstream list(env);
+    for (std::string t; std::getline(list, t, ',');) {
+      if (!t.empty()) extra.push_back(t);
+    }
+  }
+  for (const auto& t : extra) enabled.push_back(t.c_str());
   wgpu::DawnTogglesDescriptor toggles;
   toggles.enabledToggleCount = enabled.size();
   toggles.enabledToggles = enabled.data();
@@ -341,6 +353,16 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextOptions& options
                                                         ctx->adapter_.device, device_error));
   }
   ctx->queue_ = ctx->device_.GetQueue();
+  if (!extra.empty()) {
+    // With extra toggles (dump_shaders, ...) Dawn's own log is the point: pass it to stderr.
+    ctx->device_.SetLoggingCallback([](wgpu::LoggingType type, wgpu::StringView message) {
+      const char* kind = type == wgpu::LoggingType::Error     ? "error"
+                         : type == wgpu::LoggingType::Warning ? "warning"
+                         : type == wgpu::LoggingType::Info    ? "info"
+                                                              : "verbose";
+      std::fprintf(stderr, "dawn %s: %s\n", kind, str(message).c_str());
+    });
+  }
   ctx->device_.GetLimits(&ctx->limits_);
   // Device features (what was granted) replace the adapter's list in the description.
   wgpu::SupportedFeatures granted;

@@ -119,6 +119,16 @@ TEST(Cli, RunWritesAValidatedRowAndJson) {
   std::filesystem::remove(json);
 }
 
+TEST(Cli, ExtraDawnTogglesFromTheEnvironmentAreAppliedAndLogged) {
+  WGB_GPU_OR_SKIP(ctx);
+  setenv("WGB_DAWN_TOGGLES", "dump_shaders", 1);
+  auto r = run_cli({"run", "--filter", "read-linear", "--bandwidth-mib", "1", "--measurement-ms", "5", "--idle-gap-ms",
+                    "0", "--max-rounds", "2", "--min-rounds", "1", "--throttle-ratio", "100", "--quiet"});
+  unsetenv("WGB_DAWN_TOGGLES");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("Dumped SPIRV"), std::string::npos) << "Dawn's shader dump should reach stderr";
+}
+
 TEST(Cli, CtrlCKeepsTheRowsThatCompleted) {
   WGB_GPU_OR_SKIP(ctx);
   const auto json = std::filesystem::temp_directory_path() / ("wgb-cli-int-" + std::to_string(getpid()) + ".json");
