@@ -13,6 +13,7 @@ add_custom_target(wgb_build_info_gen
           "-DCOMPILER_PATH=${CMAKE_CXX_COMPILER}" "-DBUILD_TYPE=${CMAKE_BUILD_TYPE}"
           "-DFLAGS=${WGB_BUILD_FLAGS}" "-DDAWN_VERSION=${WGB_DAWN_VERSION}"
           "-DDAWN_SOURCE=${WGB_DAWN_SOURCE}" "-DVERSION=${PROJECT_VERSION}"
+          "-DCOMPILE_DB=${PROJECT_BINARY_DIR}/compile_commands.json"
           -P "${PROJECT_SOURCE_DIR}/cmake/build_info_script.cmake"
   BYPRODUCTS "${WGB_BUILD_INFO_OUT}"
   VERBATIM)

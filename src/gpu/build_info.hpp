@@ -10,7 +10,8 @@ struct BuildInfo {
   const char* compiler_version;
   const char* compiler_path;
   const char* build_type;
-  const char* flags;
+  const char* flags;             // CMAKE_CXX_FLAGS + the build type's flags
+  const char* compile_command;   // the complete compiler command line of a measured source
   const char* dawn_version;
   const char* dawn_source;
 };

@@ -391,6 +391,7 @@ nlohmann::json build_json() {
           {"compiler_path", b.compiler_path},
           {"build_type", b.build_type},
           {"flags", b.flags},
+          {"compile_command", b.compile_command},
           {"dawn_version", b.dawn_version},
           {"dawn_source", b.dawn_source}};
 }
