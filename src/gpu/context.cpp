@@ -304,14 +304,21 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextOptions& options
   // For people who maintain WebGPU implementations: extra Dawn device toggles from the environment
   // (e.g. WGB_DAWN_TOGGLES=dump_shaders to see the SPIR-V Dawn generates). They are recorded with the
   // others in every result document, because they can change what is measured.
+  // A leading '-' disables a toggle instead (e.g. -vulkan_use_buffer_robust_access_2).
   std::vector<std::string> extra;
   if (const char* env = std::getenv("WGB_DAWN_TOGGLES"); env != nullptr) {
     std::stringstream list(env);
     for (std::string t; std::getline(list, t, ',');) {
-      if (!t.empty()) extra.push_back(t);
+      if (!t.empty() && t != "-") extra.push_back(t);
     }
   }
-  for (const auto& t : extra) enabled.push_back(t.c_str());
+  for (const auto& t : extra) {
+    if (t[0] == '-') {
+      disabled.push_back(t.c_str() + 1);
+    } else {
+      enabled.push_back(t.c_str());
+    }
+  }
   wgpu::DawnTogglesDescriptor toggles;
   toggles.enabledToggleCount = enabled.size();
   toggles.enabledToggles = enabled.data();
