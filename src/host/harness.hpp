@@ -53,11 +53,15 @@ struct ProtocolConfig {
   double min_region_ms = 1.0;      // every timed region must last longer than this
   double target_factor = 2.0;      // calibrate regions to min_region_ms x this, so noise stays above
   std::uint64_t max_repeat = std::uint64_t{1} << 40;
+  double min_scaling = 1.9;    // region(2R) / region(R) at the calibrated R (fixed cost <= 10%)
+  int max_scaling_steps = 10;  // times the count may grow for want of scaling
 };
 
 struct ProtocolResult {
   std::uint64_t repeat = 1;                                   // kernel passes per timed region
   std::vector<std::pair<std::uint64_t, double>> calibration;  // (repeat, ms per pass) tried
+  double scaling = 0;     // best region(2R) / best region(R) at the calibrated R; 0: not checked
+  int scaling_steps = 0;  // times the count grew because the region time did not scale with it
   int warmup_runs = 0;
   double warmup_ms = 0;
   bool warmup_steady = false;     // stopped because two regions agreed, not because of the cap
@@ -91,20 +95,59 @@ ProtocolResult run_protocol(Region&& region, const ProtocolConfig& c) {
   // region stretched by a preemption or a late thread wake-up cannot end the growth early; a
   // region already longer than 50 ms is timed once.
   const double target = c.min_region_ms * c.target_factor;
-  std::uint64_t repeat = 1;
-  for (int step = 0; step < 64; ++step) {
-    double t = 0;
+  auto best_of_three = [&](std::uint64_t count, auto&& enough) {
+    double best = 0;
     for (int k = 0; k < 3; ++k) {
-      const double one = timed(repeat);
-      r.calibration.emplace_back(repeat, one / static_cast<double>(repeat));
-      t = k == 0 ? one : std::min(t, one);
-      if (one > 50.0 || t < target) break;
+      const double one = timed(count);
+      r.calibration.emplace_back(count, one / static_cast<double>(count));
+      best = k == 0 ? one : std::min(best, one);
+      if (enough(one, best)) break;
     }
-    if (t >= target || repeat >= c.max_repeat) break;
-    // Aim a little past the target; at most x1000 per step in case the first region was noise.
-    const double factor = t > 0 ? std::min(1000.0, 1.1 * target / t) : 1000.0;
-    const auto next = static_cast<std::uint64_t>(std::ceil(static_cast<double>(repeat) * std::max(2.0, factor)));
-    repeat = std::min(c.max_repeat, std::max(repeat + 1, next));
+    return best;
+  };
+  // Linearity: a region long enough is not yet a region of kernel work. Its fixed cost (waking a
+  // thread team, a member that waits a whole scheduler slice for its CPU on a loaded machine)
+  // can exceed the target by itself, and then every timed region measures that cost, not the
+  // kernel. So once a count reaches the target it must also show that the time grows with the
+  // work: doubling it must take at least min_scaling times as long (1.9: the fixed part is at most
+  // 10% of a region). Otherwise the count grows by what the two points predict makes the fixed
+  // part small (o = t(R) - R p, p = (t(2R) - t(R)) / R, R' = 9 o / p), at least x2, and is checked
+  // again; after max_scaling_steps, or once a region lasts 500 ms, the count stands as it is and
+  // `scaling` is 0 (not checked).
+  std::uint64_t repeat = 1;
+  double best_t = -1;  // best region at `repeat`; negative: not timed yet
+  for (int step = 0; step < 128; ++step) {
+    if (best_t < 0) {
+      best_t = best_of_three(repeat, [&](double one, double best) { return one > 50.0 || best < target; });
+    }
+    if (repeat >= c.max_repeat) break;
+    if (best_t < target) {
+      // Aim a little past the target; at most x1000 per step in case the first region was noise.
+      const double factor = best_t > 0 ? std::min(1000.0, 1.1 * target / best_t) : 1000.0;
+      const auto next = static_cast<std::uint64_t>(std::ceil(static_cast<double>(repeat) * std::max(2.0, factor)));
+      repeat = std::min(c.max_repeat, std::max(repeat + 1, next));
+      best_t = -1;
+      continue;
+    }
+    if (r.scaling_steps >= c.max_scaling_steps || best_t >= 500.0) {
+      r.scaling = 0;
+      break;
+    }
+    const std::uint64_t twice = std::min(c.max_repeat, 2 * repeat);
+    const double t2 =
+        best_of_three(twice, [&](double one, double best) { return one > 50.0 && best >= c.min_scaling * best_t; });
+    r.scaling = t2 / best_t;
+    if (r.scaling >= c.min_scaling) break;
+    ++r.scaling_steps;
+    const double per_pass = (t2 - best_t) / static_cast<double>(twice - repeat);
+    double grow = 2.0;
+    if (per_pass > 0) {
+      const double fixed = std::max(0.0, best_t - per_pass * static_cast<double>(repeat));
+      grow = std::min(1000.0, std::max(2.0, 9.0 * fixed / per_pass / static_cast<double>(repeat)));
+    }
+    const auto next = static_cast<std::uint64_t>(std::ceil(static_cast<double>(repeat) * grow));
+    repeat = std::min(c.max_repeat, std::max(twice, next));
+    best_t = repeat == twice ? t2 : -1;
   }
   // Warm-up at the calibrated size until steady (caches, TLB, page tables, clock ramps).
   double spent = 0, previous = -1;

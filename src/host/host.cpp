@@ -110,6 +110,8 @@ json point_json(const Point& p, const Metric& metric) {
   j["cpu_share"] = p.cpu_share;
   j["involuntary_switches"] = p.proto.involuntary_switches;
   j["recalibrations"] = p.proto.recalibrations;
+  j["scaling"] = p.proto.scaling;
+  j["scaling_steps"] = p.proto.scaling_steps;
   j["clock_mhz"] = median_of(p.member_mhz);
   j["clock_mhz_members"] = p.member_mhz;
   j["cpus_seen"] = p.cpus_seen;
@@ -433,6 +435,11 @@ struct Run {
          "threads held their CPUs throughout (spinning members count as holding them)"},
         {"involuntary_switches", h.proto.involuntary_switches},
         {"recalibrations", h.proto.recalibrations},
+        {"scaling", h.proto.scaling},
+        {"scaling_steps", h.proto.scaling_steps},
+        {"scaling_rule",
+         "calibration doubles the calibrated repeat count: the region must take >= 1.9x as long "
+         "(fixed cost per region <= 10%), else the count grows; 0 = not checked (region >= 500 ms)"},
         {"warmup",
          {{"runs", h.proto.warmup_runs},
           {"ms", h.proto.warmup_ms},

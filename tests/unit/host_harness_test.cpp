@@ -80,6 +80,38 @@ TEST(HostProtocol, OnePreemptedRegionDoesNotStopCalibration) {
   for (double t : r.region_ms) EXPECT_GT(t, 1.0);
 }
 
+TEST(HostProtocol, FixedCostPerRegionIsOutgrownNotMeasured) {
+  // Every region costs 20 ms before any work (a thread team whose members wait for a scheduler
+  // slice on a loaded machine) and a pass costs 1 us. A 2 ms target is met by the fixed cost
+  // alone at one pass; the scaling check must grow the count until the fixed part is at most
+  // about 10% of a region, so the per-pass time is the kernel's (within ~12%), not 20 ms.
+  FakeClock::now_ns = 0;
+  auto region = [&](std::uint64_t repeat) {
+    FakeClock::now_ns += 20'000'000 + static_cast<std::int64_t>(repeat) * 1000;
+  };
+  ProtocolConfig c;
+  c.repetitions = 3;
+  c.warmup_ms = 1;
+  const auto r = run_protocol<decltype(region)&, FakeClock>(region, c);
+  EXPECT_GE(r.scaling, c.min_scaling);
+  EXPECT_GE(r.scaling_steps, 1);
+  EXPECT_GE(r.repeat, 162'000u);  // 20 ms of fixed cost is <= ~11% of the passes' time
+  for (double p : r.pass_ms) EXPECT_LT(p, 1.12e-3);
+}
+
+TEST(HostProtocol, LinearKernelNeedsNoScalingSteps) {
+  // A small fixed cost (5 us) next to 1 us passes: the first count past the target scales.
+  FakeClock::now_ns = 0;
+  auto region = [&](std::uint64_t repeat) { FakeClock::now_ns += 5'000 + static_cast<std::int64_t>(repeat) * 1000; };
+  ProtocolConfig c;
+  c.repetitions = 3;
+  c.warmup_ms = 1;
+  const auto r = run_protocol<decltype(region)&, FakeClock>(region, c);
+  EXPECT_EQ(r.scaling_steps, 0);
+  EXPECT_GE(r.scaling, c.min_scaling);
+  EXPECT_LT(r.repeat, 4000u);  // the 2 ms target, not more
+}
+
 TEST(HostProtocol, ShortTimedRegionsAreRetriedWithMoreRepeats) {
   // After calibration and warm-up the kernel gets 4x faster: regions fall under 1 ms, the set is
   // discarded and timed again with a doubled repeat count until they do not.
