@@ -18,6 +18,10 @@ constexpr double kMinKnobGrowth = 1.25;
 // Batch calibration grows 4x at a time until a batch is a quarter of the measurement target; from
 // there the batch is long enough that its time is dominated by the work, so scaling is linear.
 constexpr std::uint64_t kBatchGrowth = 4;
+// A timed batch far shorter than the measurement target means batch calibration was misled (it ran
+// while clocks were still low, or paid a cold pipeline's first-use costs): sampling restarts with
+// the batch re-sized from the timed rounds, at most this many times per benchmark.
+constexpr int kMaxBatchResizes = 2;
 // ETA guess for the number of knob-calibration steps still to come (typical runs take 2-5).
 constexpr int kTypicalKnobSteps = 4;
 
@@ -218,6 +222,35 @@ void Sampler::add_round(double batch_ms, bool valid) {
     per_rep_estimate_ms_ = best_ms_;
   }
 
+  // A kept round whose whole batch lasted under a quarter of the measurement target: the batch was
+  // sized from calibration runs slower than the GPU really is (clocks still ramping after an idle
+  // period, a cold pipeline). Batches that short let the clocks fall again in every idle gap, and
+  // the rounds then swing between clock states and read as throttling. Re-size the batch from the
+  // fastest timed round and restart sampling (warm-up included) at that size; the rounds taken at
+  // the old size are dropped, and a note says so.
+  if (valid && !last_round_discarded_ && batch_resizes_ < kMaxBatchResizes && reps_ < cfg_.max_batch &&
+      best_ms_ * reps_ < cfg_.measurement_ms / 4) {
+    const std::uint32_t bigger = scale_reps(reps_, best_ms_ * reps_, cfg_.measurement_ms, cfg_.max_batch);
+    if (bigger > reps_) {
+      std::ostringstream os;
+      os << "sample: batch re-sized from " << reps_ << " to " << bigger << " repetitions: a timed batch lasted "
+         << best_ms_ * reps_ << " ms against the " << cfg_.measurement_ms
+         << " ms target (calibration ran slower than the timed rounds); " << rounds_
+         << " round(s) at the old size dropped";
+      notes_.push_back(os.str());
+      ++batch_resizes_;
+      reps_ = bigger;
+      kept_ms_.clear();
+      throttled_ms_.clear();
+      rounds_ = 0;
+      stable_ = 0;
+      consecutive_discards_ = 0;
+      have_best_ = false;
+      best_ms_ = 0;
+      phase_ = Phase::WarmUp;
+      return;
+    }
+  }
   if (static_cast<int>(kept_ms_.size()) >= cfg_.min_rounds && stable_ >= cfg_.stable_rounds) {
     return finish(StopReason::Converged);
   }
@@ -271,6 +304,7 @@ SamplerReport Sampler::report() const {
   r.stop_reason = stop_reason_;
   r.rounds = rounds_;
   r.cooldowns_taken = cooldowns_taken_;
+  r.batch_resizes = batch_resizes_;
   r.flagged_throttled = flagged_throttled_;
   r.calibration_trace = calibration_trace_;
   return r;

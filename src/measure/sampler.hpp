@@ -68,6 +68,7 @@ struct SamplerReport {
   StopReason stop_reason = StopReason::None;
   int rounds = 0;                   // timed rounds taken (kept + discarded + invalid)
   int cooldowns_taken = 0;
+  int batch_resizes = 0;            // times sampling restarted with a longer batch (see add_round)
   bool flagged_throttled = false;   // cooldown budget exhausted while still discarding
   std::vector<std::pair<std::uint64_t, double>> calibration_trace;  // (knob, per-rep ms) per step
 
@@ -124,6 +125,7 @@ class Sampler {
   bool have_best_ = false;
   double best_ms_ = 0;
   int cooldowns_taken_ = 0;
+  int batch_resizes_ = 0;
   bool flagged_throttled_ = false;
   StopReason stop_reason_ = StopReason::None;
   std::vector<double> kept_ms_, throttled_ms_, invalid_ms_;

@@ -272,6 +272,8 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
   row.timing_method = measure::to_string(arbiter.clock());
   row.timestamp_strikes = arbiter.strikes();
   if (arbiter.demoted()) row.timing_notes.push_back("GPU timestamps distrusted twice: demoted to the wall clock");
+  // The sampler's own notes: unusable durations it ignored, batches it re-sized.
+  row.timing_notes.insert(row.timing_notes.end(), report.notes.begin(), report.notes.end());
   w.set_knob(report.knob);
   row.work = w.work();
   row.parameters = w.parameters();

@@ -216,6 +216,57 @@ TEST(Sampler, SlowFixedWorkKeepsOneRepetition) {
   EXPECT_EQ(s.report().repetitions, 1u);
 }
 
+TEST(Sampler, ShortTimedBatchRestartsSamplingWithALongerBatch) {
+  // Seen on an H200: a fixed-work chain was calibrated while the clocks were still low (10 ms per
+  // repetition), so 10 repetitions were batched; at full clock a repetition takes 0.6 ms and a
+  // batch lasted 6 ms, short enough for the clocks to fall in every idle gap, and the rounds then
+  // swung between clock states and were flagged as throttling. The first timed round re-sizes
+  // the batch from its own speed and sampling starts over at that size.
+  CooldownBudget budget;
+  Sampler s({}, kFixed, budget);
+  Driver d{[](const Action& a) { return (a.stage == Stage::Calibrate ? 10.0 : 0.6) * a.repetitions; }, {}, {}};
+  d.run(s);
+  const SamplerReport r = s.report();
+  const auto timed = d.timed();
+  ASSERT_GE(timed.size(), 4u);
+  EXPECT_EQ(timed.front().repetitions, 10u);  // calibrated: 1 rep (10 ms) -> 4 reps (40 ms) -> 10
+  EXPECT_EQ(r.repetitions, 167u);  // ceil(10 x 100 / 6)
+  EXPECT_EQ(timed.back().repetitions, 167u);
+  EXPECT_EQ(r.batch_resizes, 1);
+  EXPECT_EQ(r.stop_reason, StopReason::Converged);
+  EXPECT_EQ(r.rounds, 3);  // counted afresh at the new size
+  EXPECT_EQ(r.kept_ms.size(), 3u);  // the 6 ms round is not among them
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("re-sized from 10 to 167"), std::string::npos) << r.notes[0];
+  // A warm-up at the new size precedes its first timed round.
+  bool warm_after_resize = false;
+  for (std::size_t i = 1; i < d.log.size(); ++i) {
+    if (d.log[i].stage == Stage::WarmUp && d.log[i].repetitions == 167u) warm_after_resize = true;
+  }
+  EXPECT_TRUE(warm_after_resize);
+}
+
+TEST(Sampler, BatchAtTheCapOrLongEnoughIsNotResized) {
+  {  // capped at max_batch: cannot grow, sampling proceeds at the cap
+    SamplerConfig cfg;
+    cfg.max_batch = 8;
+    CooldownBudget budget;
+    Sampler s(cfg, kFixed, budget);
+    Driver d{[](const Action& a) { return 0.5 * a.repetitions; }, {}, {}};
+    d.run(s);
+    EXPECT_EQ(s.report().batch_resizes, 0);
+    EXPECT_EQ(s.report().repetitions, 8u);
+  }
+  {  // timed rounds 3x faster than calibration but still >= a quarter of the target: kept as is
+    CooldownBudget budget;
+    Sampler s({}, kFixed, budget);
+    Driver d{[](const Action& a) { return (a.stage == Stage::Calibrate ? 10.0 : 3.0) * a.repetitions; }, {}, {}};
+    d.run(s);
+    EXPECT_EQ(s.report().batch_resizes, 0);
+    EXPECT_EQ(s.report().repetitions, 10u);
+  }
+}
+
 TEST(Sampler, NoisyImprovingSequenceHitsMaxRounds) {
   CooldownBudget budget;
   Sampler s({}, kFixed, budget);
