@@ -5,6 +5,10 @@
 
 #include <iostream>
 
+#include "catalog/common.hpp"
+#include "gpu/kernel_override.hpp"
+#include "memory/memory.hpp"
+
 namespace wgb::cli {
 
 int exit_code_for(const Error& e) {
@@ -50,6 +54,25 @@ void add_device_flags(CLI::App& app, DeviceFlags& flags) {
                "Disable Dawn's robustness (bounds checks): shows what WebGPU's safety checks cost");
   app.add_flag("--experimental", flags.experimental,
                "Allow Dawn's unsafe APIs (and f16 on NVIDIA Vulkan); rows that depend on them say so");
+}
+
+void add_kernel_dir_flag(CLI::App& app, std::string& dir) {
+  app.add_option("--kernel-dir", dir,
+                 "Replace built-in kernels by the .wgsl files of this folder, which mirrors kernels/ (e.g. "
+                 "DIR/bandwidth/write_linear.wgsl); the result document lists them");
+}
+
+Status apply_kernel_dir(const std::string& dir) {
+  if (dir.empty()) return ok();
+  auto known = [](std::string_view name) {
+    return !wgb::kernels::find(name).empty() || !memory::kernels::find(name).empty();
+  };
+  if (auto st = gpu::set_kernel_dir(dir, known); !st) return st;
+  std::string names;
+  for (const auto& k : gpu::kernel_overrides()) names += (names.empty() ? "" : ", ") + k.name;
+  std::cerr << fmt::format("webgpu-bench: kernels replaced from {}: {} (rows using them measure those files)\n", dir,
+                           names);
+  return ok();
 }
 
 namespace {

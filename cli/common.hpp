@@ -36,6 +36,12 @@ struct DeviceFlags {
 };
 void add_device_flags(CLI::App& app, DeviceFlags& flags);
 
+// --kernel-dir DIR (run, sweep, memory): replace built-in kernels by the files of DIR, which mirrors
+// kernels/. apply_kernel_dir reads them (before anything builds the catalog) and says on stderr
+// which kernels are replaced; an empty dir does nothing.
+void add_kernel_dir_flag(CLI::App& app, std::string& dir);
+Status apply_kernel_dir(const std::string& dir);
+
 // The command line as given, for result documents.
 const std::vector<std::string>& command_line();
 void set_command_line(int argc, char** argv);

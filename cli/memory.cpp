@@ -31,6 +31,7 @@ extern "C" void on_memory_sigint(int) {
 
 struct MemoryFlags {
   DeviceFlags device;
+  std::string kernel_dir;  // --kernel-dir
   std::uint64_t working_set_mib = memory::kDefaultWorkingSetMiB;
   std::uint64_t min_working_set_mib = memory::kDefaultFloorMiB;
   std::string phases = "all";
@@ -166,6 +167,7 @@ void register_memory(CLI::App& app, int& exit_code) {
       "(seeds 001/002)");
   static MemoryFlags f;
   add_device_flags(*cmd, f.device);
+  add_kernel_dir_flag(*cmd, f.kernel_dir);
   cmd->add_option("--working-set", f.working_set_mib,
                   "MiB per buffer: a power of two from 16 to 512 (default 256; smaller only when the adapter caps "
                   "it or memory runs out, and such runs are unranked)");
@@ -185,7 +187,13 @@ void register_memory(CLI::App& app, int& exit_code) {
   cmd->add_option("--warmup-ms", d.warmup_ms, "Warm-up per phase, at most a tenth of its budget (500)");
   cmd->add_option("--transition-ms", d.transition_ms, "Idle GPU between phases (650)");
   cmd->add_option("--min-samples", f.min_samples, "Samples per phase at least (8)");
-  cmd->callback([&exit_code] { exit_code = run(f); });
+  cmd->callback([&exit_code] {
+    if (auto st = apply_kernel_dir(f.kernel_dir); !st) {
+      exit_code = fail(st.error());
+      return;
+    }
+    exit_code = run(f);
+  });
 }
 
 }  // namespace wgb::cli

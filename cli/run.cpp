@@ -42,6 +42,7 @@ extern "C" void on_sigint(int) {
 
 struct RunFlags {
   DeviceFlags device;
+  std::string kernel_dir;  // --kernel-dir
   std::string filter;
   std::string json_path;
   std::string csv_path;
@@ -293,6 +294,7 @@ void register_run(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("run", "Run the default suite (or --filter) and print a results table");
   static RunFlags f;
   add_device_flags(*cmd, f.device);
+  add_kernel_dir_flag(*cmd, f.kernel_dir);
   cmd->add_option("--filter", f.filter, "Comma-separated globs of benchmark ids (default: the default suite)");
   cmd->add_option("--json", f.json_path, "Write the result document here (after every row, atomically)");
   cmd->add_option("--csv", f.csv_path, "Write the rows as CSV here (after every row, atomically)");
@@ -307,7 +309,13 @@ void register_run(CLI::App& app, int& exit_code) {
   cmd->add_option("--submit", f.submit_url, "Send the finished result document to this results server (see 'serve')");
   cmd->add_option("--submit-token", f.submit_token, "Bearer token for --submit");
   add_sampling_flags(*cmd, f.sampling);
-  cmd->callback([&exit_code] { exit_code = run(f); });
+  cmd->callback([&exit_code] {
+    if (auto st = apply_kernel_dir(f.kernel_dir); !st) {
+      exit_code = fail(st.error());
+      return;
+    }
+    exit_code = run(f);
+  });
 }
 
 }  // namespace wgb::cli

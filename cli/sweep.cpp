@@ -28,6 +28,7 @@ extern "C" void on_sweep_sigint(int) {
 
 struct SweepFlags {
   DeviceFlags device;
+  std::string kernel_dir;  // --kernel-dir
   std::string benchmark;
   std::string parameter = "size";
   std::string from, to, values;
@@ -111,6 +112,7 @@ void register_sweep(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("sweep", "Run one benchmark over a parameter range (working-set size or thread count)");
   static SweepFlags f;
   add_device_flags(*cmd, f.device);
+  add_kernel_dir_flag(*cmd, f.kernel_dir);
   cmd->add_option("benchmark", f.benchmark, "The benchmark id (see 'webgpu-bench list')")->required();
   cmd->add_option("--param", f.parameter,
                   "size: working-set bytes (bandwidth_bytes and working_set_bytes; default 16K..1G); threads: "
@@ -123,7 +125,13 @@ void register_sweep(CLI::App& app, int& exit_code) {
   cmd->add_option("--csv", f.csv_path, "Write the series as CSV here");
   cmd->add_flag("-q,--quiet", f.quiet, "No per-point lines on stderr");
   add_sampling_flags(*cmd, f.sampling);
-  cmd->callback([&exit_code] { exit_code = sweep_command(f); });
+  cmd->callback([&exit_code] {
+    if (auto st = apply_kernel_dir(f.kernel_dir); !st) {
+      exit_code = fail(st.error());
+      return;
+    }
+    exit_code = sweep_command(f);
+  });
 }
 
 }  // namespace wgb::cli

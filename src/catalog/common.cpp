@@ -5,6 +5,8 @@
 
 #include <utility>
 
+#include "gpu/kernel_override.hpp"
+
 namespace wgb {
 
 const char* to_string(Statistic s) noexcept { return s == Statistic::Best ? "best" : "median"; }
@@ -84,6 +86,7 @@ wgpu::BindGroup bind_buffers(gpu::Context& gpu, const wgpu::ComputePipeline& pip
 namespace catalog {
 
 std::string kernel_source(std::string_view name) {
+  if (auto replaced = gpu::overridden_kernel(name)) return *replaced;  // --kernel-dir
   auto s = kernels::find(name);
   if (s.empty()) return fmt::format("// missing embedded kernel '{}'\n@compute fn main() {{ missing(); }}", name);
   return std::string(s);

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "gpu/build_info.hpp"
+#include "gpu/kernel_override.hpp"
 #include "report/machine.hpp"
 #include "report/roofline.hpp"
 
@@ -426,6 +427,15 @@ ResultDocument::ResultDocument(std::string suite, std::vector<std::string> comma
   doc_["build"] = build_json();
   doc_["machine"] = {{"host", host_description()}};
   doc_["rows"] = nlohmann::json::array();
+  // --kernel-dir: which built-in kernels this process replaced by files, so no number measured with
+  // a replacement passes for the shipped kernel's (rows carry the hash of the source they ran).
+  if (!gpu::kernel_overrides().empty()) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& k : gpu::kernel_overrides()) {
+      list.push_back({{"kernel", k.name}, {"file", k.path}, {"wgsl_hash", k.hash}});
+    }
+    doc_["kernel_overrides"] = {{"dir", gpu::kernel_dir()}, {"kernels", std::move(list)}};
+  }
   refresh();
 }
 

@@ -203,6 +203,11 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
                               version->dump(), report::kSchemaVersion));
   }
   if (auto st = check_tree(document, limits); !st) return st.error();
+  // A leaderboard compares devices running the same kernels: a run with replaced kernels is an
+  // experiment, kept in its own document, not a device result.
+  if (document.contains("kernel_overrides")) {
+    return refuse("the document was measured with replaced kernels (--kernel-dir): not a result of the shipped suite");
+  }
 
   Submission s;
   auto suite = document.find("suite");

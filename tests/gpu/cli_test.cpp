@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "catalog/common.hpp"
 #include "gpu_fixture.hpp"
 
 namespace wgb {
@@ -127,6 +128,52 @@ TEST(Cli, ExtraDawnTogglesFromTheEnvironmentAreAppliedAndLogged) {
   unsetenv("WGB_DAWN_TOGGLES");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("Dumped SPIRV"), std::string::npos) << "Dawn's shader dump should reach stderr";
+}
+
+TEST(Cli, KernelDirReplacesAKernelRecordsItAndRefusesStrangers) {
+  WGB_GPU_OR_SKIP(ctx);
+  const auto dir = std::filesystem::temp_directory_path() / ("wgb-kdir-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir / "bandwidth");
+  const std::string shipped(kernels::find("bandwidth/write_linear"));
+  ASSERT_FALSE(shipped.empty());
+  const std::string replaced = "// replaced by a test: same kernel, other text\n" + shipped;
+  std::ofstream(dir / "bandwidth" / "write_linear.wgsl") << replaced;
+  const auto json = dir / "out.json";
+  const std::vector<std::string> quick = {"--bandwidth-mib", "1", "--measurement-ms", "5", "--idle-gap-ms", "0",
+                                          "--max-rounds", "2", "--min-rounds", "1", "--throttle-ratio", "100", "--quiet"};
+  auto with = [&](std::vector<std::string> a) {
+    a.insert(a.end(), quick.begin(), quick.end());
+    return a;
+  };
+  auto r = run_cli(with({"run", "--filter", "write-linear", "--kernel-dir", dir.string(), "--json", json.string()}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("kernels replaced from"), std::string::npos) << r.err;
+  auto doc = nlohmann::json::parse(slurp(json));
+  ASSERT_TRUE(doc.contains("kernel_overrides"));
+  ASSERT_EQ(doc["kernel_overrides"]["kernels"].size(), 1u);
+  const auto& k = doc["kernel_overrides"]["kernels"][0];
+  EXPECT_EQ(k["kernel"], "bandwidth/write_linear");
+  ASSERT_EQ(doc["rows"].size(), 1u);
+  EXPECT_EQ(doc["rows"][0]["status"], "ok") << doc["rows"][0]["message"];
+  EXPECT_EQ(doc["rows"][0]["wgsl_hash"], k["wgsl_hash"]);  // the row ran the file
+  EXPECT_EQ(k["wgsl_hash"], gpu::source_hash(replaced));
+  EXPECT_NE(k["wgsl_hash"], gpu::source_hash(shipped));
+
+  // A file that replaces nothing (a typo) is a usage error on one line, before any GPU work.
+  std::filesystem::create_directories(dir / "typo" / "bandwidth");
+  std::ofstream(dir / "typo" / "bandwidth" / "write_linaer.wgsl") << shipped;
+  r = run_cli(with({"run", "--filter", "write-linear", "--kernel-dir", (dir / "typo").string()}));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("write_linaer.wgsl replaces no built-in kernel"), std::string::npos) << r.err;
+
+  // WGSL that does not compile makes that row an error with the compiler's message (exit 1).
+  std::filesystem::create_directories(dir / "bad" / "bandwidth");
+  std::ofstream(dir / "bad" / "bandwidth" / "write_linear.wgsl") << "this is not WGSL";
+  r = run_cli(with({"run", "--filter", "write-linear", "--kernel-dir", (dir / "bad").string()}));
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.out.find("failed to compile"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Cli, CtrlCKeepsTheRowsThatCompleted) {

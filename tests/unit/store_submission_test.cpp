@@ -63,6 +63,13 @@ TEST(StoreSubmission, ForeignDocument) {
   EXPECT_NE(refusal(nlohmann::json::array()).find("not a webgpu-bench result document"), std::string::npos);
 }
 
+TEST(StoreSubmission, ReplacedKernelsAreNotADeviceResult) {
+  auto d = good();
+  d["kernel_overrides"] = {{"dir", "/tmp/k"},
+                           {"kernels", {{{"kernel", "bandwidth/write_linear"}, {"file", "/tmp/k/x.wgsl"}}}}};
+  EXPECT_NE(refusal(d).find("--kernel-dir"), std::string::npos);
+}
+
 TEST(StoreSubmission, WrongSchemaVersion) {
   for (const nlohmann::json& v : {nlohmann::json(2), nlohmann::json(0), nlohmann::json(-1), nlohmann::json("1"),
                                   nlohmann::json(1.5)}) {
