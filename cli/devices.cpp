@@ -45,6 +45,10 @@ void register_devices(CLI::App& app, int& exit_code) {
       for (const auto& [k, v] : a.limits) std::cout << fmt::format("      {:<36} {}\n", k, v);
       std::cout << fmt::format("    features:      {}\n", fmt::join(a.features, ", "));
       std::cout << fmt::format("    WGSL features: {}\n", fmt::join(a.wgsl_features, ", "));
+      for (const auto& h : a.memory_heaps) {
+        std::cout << fmt::format("    memory heap:   {:.1f} GiB, {}\n", static_cast<double>(h.size) / (1ull << 30),
+                                 h.properties.empty() ? std::string("no properties") : fmt::format("{}", fmt::join(h.properties, ", ")));
+      }
       if (!a.subgroup_matrix_configs.empty()) {
         std::cout << "    subgroup matrices (experimental):\n";
         for (const auto& m : a.subgroup_matrix_configs) {

@@ -46,6 +46,14 @@ struct AdapterDescription {
   std::vector<std::string> adapter_toggles;                   // toggles in force on the adapter
   // Reported only with --experimental (allow_unsafe_apis) on adapters that have the feature.
   std::vector<SubgroupMatrixShape> subgroup_matrix_configs;
+  // The adapter's memory heaps (Dawn's adapter-properties-memory-heaps, a native feature: WebGPU in
+  // a browser does not expose them): size and properties ("device-local", "host-visible",
+  // "host-coherent", "host-uncached", "host-cached"). Empty where the adapter does not report them.
+  struct MemoryHeap {
+    std::uint64_t size = 0;
+    std::vector<std::string> properties;
+  };
+  std::vector<MemoryHeap> memory_heaps;
   bool is_fallback_null() const { return backend == "null"; }
 };
 

@@ -183,6 +183,26 @@ AdapterDescription describe(const wgpu::Adapter& adapter, const wgpu::Instance& 
       }
     }
   }
+  if (adapter.HasFeature(wgpu::FeatureName::AdapterPropertiesMemoryHeaps)) {
+    wgpu::AdapterInfo heap_info;
+    wgpu::AdapterPropertiesMemoryHeaps heaps;
+    heap_info.nextInChain = &heaps;
+    if (adapter.GetInfo(&heap_info) == wgpu::Status::Success) {
+      for (std::size_t i = 0; i < heaps.heapCount; ++i) {
+        const auto& h = heaps.heapInfo[i];
+        AdapterDescription::MemoryHeap heap;
+        heap.size = h.size;
+        for (const auto& [bit, name] : {std::pair{wgpu::HeapProperty::DeviceLocal, "device-local"},
+                                        std::pair{wgpu::HeapProperty::HostVisible, "host-visible"},
+                                        std::pair{wgpu::HeapProperty::HostCoherent, "host-coherent"},
+                                        std::pair{wgpu::HeapProperty::HostUncached, "host-uncached"},
+                                        std::pair{wgpu::HeapProperty::HostCached, "host-cached"}}) {
+          if (h.properties & bit) heap.properties.emplace_back(name);
+        }
+        d.memory_heaps.push_back(std::move(heap));
+      }
+    }
+  }
   return d;
 }
 

@@ -379,6 +379,11 @@ nlohmann::json adapter_json(const gpu::AdapterDescription& a) {
                c.push_back({{"component", m.component}, {"result", m.result}, {"M", m.m}, {"N", m.n}, {"K", m.k}});
              }
              return c;
+           }()},
+          {"memory_heaps", [&] {
+             nlohmann::json h = nlohmann::json::array();
+             for (const auto& m : a.memory_heaps) h.push_back({{"size_bytes", m.size}, {"properties", m.properties}});
+             return h;
            }()}};
 }
 

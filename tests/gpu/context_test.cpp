@@ -1,7 +1,10 @@
 // The GPU context on a real adapter: enumeration, device creation, limits, errors as values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "gpu/hash.hpp"
+#include "report/document.hpp"
 #include "gpu_fixture.hpp"
 
 namespace wgb {
@@ -15,6 +18,30 @@ TEST(Context, EnumeratesAVulkanAdapterNotNull) {
     GTEST_SKIP() << "no adapter";
   }
   for (const auto& a : *adapters) EXPECT_NE(a.backend, "null");
+}
+
+TEST(Context, MemoryHeapsAreReportedWhereTheAdapterHasTheFeature) {
+  auto adapters = gpu::Context::enumerate();
+  ASSERT_TRUE(adapters) << adapters.error().message;
+  if (adapters->empty()) GTEST_SKIP() << "no adapter";
+  for (const auto& a : *adapters) {
+    SCOPED_TRACE(a.device);
+    const bool has = std::find(a.features.begin(), a.features.end(), "adapter-properties-memory-heaps") != a.features.end();
+    if (!has) {
+      EXPECT_TRUE(a.memory_heaps.empty());
+      continue;
+    }
+    ASSERT_FALSE(a.memory_heaps.empty());
+    bool device_local = false;
+    for (const auto& h : a.memory_heaps) {
+      EXPECT_GT(h.size, 0u);
+      device_local |= std::find(h.properties.begin(), h.properties.end(), "device-local") != h.properties.end();
+    }
+    EXPECT_TRUE(device_local) << "every Vulkan adapter has a device-local heap";
+    const auto j = report::adapter_json(a);
+    ASSERT_EQ(j["memory_heaps"].size(), a.memory_heaps.size());
+    EXPECT_EQ(j["memory_heaps"][0]["size_bytes"].get<std::uint64_t>(), a.memory_heaps[0].size);
+  }
 }
 
 TEST(Context, RequestsAdapterMaximumLimitsAndDisablesQuantization) {

@@ -1,0 +1,47 @@
+// VARIANT (bench/variants/chase-unroll16, for --kernel-dir): the shipped kernel with its hop loop
+// unrolled by 16.
+// read-latency: one invocation follows a single random cycle (Sattolo) through nodes spaced 64 bytes
+// apart; each address depends on the previous load, so the time per hop approximates a load's round
+// trip at this working-set size (L1, L2 or DRAM, TLB misses included). The position is carried across
+// dispatches in `state`, so no dispatch replays a warm path; the hop count per dispatch comes from a
+// uniform (the work knob the scheduler calibrates).
+struct Params {
+  iterations: u32,
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
+}
+@group(0) @binding(0) var<storage, read> chain: array<u32>;
+@group(0) @binding(1) var<storage, read_write> state: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+@compute @workgroup_size(1)
+fn main() {
+  var idx = state[0];
+  // Unrolled by 16, as nvcc unrolls the CUDA reference's chase (16 LDG.E per loop trip); the
+  // same number of hops, so the final position and its validation are unchanged.
+  let n = p.iterations;
+  var i = 0u;
+  for (; i + 16u <= n; i = i + 16u) {
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+    idx = chain[idx];
+  }
+  for (; i < n; i = i + 1u) {
+    idx = chain[idx];
+  }
+  state[0] = idx;
+}
