@@ -6,8 +6,9 @@
 #   1. Latency (issue 8, 2.8 % over CUDA at 256 MiB, 5-6 ns per hop at 4 MiB): which layer costs the
 #      nanoseconds per hop? default / --no-robustness / --no-robustness without the driver's
 #      robustBufferAccess2 / the chase unrolled by 16 like nvcc's (bench/variants/chase-unroll16).
-#   2. f16 (issue 11, 0.925 of CUDA): the vec4<f16> chains as vec2<f16> (bench/variants/f16-vec2),
-#      A/B twice, --experimental.
+#   2. f16 (issue 11, 0.925 of CUDA): B = the vec4<f16> chains as vec2<f16> (bench/variants/f16-vec2),
+#      C = a loop body four times as long (bench/variants/fma-vec4-steps64; DEPENDENCIES.md saw
+#      126-127 TFLOP/s with long bodies), A/B/C twice, --experimental.
 #   3. The sampler's batch re-size: the sequence that gave a false 'throttled' on read-dependent-chain.
 #   4. `devices` (memory heaps: is there a host-visible device-local heap beside plain VRAM?).
 #   5. CUDA in the same call: write-linear at 1 GiB, memory-latency, read-dependent-chain, f16/f32 FMA.
@@ -30,6 +31,7 @@ $S >> $OUT/smi.csv
 for k in 1 2; do
   step f16-A$k $W run --experimental --filter f16-fma-vec4,f32-fma-vec4 -q --json $OUT/f16-A$k.json
   step f16-B$k $W run --experimental --filter f16-fma-vec4,f32-fma-vec4 --kernel-dir bench/variants/f16-vec2 -q --json $OUT/f16-B$k.json
+  step f16-C$k $W run --experimental --filter f16-fma-vec4,f32-fma-vec4 --kernel-dir bench/variants/fma-vec4-steps64 -q --json $OUT/f16-C$k.json
 done
 step resize $W run --filter write-linear,read-dependent-chain --bandwidth-mib 1024 -q --json $OUT/resize.json
 $S >> $OUT/smi.csv
