@@ -166,6 +166,8 @@ f16-fma-vec4|hfma2_kernelI|HFMA2.MMA|exact|1
 subgroup-matrix-f16-f32-16x16x16|mma_f16_kernelI|HMMA.16816.F32|prefix|32
 subgroup-matrix-i8-i32-16x16x32|mma_i8_kernelI|IMMA.16832.S8.S8|prefix|32
 memory-latency|chase_kernelE|LDG.E|exact|1
+write-linear-relaxed-gpu|write_relaxed_kernelE|STG.E|prefix|4
+memory-latency-relaxed-gpu|chase_relaxed_kernelE|LDG.E|prefix|1
 EOF
     # (f16: ptxas splits the half2 FMAs of the loop between the FMA pipe, HFMA2, and the tensor
     # pipe, HFMA2.MMA; together they are the 256 of the source's loop body.)

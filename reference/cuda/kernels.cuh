@@ -102,23 +102,49 @@ __device__ __forceinline__ uint4 written_vec4(std::uint32_t i, std::uint32_t see
   return make_uint4(w ^ seed, w ^ (seed ^ 1U), w ^ (seed ^ 2U), w ^ (seed ^ 3U));
 }
 
+// Store flavours of the write probe. Weak: a plain st.global (what CUDA C++ emits). RelaxedGpu:
+// st.relaxed.gpu, a "strong" store at GPU scope, the PTX form closest to a SPIR-V store marked
+// NonPrivatePointer under the Vulkan memory model, which is how Dawn's SPIR-V writes every
+// read_write storage buffer (docs/results/h200-2026-11-30.md, write gap).
+struct WeakStore {
+  __device__ __forceinline__ void operator()(uint4* p, uint4 v) const { *p = v; }
+};
+struct RelaxedGpuStore {
+  __device__ __forceinline__ void operator()(uint4* p, uint4 v) const {
+    asm volatile("st.relaxed.gpu.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z),
+                 "r"(v.w)
+                 : "memory");
+  }
+};
+
 // Four independent 16-byte stores per step; the data varies per element (written_word).
-__global__ void __launch_bounds__(kBlock)
-    write_kernel(uint4* dst, std::uint32_t count, std::uint32_t threads, std::uint32_t seed) {
+template <class Store>
+__device__ __forceinline__ void write_body(uint4* dst, std::uint32_t count, std::uint32_t threads, std::uint32_t seed,
+                                           Store store) {
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const std::uint32_t T = threads;
   std::uint32_t i = t;
   while (i + 3U * T < count) {
-    dst[i] = written_vec4(i, seed);
-    dst[i + T] = written_vec4(i + T, seed);
-    dst[i + 2U * T] = written_vec4(i + 2U * T, seed);
-    dst[i + 3U * T] = written_vec4(i + 3U * T, seed);
+    store(dst + i, written_vec4(i, seed));
+    store(dst + i + T, written_vec4(i + T, seed));
+    store(dst + i + 2U * T, written_vec4(i + 2U * T, seed));
+    store(dst + i + 3U * T, written_vec4(i + 3U * T, seed));
     i += 4U * T;
   }
   while (i < count) {
-    dst[i] = written_vec4(i, seed);
+    store(dst + i, written_vec4(i, seed));
     i += T;
   }
+}
+
+__global__ void __launch_bounds__(kBlock)
+    write_kernel(uint4* dst, std::uint32_t count, std::uint32_t threads, std::uint32_t seed) {
+  write_body(dst, count, threads, seed, WeakStore{});
+}
+
+__global__ void __launch_bounds__(kBlock)
+    write_relaxed_kernel(uint4* dst, std::uint32_t count, std::uint32_t threads, std::uint32_t seed) {
+  write_body(dst, count, threads, seed, RelaxedGpuStore{});
 }
 
 // Four independent 16-byte loads, then their four stores, per step.
@@ -152,6 +178,19 @@ __global__ void chase_kernel(const std::uint32_t* chain, std::uint32_t start, st
                              std::uint32_t* state) {
   std::uint32_t idx = start;
   for (std::uint32_t n = 0; n < hops; ++n) idx = chain[idx];
+  state[0] = idx;
+}
+
+// The same walk through ld.relaxed.gpu (a strong load at GPU scope, the PTX form closest to a SPIR-V
+// load marked NonPrivatePointer: what a read_write storage binding gets from Dawn).
+__global__ void chase_relaxed_kernel(const std::uint32_t* chain, std::uint32_t start, std::uint32_t hops,
+                                     std::uint32_t* state) {
+  std::uint32_t idx = start;
+  for (std::uint32_t n = 0; n < hops; ++n) {
+    std::uint32_t next;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(next) : "l"(chain + idx) : "memory");
+    idx = next;
+  }
   state[0] = idx;
 }
 

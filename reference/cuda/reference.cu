@@ -250,20 +250,28 @@ void run_read(Env& env, BandwidthBuffers& bw, Result& r) {
                  (bw.count - t + bw.threads - 1) / bw.threads);
 }
 
+// kRelaxed: the stores are st.relaxed.gpu (write_relaxed_kernel) instead of plain st.global.
+template <bool kRelaxed>
 void run_write(Env& env, BandwidthBuffers& bw, Result& r) {
+  auto* kernel = kRelaxed ? write_relaxed_kernel : write_kernel;
   const std::uint64_t bytes = static_cast<std::uint64_t>(bw.count) * 16;
   describe_bandwidth(r, bw, bytes);
   r.param("alternation", "B, A, B, ...");
+  r.param("store", kRelaxed ? "st.relaxed.gpu.global.v4.u32" : "st.global.v4.u32 (weak)");
   r.work_per_launch = static_cast<double>(bytes);
   bw.fill(bw.a, kSeedA);
   bw.fill(bw.b, kSeedB);
   auto launch = [&](int i) {
     if (i % 2 == 0) {
-      write_kernel<<<bw.blocks, kBlock>>>(bw.b.get(), bw.count, bw.threads, kSeedWriteB);
+      kernel<<<bw.blocks, kBlock>>>(bw.b.get(), bw.count, bw.threads, kSeedWriteB);
     } else {
-      write_kernel<<<bw.blocks, kBlock>>>(bw.a.get(), bw.count, bw.threads, kSeedWriteA);
+      kernel<<<bw.blocks, kBlock>>>(bw.a.get(), bw.count, bw.threads, kSeedWriteA);
     }
-    WGB_CK_LAUNCH("write_kernel");
+    if (kRelaxed) {
+      WGB_CK_LAUNCH("write_relaxed_kernel");
+    } else {
+      WGB_CK_LAUNCH("write_kernel");
+    }
   };
   r.samples_ms = sample(env, 2, launch);
   const std::string bad = verify_text("A", bw.verify(bw.a, kSeedWriteA, true)) +
@@ -584,7 +592,8 @@ void run_mma_i8(Env& env, Result& r) {
 // ---------------------------------------------------------------------------------------------
 // Dependent loads
 
-void run_chase(Env& env, Result& r, std::uint64_t footprint) {
+void run_chase(Env& env, Result& r, std::uint64_t footprint, bool relaxed = false) {
+  auto* kernel = relaxed ? chase_relaxed_kernel : chase_kernel;
   const auto slots = static_cast<std::uint32_t>(footprint / 64);
   const auto next = host::sattolo_cycle(slots, kSeedChase ^ footprint);
   const std::uint64_t cycle = host::cycle_length(next);
@@ -608,8 +617,12 @@ void run_chase(Env& env, Result& r, std::uint64_t footprint) {
   std::uint32_t pos = 0;  // word index; carried across launches so no launch replays a warm path
   auto launch = [&](std::uint32_t hops) {
     walks.push_back({pos, hops, 0});
-    chase_kernel<<<1, 1>>>(chain.get(), pos, hops, state.get());
-    WGB_CK_LAUNCH("chase_kernel");
+    kernel<<<1, 1>>>(chain.get(), pos, hops, state.get());
+    if (relaxed) {
+      WGB_CK_LAUNCH("chase_relaxed_kernel");
+    } else {
+      WGB_CK_LAUNCH("chase_kernel");
+    }
   };
   auto finish = [&] {  // after each launch: read where the walk ended (synchronizes)
     pos = state.download(0, 1)[0];
@@ -638,6 +651,7 @@ void run_chase(Env& env, Result& r, std::uint64_t footprint) {
   r.param("slot_spacing_bytes", 64);
   r.param("hops_per_launch", hops);
   r.param("threads", 1);
+  r.param("load", relaxed ? "ld.relaxed.gpu.global.u32" : "ld.global.u32 (weak)");
   r.param("cycle", "Sattolo single cycle over all slots, position carried across launches");
   std::uint64_t total = 0;
   for (const Walk& w : walks) {
@@ -672,7 +686,9 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
   };
   return {
       {"read-linear", "Read, vec4 loads XOR-folded", {"read-linear", "memory-read"}, with_bw(run_read)},
-      {"write-linear", "Write, vec4 stores", {"write-linear", "memory-write"}, with_bw(run_write)},
+      {"write-linear", "Write, vec4 stores", {"write-linear", "memory-write"}, with_bw(run_write<false>)},
+      {"write-linear-relaxed-gpu", "Write, vec4 st.relaxed.gpu stores (the form of a NonPrivatePointer store)", {},
+       with_bw(run_write<true>)},
       {"memory-copy", "Copy A->B, read + write counted", {"memory-copy"}, with_bw(run_copy)},
       {"f32-fma-scalar", "f32 FMA, 8 chains", {"f32-fma-scalar"}, run_f32<8, 32>},
       {"f32-fma-vec4", "f32 FMA, 32 chains (8 x vec4)", {"f32-fma-vec4"}, run_f32<32, 8>},
@@ -688,6 +704,10 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
        [](Env& env, Result& r) { run_chase(env, r, 256ULL << 20); }},
       {"read-dependent-chain", "Dependent loads, 4 MiB footprint", {"read-dependent-chain"},
        [](Env& env, Result& r) { run_chase(env, r, 4ULL << 20); }},
+      {"memory-latency-relaxed-gpu", "Dependent ld.relaxed.gpu loads, 256 MiB footprint", {},
+       [](Env& env, Result& r) { run_chase(env, r, 256ULL << 20, true); }},
+      {"read-dependent-chain-relaxed-gpu", "Dependent ld.relaxed.gpu loads, 4 MiB footprint", {},
+       [](Env& env, Result& r) { run_chase(env, r, 4ULL << 20, true); }},
   };
 }
 
@@ -1027,6 +1047,10 @@ int run(int argc, char** argv) {
   const auto table = probes(bw);
   if (opt.list) {
     for (const Probe& p : table) {
+      if (p.webgpu_ids.empty()) {
+        std::printf("%-34s %s (no WebGPU counterpart: a CUDA-side experiment)\n", p.id, p.label);
+        continue;
+      }
       std::printf("%-34s %s (webgpu:", p.id, p.label);
       for (const auto& w : p.webgpu_ids) std::printf(" %s", w.c_str());
       std::printf(")\n");

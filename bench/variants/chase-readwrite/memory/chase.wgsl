@@ -1,0 +1,24 @@
+// VARIANT (bench/variants/chase-readwrite, for --kernel-dir): the shipped chase with its chain bound
+// read_write instead of read, so Dawn's SPIR-V marks each hop's load NonPrivatePointer.
+// memory-latency (seed 002, "Dependent-load chase"): one invocation follows a single random cycle
+// through slots 64 bytes apart; each address depends on the previous load, so the time per hop
+// approximates a round trip to memory, TLB misses included. The position is carried across
+// dispatches in `state`, so no pass replays a warm path; the validator compares the final
+// position with the host's walk of the same cycle.
+struct Params {
+  iters: u32,  // hops in this dispatch
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
+}
+@group(0) @binding(0) var<storage, read_write> chain: array<u32>;
+@group(0) @binding(1) var<storage, read_write> state: array<u32>;
+@group(0) @binding(2) var<uniform> p: Params;
+@compute @workgroup_size(1)
+fn main() {
+  var idx = state[0];
+  for (var i = 0u; i < p.iters; i++) {
+    idx = chain[idx];
+  }
+  state[0] = idx;
+}
