@@ -19,9 +19,9 @@
 #      four times as long (bench/variants/fma-vec4-steps64), A/B/C twice, --experimental.
 #   3. The sampler's batch re-size on the sequence that once gave a false 'throttled'.
 #   4. `devices` (memory heaps).
-for f in .carry/*.deb; do dpkg -x $f / ; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json; export LD_LIBRARY_PATH="$PWD/.carry/lib:$LD_LIBRARY_PATH"
-S="nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,temperature.gpu,power.draw,clocks_throttle_reasons.active --format=csv,noheader"; $S > $OUT/smi.csv
-step() { name=$1; shift; timeout 60 "$@" > $OUT/$name.out 2>&1; echo "$name $?" >> $OUT/steps.txt; }
+for f in .carry/*.deb; do dpkg -x "$f" / ; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json; export LD_LIBRARY_PATH="$PWD/.carry/lib:$LD_LIBRARY_PATH"
+S="nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,temperature.gpu,power.draw,clocks_throttle_reasons.active --format=csv,noheader"; $S > "$OUT"/smi.csv
+step() { name=$1; shift; timeout 60 "$@" > "$OUT/$name.out" 2>&1; echo "$name $?" >> "$OUT"/steps.txt; }
 W=./scripts/wgb
 step devices $W devices
 for cfg in default norobust norobust-norba2 novkmm unroll16 readwrite readwrite-novkmm; do
@@ -34,17 +34,17 @@ for cfg in default norobust norobust-norba2 novkmm unroll16 readwrite readwrite-
     readwrite) extra=(--kernel-dir bench/variants/chase-readwrite) ;;
     readwrite-novkmm) extra=(--kernel-dir bench/variants/chase-readwrite); t=-use_vulkan_memory_model ;;
   esac
-  step run-$cfg env WGB_DAWN_TOGGLES=$t $W run --filter write-linear,read-dependent-chain --bandwidth-mib 1024 "${extra[@]}" -q --json $OUT/run-$cfg.json
-  step lat-$cfg env WGB_DAWN_TOGGLES=$t $W sweep read-latency --values 4M,256M --idle-gap-ms 20 "${extra[@]}" -q --json $OUT/lat-$cfg.json
+  step run-$cfg env WGB_DAWN_TOGGLES=$t $W run --filter write-linear,read-dependent-chain --bandwidth-mib 1024 "${extra[@]}" -q --json "$OUT"/run-$cfg.json
+  step lat-$cfg env WGB_DAWN_TOGGLES=$t $W sweep read-latency --values 4M,256M --idle-gap-ms 20 "${extra[@]}" -q --json "$OUT"/lat-$cfg.json
 done
-$S >> $OUT/smi.csv
-step cuda build/cuda-reference/reference --only write-linear,write-linear-relaxed-gpu,memory-latency,memory-latency-relaxed-gpu,read-dependent-chain,read-dependent-chain-relaxed-gpu,f16-fma-vec4,f32-fma-vec4 --bandwidth-bytes 1G --json $OUT/cuda.json
-$S >> $OUT/smi.csv
+$S >> "$OUT"/smi.csv
+step cuda build/cuda-reference/reference --only write-linear,write-linear-relaxed-gpu,memory-latency,memory-latency-relaxed-gpu,read-dependent-chain,read-dependent-chain-relaxed-gpu,f16-fma-vec4,f32-fma-vec4 --bandwidth-bytes 1G --json "$OUT"/cuda.json
+$S >> "$OUT"/smi.csv
 for k in 1 2; do
-  step f16-A$k $W run --experimental --filter f16-fma-vec4,f32-fma-vec4 -q --json $OUT/f16-A$k.json
-  step f16-B$k $W run --experimental --filter f16-fma-vec4,f32-fma-vec4 --kernel-dir bench/variants/f16-vec2 -q --json $OUT/f16-B$k.json
-  step f16-C$k $W run --experimental --filter f16-fma-vec4,f32-fma-vec4 --kernel-dir bench/variants/fma-vec4-steps64 -q --json $OUT/f16-C$k.json
+  step f16-A$k $W run --experimental --filter f16-fma-vec4,f32-fma-vec4 -q --json "$OUT"/f16-A$k.json
+  step f16-B$k $W run --experimental --filter f16-fma-vec4,f32-fma-vec4 --kernel-dir bench/variants/f16-vec2 -q --json "$OUT"/f16-B$k.json
+  step f16-C$k $W run --experimental --filter f16-fma-vec4,f32-fma-vec4 --kernel-dir bench/variants/fma-vec4-steps64 -q --json "$OUT"/f16-C$k.json
 done
-step resize $W run --filter write-linear,read-dependent-chain --bandwidth-mib 1024 -q --json $OUT/resize.json
-$S >> $OUT/smi.csv
+step resize $W run --filter write-linear,read-dependent-chain --bandwidth-mib 1024 -q --json "$OUT"/resize.json
+$S >> "$OUT"/smi.csv
 (cd "$OUT" && tar czf /tmp/probe.tgz ./* && rm -f ./* && mv /tmp/probe.tgz .)
