@@ -75,6 +75,11 @@ Status apply_kernel_dir(const std::string& dir) {
   return ok();
 }
 
+int with_kernel_dir(const std::string& dir, const std::function<int()>& body) {
+  if (auto st = apply_kernel_dir(dir); !st) return fail(st.error());
+  return body();
+}
+
 namespace {
 std::vector<std::string>& command_storage() {
   static std::vector<std::string> v;

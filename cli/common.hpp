@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,8 @@ void add_device_flags(CLI::App& app, DeviceFlags& flags);
 // which kernels are replaced; an empty dir does nothing.
 void add_kernel_dir_flag(CLI::App& app, std::string& dir);
 Status apply_kernel_dir(const std::string& dir);
+// A subcommand's body after --kernel-dir is applied: its exit code, or the usage error's.
+int with_kernel_dir(const std::string& dir, const std::function<int()>& body);
 
 // The command line as given, for result documents.
 const std::vector<std::string>& command_line();

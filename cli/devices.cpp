@@ -46,8 +46,8 @@ void register_devices(CLI::App& app, int& exit_code) {
       std::cout << fmt::format("    features:      {}\n", fmt::join(a.features, ", "));
       std::cout << fmt::format("    WGSL features: {}\n", fmt::join(a.wgsl_features, ", "));
       for (const auto& h : a.memory_heaps) {
-        std::cout << fmt::format("    memory heap:   {:.1f} GiB, {}\n", static_cast<double>(h.size) / (1ull << 30),
-                                 h.properties.empty() ? std::string("no properties") : fmt::format("{}", fmt::join(h.properties, ", ")));
+        const std::string props = h.properties.empty() ? "no properties" : fmt::format("{}", fmt::join(h.properties, ", "));
+        std::cout << fmt::format("    memory heap:   {:.1f} GiB, {}\n", static_cast<double>(h.size) / (1ull << 30), props);
       }
       if (!a.subgroup_matrix_configs.empty()) {
         std::cout << "    subgroup matrices (experimental):\n";

@@ -187,13 +187,7 @@ void register_memory(CLI::App& app, int& exit_code) {
   cmd->add_option("--warmup-ms", d.warmup_ms, "Warm-up per phase, at most a tenth of its budget (500)");
   cmd->add_option("--transition-ms", d.transition_ms, "Idle GPU between phases (650)");
   cmd->add_option("--min-samples", f.min_samples, "Samples per phase at least (8)");
-  cmd->callback([&exit_code] {
-    if (auto st = apply_kernel_dir(f.kernel_dir); !st) {
-      exit_code = fail(st.error());
-      return;
-    }
-    exit_code = run(f);
-  });
+  cmd->callback([&exit_code] { exit_code = with_kernel_dir(f.kernel_dir, [] { return run(f); }); });
 }
 
 }  // namespace wgb::cli

@@ -309,13 +309,7 @@ void register_run(CLI::App& app, int& exit_code) {
   cmd->add_option("--submit", f.submit_url, "Send the finished result document to this results server (see 'serve')");
   cmd->add_option("--submit-token", f.submit_token, "Bearer token for --submit");
   add_sampling_flags(*cmd, f.sampling);
-  cmd->callback([&exit_code] {
-    if (auto st = apply_kernel_dir(f.kernel_dir); !st) {
-      exit_code = fail(st.error());
-      return;
-    }
-    exit_code = run(f);
-  });
+  cmd->callback([&exit_code] { exit_code = with_kernel_dir(f.kernel_dir, [] { return run(f); }); });
 }
 
 }  // namespace wgb::cli

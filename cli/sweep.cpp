@@ -125,13 +125,7 @@ void register_sweep(CLI::App& app, int& exit_code) {
   cmd->add_option("--csv", f.csv_path, "Write the series as CSV here");
   cmd->add_flag("-q,--quiet", f.quiet, "No per-point lines on stderr");
   add_sampling_flags(*cmd, f.sampling);
-  cmd->callback([&exit_code] {
-    if (auto st = apply_kernel_dir(f.kernel_dir); !st) {
-      exit_code = fail(st.error());
-      return;
-    }
-    exit_code = sweep_command(f);
-  });
+  cmd->callback([&exit_code] { exit_code = with_kernel_dir(f.kernel_dir, [] { return sweep_command(f); }); });
 }
 
 }  // namespace wgb::cli

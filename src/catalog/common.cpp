@@ -85,12 +85,7 @@ wgpu::BindGroup bind_buffers(gpu::Context& gpu, const wgpu::ComputePipeline& pip
 
 namespace catalog {
 
-std::string kernel_source(std::string_view name) {
-  if (auto replaced = gpu::overridden_kernel(name)) return *replaced;  // --kernel-dir
-  auto s = kernels::find(name);
-  if (s.empty()) return fmt::format("// missing embedded kernel '{}'\n@compute fn main() {{ missing(); }}", name);
-  return std::string(s);
-}
+std::string kernel_source(std::string_view name) { return gpu::kernel_text(name, kernels::find(name)); }
 
 Status require_feature(gpu::Context& gpu, std::string_view webgpu_feature) {
   if (gpu.has_feature(webgpu_feature)) return ok();

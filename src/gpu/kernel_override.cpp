@@ -75,6 +75,12 @@ std::optional<std::string> overridden_kernel(std::string_view name) {
   return std::nullopt;
 }
 
+std::string kernel_text(std::string_view name, std::string_view embedded) {
+  if (auto replaced = overridden_kernel(name)) return *replaced;
+  if (embedded.empty()) return fmt::format("// missing embedded kernel '{}'\n@compute fn main() {{ missing(); }}", name);
+  return std::string(embedded);
+}
+
 const std::vector<KernelOverride>& kernel_overrides() { return state().list; }
 const std::string& kernel_dir() { return state().dir; }
 

@@ -31,6 +31,10 @@ Status set_kernel_dir(const std::filesystem::path& dir, const std::function<bool
 // The replacing text for a kernel name, if a file replaces it.
 std::optional<std::string> overridden_kernel(std::string_view name);
 
+// The source a kernel runs: the replacing file's text, else `embedded` (the built-in text), else a
+// stub naming the missing kernel that fails to compile (so the row says which kernel is missing).
+std::string kernel_text(std::string_view name, std::string_view embedded);
+
 // Every kernel replaced in this process (sorted by name), and the directory given.
 const std::vector<KernelOverride>& kernel_overrides();
 const std::string& kernel_dir();

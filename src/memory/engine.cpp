@@ -22,7 +22,6 @@
 
 namespace wgb::memory {
 
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -52,12 +51,7 @@ struct Params4 {
   std::uint32_t a = 0, b = 0, c = 0, d = 0;
 };
 
-std::string kernel_source(std::string_view name) {
-  if (auto replaced = gpu::overridden_kernel(name)) return *replaced;  // --kernel-dir
-  const auto s = kernels::find(name);
-  if (s.empty()) return fmt::format("// missing embedded kernel '{}'\n@compute fn main() {{ missing(); }}", name);
-  return std::string(s);
-}
+std::string kernel_source(std::string_view name) { return gpu::kernel_text(name, kernels::find(name)); }
 
 const char* kernel_name(Phase p) {
   switch (p) {

@@ -38,7 +38,6 @@ namespace kernels {
 std::string_view find(std::string_view name);
 }  // namespace kernels
 
-
 enum class Phase { Read, Write, Copy, Random, Latency, Sustain };
 inline constexpr std::array<Phase, 6> kAllPhases = {Phase::Read,   Phase::Write,   Phase::Copy,
                                                     Phase::Random, Phase::Latency, Phase::Sustain};
