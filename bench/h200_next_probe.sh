@@ -12,7 +12,7 @@
 #        WebGPU, per configuration: default / --no-robustness / also without robustBufferAccess2 /
 #          WGB_DAWN_TOGGLES=-use_vulkan_memory_model (GLSL450 model: no NonPrivatePointer) / the chase
 #          unrolled by 16 like nvcc's (bench/variants/chase-unroll16) / the chase bound read_write
-#          (bench/variants/chase-readwrite: NonPrivatePointer loads) with and without the Vulkan model;
+#          (made from kernels/ below: NonPrivatePointer loads) with and without the Vulkan model;
 #        CUDA: plain st.global / ld.global against st.relaxed.gpu / ld.relaxed.gpu (the strong PTX
 #          forms) in write-linear, memory-latency and read-dependent-chain.
 #   2. f16 (issue 11, 0.925 of CUDA): B = vec2<f16> chains (bench/variants/f16-vec2), C = a loop body
@@ -23,6 +23,14 @@ for f in .carry/*.deb; do dpkg -x "$f" / ; done; ldconfig; export VK_DRIVER_FILE
 S="nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,temperature.gpu,power.draw,clocks_throttle_reasons.active --format=csv,noheader"; $S > "$OUT"/smi.csv
 step() { name=$1; shift; timeout 60 "$@" > "$OUT/$name.out" 2>&1; echo "$name $?" >> "$OUT"/steps.txt; }
 W=./scripts/wgb
+# The read_write chase: the shipped chase kernels with the chain's binding read_write instead of
+# read (Dawn then marks each hop's load NonPrivatePointer), made from kernels/ so they cannot drift.
+rw=$(mktemp -d)
+for k in bandwidth/read_latency memory/chase technique/dependent_chain; do
+  mkdir -p "$rw/$(dirname $k)"
+  sed -E 's/var<storage, read> (chain|next): array<u32>;/var<storage, read_write> \1: array<u32>;/' "kernels/$k.wgsl" > "$rw/$k.wgsl"
+  grep -q 'var<storage, read_write> \(chain\|next\)' "$rw/$k.wgsl" || { echo "no chain binding in kernels/$k.wgsl" >&2; exit 2; }
+done
 step devices $W devices
 for cfg in default norobust norobust-norba2 novkmm unroll16 readwrite readwrite-novkmm; do
   extra=(); t=""
@@ -31,8 +39,8 @@ for cfg in default norobust norobust-norba2 novkmm unroll16 readwrite readwrite-
     norobust-norba2) extra=(--no-robustness); t=-vulkan_use_buffer_robust_access_2 ;;
     novkmm) t=-use_vulkan_memory_model ;;
     unroll16) extra=(--kernel-dir bench/variants/chase-unroll16) ;;
-    readwrite) extra=(--kernel-dir bench/variants/chase-readwrite) ;;
-    readwrite-novkmm) extra=(--kernel-dir bench/variants/chase-readwrite); t=-use_vulkan_memory_model ;;
+    readwrite) extra=(--kernel-dir "$rw") ;;
+    readwrite-novkmm) extra=(--kernel-dir "$rw"); t=-use_vulkan_memory_model ;;
   esac
   step run-$cfg env WGB_DAWN_TOGGLES=$t $W run --filter write-linear,read-dependent-chain --bandwidth-mib 1024 "${extra[@]}" -q --json "$OUT"/run-$cfg.json
   step lat-$cfg env WGB_DAWN_TOGGLES=$t $W sweep read-latency --values 4M,256M --idle-gap-ms 20 "${extra[@]}" -q --json "$OUT"/lat-$cfg.json
