@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Run on the H200 in the third session of 2026-11-30 as of commit c9e0fda (results and the exact
+# command: docs/results/h200-2026-11-30.md, "Third session"). Its variant C (four loop trips per pass,
+# bench/variants/fma-vec4-steps64) then became the shipped kernels/compute/fma_vec4.wgsl, so the C
+# steps were taken out; the rest runs as it ran.
 # Prepared in the second session of 2026-11-30 for the next device session: the open questions of
 # issues 8 and 11 in one call, each against the shipped configuration in the same call. Needs the
 # H200 recipe's carry (.deps/dawn, build/release/cli/webgpu-bench, .carry) plus
@@ -15,8 +19,8 @@
 #          (made from kernels/ below: NonPrivatePointer loads) with and without the Vulkan model;
 #        CUDA: plain st.global / ld.global against st.relaxed.gpu / ld.relaxed.gpu (the strong PTX
 #          forms) in write-linear, memory-latency and read-dependent-chain.
-#   2. f16 (issue 11, 0.925 of CUDA): B = vec2<f16> chains (bench/variants/f16-vec2), C = a loop body
-#      four times as long (bench/variants/fma-vec4-steps64), A/B/C twice, --experimental.
+#   2. f16 (issue 11, 0.925 of CUDA): B = vec2<f16> chains (bench/variants/f16-vec2), (C, a loop body
+#      four times as long, was run, then shipped), A/B twice, --experimental.
 #   3. The sampler's batch re-size on the sequence that once gave a false 'throttled'.
 #   4. `devices` (memory heaps).
 for f in .carry/*.deb; do dpkg -x "$f" / ; done; ldconfig; export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json; export LD_LIBRARY_PATH="$PWD/.carry/lib:$LD_LIBRARY_PATH"
@@ -51,7 +55,6 @@ $S >> "$OUT"/smi.csv
 for k in 1 2; do
   step f16-A$k $W run --experimental --filter f16-fma-vec4,f32-fma-vec4 -q --json "$OUT"/f16-A$k.json
   step f16-B$k $W run --experimental --filter f16-fma-vec4,f32-fma-vec4 --kernel-dir bench/variants/f16-vec2 -q --json "$OUT"/f16-B$k.json
-  step f16-C$k $W run --experimental --filter f16-fma-vec4,f32-fma-vec4 --kernel-dir bench/variants/fma-vec4-steps64 -q --json "$OUT"/f16-C$k.json
 done
 step resize $W run --filter write-linear,read-dependent-chain --bandwidth-mib 1024 -q --json "$OUT"/resize.json
 $S >> "$OUT"/smi.csv

@@ -1,7 +1,9 @@
 // f32-fma-scalar / f16-fma-scalar: eight independent scalar FMA chains x = fma(x, m, c) per
-// invocation, 32 steps each per loop trip: 256 FMAs per trip, because Dawn's robustness adds a
-// guard to every loop trip and a short body would measure the guard. m < 1, so every chain
-// contracts towards c / (1 - m) and stays finite at any loop count.
+// invocation, 32 steps each per loop trip (the work knob `iterations`): 256 FMAs per trip. The
+// loop runs four trips per pass (1024 FMAs), then single trips for the remainder, because Dawn's
+// robustness guards every pass of a loop and a short body would measure the guard (see
+// fma_vec4.wgsl). Every chain does 32 x iterations FMAs in the same order either way. m < 1, so every
+// chain contracts towards c / (1 - m) and stays finite at any loop count.
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
@@ -11,7 +13,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 //#repeat k 8
   var x$k = T(start(t, $ku));
 //#end
-  for (var n = 0u; n < p.iterations; n++) {
+  let passes = p.iterations / 4u;
+  for (var n = 0u; n < passes; n++) {
+//#repeat s 128
+//#repeat k 8
+    x$k = fma(x$k, m, c);
+//#end
+//#end
+  }
+  for (var n = passes * 4u; n < p.iterations; n++) {
 //#repeat s 32
 //#repeat k 8
     x$k = fma(x$k, m, c);

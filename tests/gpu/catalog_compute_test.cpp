@@ -136,6 +136,36 @@ TEST(CatalogCompute, TheLoopCountChangesTheResult) {
   }
 }
 
+
+// fma_scalar and fma_vec4 run four loop trips per pass of their loop and single trips for the
+// remainder. With m = 1 and c = 1/256 every chain counts its steps (x = start + steps / 256, exact in
+// f32; within a few f16 ulps), so at counts that use the long pass (alone and with a remainder) the
+// outputs must match the reference for exactly that count and be rejected as the count one trip
+// either side (the probes' own operands contract towards a fixed point, which hides a trip).
+TEST(CatalogCompute, FmaProbesDoExactlyTheirTripsInFourTripPasses) {
+  WGB_GPU_OR_SKIP(ctx);
+  for (const char* id : {"f32-fma-scalar", "f32-fma-vec4", "f16-fma-scalar", "f16-fma-vec4"}) {
+    const auto* found = alu::find_probe(id);
+    ASSERT_NE(found, nullptr) << id;
+    if (!supported(ctx, *found)) continue;
+    alu::Probe counting = *found;
+    counting.f[0] = counting.f[2] = 1.0f;
+    counting.f[1] = counting.f[3] = 1.0f / 256.0f;
+    auto r = alu::Runner::create(*ctx, counting, kThreads);
+    ASSERT_TRUE(r) << id << ": " << r.error().message;
+    for (std::uint32_t iterations : {4u, 6u}) {
+      auto out = r->run(*ctx, iterations);
+      ASSERT_TRUE(out) << id << ": " << out.error().message;
+      auto ok = alu::check_outputs(counting, params_at(*r, iterations), all_invocations(kThreads), *out);
+      EXPECT_TRUE(ok) << id << " at " << iterations << ": " << ok.error().message;
+      for (std::uint32_t other : {iterations - 1, iterations + 1}) {
+        EXPECT_FALSE(alu::check_outputs(counting, params_at(*r, other), all_invocations(kThreads), *out))
+            << id << ": the output of " << iterations << " trips passed as " << other;
+      }
+    }
+  }
+}
+
 TEST(CatalogCompute, ValidatorRejectsCorruptedOutputs) {
   WGB_GPU_OR_SKIP(ctx);
   for (const char* id : {"f32-fma-scalar", "f16-fma-vec4", "i32-mad-scalar", "i8-dp4a", "f32-sincos",

@@ -385,13 +385,15 @@ std::vector<Probe> build() {
   for (const std::string type : {"f32", "f16"}) {
     v.push_back(fma_probe(type, "scalar", "fma_scalar",
                           "Eight independent scalar FMA chains x = fma(x, m, c) per invocation, 32 steps each per "
-                          "loop trip; m, c from a uniform, starting values from the invocation id.",
+                          "loop trip, four trips per pass of the kernel's loop; m, c from a uniform, starting "
+                          "values from the invocation id.",
                           [](const Params& p, u32 t) {
                             return float_chains<8>(p, t, 32, [&](double x) { return x * p.f[0] + p.f[1]; });
                           },
                           chain_ops));
     v.push_back(fma_probe(type, "vec4", "fma_vec4",
-                          "Four independent vec4 FMA chains (16 lanes) per invocation, 16 steps each per loop trip.",
+                          "Four independent vec4 FMA chains (16 lanes) per invocation, 16 steps each per loop trip, "
+                          "four trips per pass of the kernel's loop.",
                           [](const Params& p, u32 t) {
                             return float_chains<16>(p, t, 16, [&](double x) { return x * p.f[0] + p.f[1]; });
                           },
