@@ -161,6 +161,25 @@ TEST(Sampler, ColdFirstRunIsRetriedNotShrunk) {
   EXPECT_EQ(s.report().knob, 1000u);
 }
 
+// The H200 case: the cold first dispatch of the 256 MiB chase (4096 hops) took 5.6 ms, inside the
+// [5, 20] ms window, while a warm one takes 1.4 ms. Trusting it left every timed dispatch at 1.4 ms;
+// measuring the same knob again shows it is too fast and calibration grows the knob.
+TEST(Sampler, ColdFirstRunInsideTheWindowIsMeasuredAgain) {
+  CooldownBudget budget;
+  Sampler s({}, KnobRange{16, 1u << 26, 4096}, budget);
+  int calls = 0;
+  const auto warm = linear(0.000345);  // 345 ns per hop
+  Driver d{[&](const Action& a) { return ++calls == 1 ? 5.6 : warm(a); }, {}, {}};
+  d.run(s);
+  const auto& tr = s.report().calibration_trace;
+  ASSERT_GE(tr.size(), 3u);
+  EXPECT_EQ(tr[0].first, 4096u);
+  EXPECT_EQ(tr[1].first, 4096u);  // the same knob, measured warm
+  EXPECT_NEAR(tr[1].second, 4096 * 0.000345, 1e-9);
+  EXPECT_GE(s.report().knob, 4u * 4096);
+  EXPECT_GE(warm(Action{.knob = s.report().knob, .repetitions = 1}), 5.0);
+}
+
 TEST(Sampler, CalibrationStepsAreCapped) {
   SamplerConfig cfg;
   cfg.max_calibration_steps = 3;
