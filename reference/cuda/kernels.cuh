@@ -171,6 +171,13 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 // ---------------------------------------------------------------------------------------------
+// The SM a thread runs on (%smid: the physical SM, 0 .. SM count - 1 on an H100/H200).
+__device__ __forceinline__ std::uint32_t sm_id() {
+  std::uint32_t id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
 // Dependent loads (memory suite "Latency", read-dependent-chain): one thread follows the cycle;
 // each address is the previous load's value. The end position is stored, so the next launch
 // continues the walk instead of replaying a warm path.
@@ -179,6 +186,20 @@ __global__ void chase_kernel(const std::uint32_t* chain, std::uint32_t start, st
   std::uint32_t idx = start;
   for (std::uint32_t n = 0; n < hops; ++n) idx = chain[idx];
   state[0] = idx;
+  state[1] = sm_id() + 1U;  // where <<<1, 1>>> ran (the per-SM probes compare SMs)
+}
+
+// The walk of chase_kernel from one chosen SM: launched with several blocks of one thread per SM,
+// the first block that finds itself on `target_sm` (claim[0] from 0 to 1) walks, every other block
+// returns at once. state[1] = 1 + the SM that walked (0 when no block landed on the target), so the
+// host knows whether the launch measured that SM. The host resets claim[0] before each launch.
+__global__ void chase_on_sm_kernel(const std::uint32_t* chain, std::uint32_t start, std::uint32_t hops,
+                                   std::uint32_t target_sm, std::uint32_t* claim, std::uint32_t* state) {
+  if (sm_id() != target_sm || atomicCAS(claim, 0U, 1U) != 0U) return;
+  std::uint32_t idx = start;
+  for (std::uint32_t n = 0; n < hops; ++n) idx = chain[idx];
+  state[0] = idx;
+  state[1] = target_sm + 1U;
 }
 
 // The same walk through ld.relaxed.gpu (a strong load at GPU scope, the PTX form closest to a SPIR-V

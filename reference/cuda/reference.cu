@@ -168,9 +168,15 @@ struct BandwidthBuffers {
   std::uint32_t count;                      // vec4 per buffer
   unsigned blocks;
   std::uint32_t threads;
+  Memory memory;                            // where A and B come from
 
-  explicit BandwidthBuffers(std::uint64_t bytes)
-      : a(bytes / 16), b(bytes / 16), sink(256), verdict(2), count(static_cast<std::uint32_t>(bytes / 16)) {
+  explicit BandwidthBuffers(std::uint64_t bytes, Memory mem = Memory::Plain)
+      : a(bytes / 16, mem),
+        b(bytes / 16, mem),
+        sink(256),
+        verdict(2),
+        count(static_cast<std::uint32_t>(bytes / 16)),
+        memory(mem) {
     // One step of four vec4 per thread, as the WGSL kernels dispatch (grid-stride tail otherwise).
     blocks = std::max<unsigned>(1, (count / 4 + kBlock - 1) / kBlock);
     threads = blocks * kBlock;
@@ -205,6 +211,7 @@ void describe_bandwidth(Result& r, const BandwidthBuffers& bw, std::uint64_t byt
   r.param("block_size", kBlock);
   r.param("blocks", bw.blocks);
   r.param("threads", bw.threads);
+  r.param("memory", memory_name(bw.memory));
   r.work_unit = "bytes";
   r.unit = "GB/s";
   r.unit_scale = 1e9;
@@ -592,79 +599,184 @@ void run_mma_i8(Env& env, Result& r) {
 // ---------------------------------------------------------------------------------------------
 // Dependent loads
 
-void run_chase(Env& env, Result& r, std::uint64_t footprint, bool relaxed = false) {
-  auto* kernel = relaxed ? chase_relaxed_kernel : chase_kernel;
-  const auto slots = static_cast<std::uint32_t>(footprint / 64);
-  const auto next = host::sattolo_cycle(slots, kSeedChase ^ footprint);
-  const std::uint64_t cycle = host::cycle_length(next);
-  if (cycle != slots) {
-    r.detail = fmt("the host permutation is not one cycle (%llu of %u slots)", static_cast<unsigned long long>(cycle),
-                   slots);
-    return;
-  }
-  DeviceArray<std::uint32_t> chain(footprint / 4), state(1);
-  {
+// The chase buffer of one footprint: a Sattolo cycle over 64-byte slots laid out by
+// expand_chase_kernel, the host's copy of the cycle, and the walks the GPU made (checked at the end).
+struct Chase {
+  struct Walk {
+    std::uint32_t start, hops, end;
+  };
+  std::uint32_t slots;
+  std::vector<std::uint32_t> next;
+  DeviceArray<std::uint32_t> chain, state;  // state: end position, 1 + SM of the walk
+  std::vector<Walk> walks;
+  std::uint32_t pos = 0;  // word index; carried across launches so no launch replays a warm path
+
+  Chase(std::uint64_t footprint, Memory memory)
+      : slots(static_cast<std::uint32_t>(footprint / 64)),
+        next(host::sattolo_cycle(slots, kSeedChase ^ footprint)),
+        chain(footprint / 4, memory),
+        state(2) {
+    if (host::cycle_length(next) != slots) throw std::logic_error("the host permutation is not one cycle");
     DeviceArray<std::uint32_t> dnext(slots);
     dnext.upload(next);
     expand_chase_kernel<<<1024, kBlock>>>(chain.get(), dnext.get(), slots, kSeedChase);
     WGB_CK_LAUNCH("expand_chase_kernel");
     WGB_CK(cudaDeviceSynchronize());
   }
-  struct Walk {
-    std::uint32_t start, hops, end;
-  };
-  std::vector<Walk> walks;
-  std::uint32_t pos = 0;  // word index; carried across launches so no launch replays a warm path
+  // After a launch that walked `hops` from pos (synchronizes): records the walk, returns the SM it ran on.
+  std::uint32_t finish(std::uint32_t hops) {
+    const auto st = state.download(0, 2);
+    walks.push_back({pos, hops, st[0]});
+    pos = st[0];
+    return st[1] - 1U;
+  }
+  // Every walk's end index against the host's walk of the same cycle; empty when all matched.
+  std::string check() const {
+    for (const Walk& w : walks) {
+      const std::uint32_t want = host::walk(next, w.start, w.hops);
+      if (want != w.end) return fmt("a walk of %u hops from word %u ended at word %u, host %u", w.hops, w.start, w.end, want);
+    }
+    return "";
+  }
+  unsigned long long total_hops() const {
+    unsigned long long total = 0;
+    for (const Walk& w : walks) total += w.hops;
+    return total;
+  }
+  void describe(Result& r, std::uint64_t footprint, Memory memory) const {
+    r.work_unit = "hops";
+    r.unit = "ns/hop";
+    r.higher_is_better = false;
+    r.param("footprint_bytes", static_cast<double>(footprint));
+    r.param("slots", slots);
+    r.param("slot_spacing_bytes", 64);
+    r.param("memory", memory_name(memory));
+    r.param("cycle", "Sattolo single cycle over all slots, position carried across launches");
+  }
+};
+
+// The hop count that makes one <<<1, 1>>> walk last about target_ms.
+std::uint32_t calibrate_hops(Env& env, Chase& c, double target_ms) {
+  std::uint32_t hops = 1024;
+  for (int round = 0; round < 12; ++round) {
+    const double ms = timed(env, [&] {
+      chase_kernel<<<1, 1>>>(c.chain.get(), c.pos, hops, c.state.get());
+      WGB_CK_LAUNCH("chase_kernel");
+    });
+    c.finish(hops);
+    if (ms >= 0.85 * target_ms && ms <= 1.2 * target_ms) break;
+    const double scale = ms > 0.0 ? std::clamp(target_ms / ms, 0.05, 64.0) : 64.0;
+    hops = static_cast<std::uint32_t>(std::clamp<double>(std::llround(hops * scale), 64.0, 1 << 24));
+  }
+  return hops;
+}
+
+// "3,17,40": the distinct SM numbers, ascending.
+std::string sm_list(std::vector<std::uint32_t> sms) {
+  std::sort(sms.begin(), sms.end());
+  sms.erase(std::unique(sms.begin(), sms.end()), sms.end());
+  std::string out;
+  for (std::uint32_t s : sms) out += (out.empty() ? "" : ",") + std::to_string(s);
+  return out;
+}
+
+void run_chase(Env& env, Result& r, std::uint64_t footprint, bool relaxed = false, Memory memory = Memory::Plain) {
+  auto* kernel = relaxed ? chase_relaxed_kernel : chase_kernel;
+  Chase c(footprint, memory);
+  c.describe(r, footprint, memory);
   auto launch = [&](std::uint32_t hops) {
-    walks.push_back({pos, hops, 0});
-    kernel<<<1, 1>>>(chain.get(), pos, hops, state.get());
+    kernel<<<1, 1>>>(c.chain.get(), c.pos, hops, c.state.get());
     if (relaxed) {
       WGB_CK_LAUNCH("chase_relaxed_kernel");
     } else {
       WGB_CK_LAUNCH("chase_kernel");
     }
   };
-  auto finish = [&] {  // after each launch: read where the walk ended (synchronizes)
-    pos = state.download(0, 1)[0];
-    walks.back().end = pos;
-  };
-  std::uint32_t hops = 1024;
-  for (int round = 0; round < 12; ++round) {
-    const double ms = timed(env, [&] { launch(hops); });
-    finish();
-    if (ms >= 0.85 * env.opt.latency_target_ms && ms <= 1.2 * env.opt.latency_target_ms) break;
-    const double scale = ms > 0.0 ? std::clamp(env.opt.latency_target_ms / ms, 0.05, 64.0) : 64.0;
-    hops = static_cast<std::uint32_t>(std::clamp<double>(std::llround(hops * scale), 64.0, 1 << 24));
-  }
+  const std::uint32_t hops = calibrate_hops(env, c, env.opt.latency_target_ms);
   launch(hops);  // warm-up
-  finish();
+  c.finish(hops);
+  std::vector<std::uint32_t> sms;
   for (int s = 0; s < env.opt.samples; ++s) {
     r.samples_ms.push_back(timed(env, [&] { launch(hops); }));
-    finish();
+    const std::uint32_t sm = c.finish(hops);
+    if (!relaxed) sms.push_back(sm);
   }
   r.work_per_launch = hops;
-  r.work_unit = "hops";
-  r.unit = "ns/hop";
-  r.higher_is_better = false;
-  r.param("footprint_bytes", static_cast<double>(footprint));
-  r.param("slots", slots);
-  r.param("slot_spacing_bytes", 64);
   r.param("hops_per_launch", hops);
   r.param("threads", 1);
   r.param("load", relaxed ? "ld.relaxed.gpu.global.u32" : "ld.global.u32 (weak)");
-  r.param("cycle", "Sattolo single cycle over all slots, position carried across launches");
-  std::uint64_t total = 0;
-  for (const Walk& w : walks) {
-    const std::uint32_t want = host::walk(next, w.start, w.hops);
-    if (want != w.end) {
-      r.detail = fmt("a walk of %u hops from word %u ended at word %u, host %u", w.hops, w.start, w.end, want);
-      return;
-    }
-    total += w.hops;
+  if (!sms.empty()) r.param("sm_of_timed_launches", sm_list(sms));
+  if (const std::string bad = c.check(); !bad.empty()) {
+    r.detail = bad;
+    return;
   }
   r.valid = true;
   r.detail = fmt("the end index of all %zu launches (%llu hops) matched the host walk of the %u-slot cycle",
-                 walks.size(), static_cast<unsigned long long>(total), slots);
+                 c.walks.size(), c.total_hops(), c.slots);
+}
+
+// The same walk from each SM in turn (chase_on_sm_kernel): which SM a single-thread kernel lands on
+// is the scheduler's choice, in CUDA as in Vulkan, so this shows how much of a gap between two
+// single-thread walks the SM alone can explain. Per SM: one warm-up and three timed launches of
+// about latency_target_ms / 8; the SM's figure is the median of its three. samples_ms holds one
+// figure per SM, so best is the fastest SM and median the median SM. Each launch also starts
+// 4 x SMs - 1 blocks that return at once (a few microseconds in launches of about 5 ms).
+void run_chase_per_sm(Env& env, Result& r, std::uint64_t footprint) {
+  Chase c(footprint, Memory::Plain);
+  c.describe(r, footprint, Memory::Plain);
+  DeviceArray<std::uint32_t> claim(1);
+  const std::uint32_t hops = calibrate_hops(env, c, env.opt.latency_target_ms / 8);
+  const unsigned grid = 4U * static_cast<unsigned>(env.sms);
+  std::vector<double> per_sm_ms;
+  std::vector<std::uint32_t> missed;
+  std::string per_sm_json = "[";
+  for (int sm = 0; sm < env.sms; ++sm) {
+    std::vector<double> ms;  // launches that walked on this SM; the first is its warm-up
+    for (int attempts = 0; ms.size() < 4 && attempts < 16; ++attempts) {
+      WGB_CK(cudaMemset(claim.get(), 0, sizeof(std::uint32_t)));
+      WGB_CK(cudaMemset(c.state.get() + 1, 0, sizeof(std::uint32_t)));
+      const double t = timed(env, [&] {
+        chase_on_sm_kernel<<<grid, 1>>>(c.chain.get(), c.pos, hops, static_cast<std::uint32_t>(sm), claim.get(),
+                                        c.state.get());
+        WGB_CK_LAUNCH("chase_on_sm_kernel");
+      });
+      if (c.state.download(1, 1)[0] != static_cast<std::uint32_t>(sm) + 1U) continue;  // no block on this SM
+      c.finish(hops);
+      ms.push_back(t);
+    }
+    if (ms.size() < 4) {
+      missed.push_back(static_cast<std::uint32_t>(sm));
+      per_sm_json += std::string(per_sm_json.size() > 1 ? ", " : "") + "null";
+      continue;
+    }
+    const double m = median_of(std::vector<double>(ms.begin() + 1, ms.end()));
+    per_sm_ms.push_back(m);
+    per_sm_json += std::string(per_sm_json.size() > 1 ? ", " : "") + json_number(m * 1e6 / hops);
+  }
+  per_sm_json += "]";
+  r.samples_ms = per_sm_ms;
+  r.work_per_launch = hops;
+  r.param("hops_per_launch", hops);
+  r.param("launch", fmt("%u blocks of 1 thread; the first block on the target SM walks", grid));
+  r.param("statistic_per_sm", "median of 3 timed launches after 1 warm-up launch on that SM");
+  r.params.emplace_back("ns_per_hop_by_sm", per_sm_json);
+  if (!per_sm_ms.empty()) {
+    const auto [lo, hi] = std::minmax_element(per_sm_ms.begin(), per_sm_ms.end());
+    r.param("spread_percent", 100.0 * (*hi / *lo - 1.0));
+  }
+  if (!missed.empty()) r.param("sms_not_reached", sm_list(missed));
+  if (const std::string bad = c.check(); !bad.empty()) {
+    r.detail = bad;
+    return;
+  }
+  if (per_sm_ms.empty()) {
+    r.detail = "no launch landed a block on its target SM";
+    return;
+  }
+  r.valid = true;
+  r.detail = fmt("%zu of %d SMs measured; the end index of all %zu walks (%llu hops) matched the host walk of the "
+                 "%u-slot cycle",
+                 per_sm_ms.size(), env.sms, c.walks.size(), c.total_hops(), c.slots);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -682,6 +794,13 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
     return [&bw, f](Env& env, Result& r) {
       if (!bw) bw = std::make_unique<BandwidthBuffers>(env.opt.bandwidth_bytes);
       f(env, *bw, r);
+    };
+  };
+  // The same probe on buffers of its own from another allocation path (the memory-kind experiments).
+  auto with_memory = [](Memory mem, void (*f)(Env&, BandwidthBuffers&, Result&)) {
+    return [mem, f](Env& env, Result& r) {
+      BandwidthBuffers own(env.opt.bandwidth_bytes, mem);
+      f(env, own, r);
     };
   };
   return {
@@ -704,6 +823,20 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
        [](Env& env, Result& r) { run_chase(env, r, 256ULL << 20); }},
       {"read-dependent-chain", "Dependent loads, 4 MiB footprint", {"read-dependent-chain"},
        [](Env& env, Result& r) { run_chase(env, r, 4ULL << 20); }},
+      {"write-linear-vmm", "Write, vec4 stores, buffers from cuMemCreate (no compression)", {},
+       with_memory(Memory::Vmm, run_write<false>)},
+      {"write-linear-compressible", "Write, vec4 stores, buffers from cuMemCreate with generic compression", {},
+       with_memory(Memory::Compressible, run_write<false>)},
+      {"memory-latency-vmm", "Dependent loads, 256 MiB footprint, chain from cuMemCreate (no compression)", {},
+       [](Env& env, Result& r) { run_chase(env, r, 256ULL << 20, false, Memory::Vmm); }},
+      {"memory-latency-compressible", "Dependent loads, 256 MiB footprint, chain in compressible memory", {},
+       [](Env& env, Result& r) { run_chase(env, r, 256ULL << 20, false, Memory::Compressible); }},
+      {"read-dependent-chain-compressible", "Dependent loads, 4 MiB footprint, chain in compressible memory", {},
+       [](Env& env, Result& r) { run_chase(env, r, 4ULL << 20, false, Memory::Compressible); }},
+      {"memory-latency-per-sm", "Dependent loads, 256 MiB footprint, walked from each SM in turn", {},
+       [](Env& env, Result& r) { run_chase_per_sm(env, r, 256ULL << 20); }},
+      {"read-dependent-chain-per-sm", "Dependent loads, 4 MiB footprint, walked from each SM in turn", {},
+       [](Env& env, Result& r) { run_chase_per_sm(env, r, 4ULL << 20); }},
       {"memory-latency-relaxed-gpu", "Dependent ld.relaxed.gpu loads, 256 MiB footprint", {},
        [](Env& env, Result& r) { run_chase(env, r, 256ULL << 20, true); }},
       {"read-dependent-chain-relaxed-gpu", "Dependent ld.relaxed.gpu loads, 4 MiB footprint", {},
@@ -936,7 +1069,7 @@ std::string json_opt_int(long long v) { return v >= 0 ? json_int(v) : "null"; }
 std::string document_json(const DeviceInfo& d, const Options& opt, const std::vector<std::string>& sass_lines,
                           const std::vector<Result>& results) {
   bool all_valid = !results.empty();
-  for (const Result& r : results) all_valid = all_valid && r.status == "ok";
+  for (const Result& r : results) all_valid = all_valid && (r.status == "ok" || r.status == "skipped");
   std::string json = "{\n  \"generator\": \"webgpu-bench reference/cuda\",\n  \"device\": {\"name\": " +
                      json_string(d.name) + ", \"index\": " + json_int(d.index) +
                      ", \"pci_bus_id\": " + json_string(d.pci_bus_id) +
@@ -1123,6 +1256,14 @@ int run(int argc, char** argv) {
           // only this probe.
           if (cudaDeviceSynchronize() != cudaSuccess) cuda_broken = true;
           cudaGetLastError();
+        } catch (const Unsupported& e) {
+          r.status = "skipped";
+          r.detail = e.what();
+          r.valid = false;
+        } catch (const std::logic_error& e) {
+          r.status = "invalid";
+          r.detail = e.what();
+          r.valid = false;
         } catch (const std::bad_alloc&) {
           r.status = "error";
           r.detail = "host out of memory";

@@ -2,6 +2,7 @@
 // optional NVML clock readings (loaded at run time, never required), statistics and JSON text.
 #pragma once
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
@@ -34,17 +35,165 @@ inline void check(cudaError_t e, const char* what, const char* file, int line) {
 #define WGB_CK(call) ::wgbref::check((call), #call, __FILE__, __LINE__)
 #define WGB_CK_LAUNCH(name) ::wgbref::check(cudaGetLastError(), "launch of " name, __FILE__, __LINE__)
 
+// Where a DeviceArray's memory comes from. Plain: cudaMalloc. Vmm: the virtual-memory driver API
+// (cuMemCreate + cuMemMap), no compression. Compressible: the same with generic compression asked
+// for (CU_MEM_ALLOCATION_COMP_GENERIC) and checked as granted. Vmm and Compressible exist for the
+// experiments that ask whether the way a Vulkan driver allocates memory explains a gap to CUDA.
+enum class Memory { Plain, Vmm, Compressible };
+
+inline const char* memory_name(Memory m) {
+  switch (m) {
+    case Memory::Plain: return "cudaMalloc";
+    case Memory::Vmm: return "cuMemCreate (no compression)";
+    case Memory::Compressible: return "cuMemCreate with CU_MEM_ALLOCATION_COMP_GENERIC (granted)";
+  }
+  return "?";
+}
+
+// The GPU or driver cannot give what a probe needs: the probe is reported as skipped with the reason.
+struct Unsupported : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The driver API calls the Vmm/Compressible allocations need, reached through the runtime's
+// cudaGetDriverEntryPointByVersion, so the program links only the runtime (libcuda is the driver's).
+class DriverApi {
+ public:
+  static const DriverApi& get() {
+    static const DriverApi api;
+    return api;
+  }
+  void check(CUresult r, const char* what) const {
+    if (r == CUDA_SUCCESS) return;
+    const char* name = "?";
+    if (error_name != nullptr) error_name(r, &name);
+    throw CudaFailure(std::string(what) + ": " + name);
+  }
+  decltype(&cuMemCreate) create = nullptr;
+  decltype(&cuMemRelease) release = nullptr;
+  decltype(&cuMemAddressReserve) reserve = nullptr;
+  decltype(&cuMemAddressFree) address_free = nullptr;
+  decltype(&cuMemMap) map = nullptr;
+  decltype(&cuMemUnmap) unmap = nullptr;
+  decltype(&cuMemSetAccess) set_access = nullptr;
+  decltype(&cuMemGetAllocationGranularity) granularity = nullptr;
+  decltype(&cuMemGetAllocationPropertiesFromHandle) properties = nullptr;
+  decltype(&cuDeviceGetAttribute) attribute = nullptr;
+  decltype(&cuGetErrorName) error_name = nullptr;
+
+ private:
+  DriverApi() {
+    resolve("cuMemCreate", create);
+    resolve("cuMemRelease", release);
+    resolve("cuMemAddressReserve", reserve);
+    resolve("cuMemAddressFree", address_free);
+    resolve("cuMemMap", map);
+    resolve("cuMemUnmap", unmap);
+    resolve("cuMemSetAccess", set_access);
+    resolve("cuMemGetAllocationGranularity", granularity);
+    resolve("cuMemGetAllocationPropertiesFromHandle", properties);
+    resolve("cuDeviceGetAttribute", attribute);
+    resolve("cuGetErrorName", error_name);
+  }
+  template <class F>
+  static void resolve(const char* symbol, F& fn) {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion(symbol, &p, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess || p == nullptr) {
+      cudaGetLastError();
+      throw Unsupported(std::string("the driver does not provide ") + symbol);
+    }
+    fn = reinterpret_cast<F>(p);
+  }
+};
+
+// One cuMemCreate allocation mapped read-write for the current device.
+struct VmmAllocation {
+  CUdeviceptr ptr = 0;
+  std::size_t size = 0;
+  CUmemGenericAllocationHandle handle = 0;
+
+  static VmmAllocation create(std::size_t bytes, bool compressible) {
+    const DriverApi& api = DriverApi::get();
+    int device = 0;
+    WGB_CK(cudaGetDevice(&device));
+    if (compressible) {
+      int supported = 0;
+      api.check(api.attribute(&supported, CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED, device),
+                "cuDeviceGetAttribute(GENERIC_COMPRESSION_SUPPORTED)");
+      if (supported == 0) throw Unsupported("the device does not support generic compression");
+    }
+    CUmemAllocationProp prop{};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = device;
+    prop.allocFlags.compressionType = compressible ? CU_MEM_ALLOCATION_COMP_GENERIC : CU_MEM_ALLOCATION_COMP_NONE;
+    std::size_t granularity = 0;
+    api.check(api.granularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED),
+              "cuMemGetAllocationGranularity");
+    VmmAllocation a;
+    a.size = (bytes + granularity - 1) / granularity * granularity;
+    api.check(api.create(&a.handle, a.size, &prop, 0), "cuMemCreate");
+    CUmemAllocationProp got{};
+    if (const CUresult r = api.properties(&got, a.handle); r != CUDA_SUCCESS) {
+      api.release(a.handle);
+      api.check(r, "cuMemGetAllocationPropertiesFromHandle");
+    }
+    if (compressible && got.allocFlags.compressionType != CU_MEM_ALLOCATION_COMP_GENERIC) {
+      api.release(a.handle);
+      throw Unsupported("the driver did not grant compressible memory for the allocation");
+    }
+    if (const CUresult r = api.reserve(&a.ptr, a.size, granularity, 0, 0); r != CUDA_SUCCESS) {
+      api.release(a.handle);
+      api.check(r, "cuMemAddressReserve");
+    }
+    CUmemAccessDesc access{};
+    access.location = prop.location;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    CUresult r = api.map(a.ptr, a.size, 0, a.handle, 0);
+    if (r == CUDA_SUCCESS) r = api.set_access(a.ptr, a.size, &access, 1);
+    if (r != CUDA_SUCCESS) {
+      a.free();
+      api.check(r, "cuMemMap/cuMemSetAccess");
+    }
+    return a;
+  }
+  void free() {
+    if (size == 0) return;
+    const DriverApi& api = DriverApi::get();
+    api.unmap(ptr, size);
+    api.address_free(ptr, size);
+    api.release(handle);
+    size = 0;
+  }
+};
+
 // An owning device allocation of n elements of T.
 template <class T>
 class DeviceArray {
  public:
-  explicit DeviceArray(std::size_t n) : n_(n) { WGB_CK(cudaMalloc(reinterpret_cast<void**>(&p_), bytes())); }
+  explicit DeviceArray(std::size_t n, Memory kind = Memory::Plain) : n_(n) {
+    if (kind == Memory::Plain) {
+      WGB_CK(cudaMalloc(reinterpret_cast<void**>(&p_), bytes()));
+    } else {
+      vmm_ = VmmAllocation::create(bytes(), kind == Memory::Compressible);
+      p_ = reinterpret_cast<T*>(vmm_.ptr);
+    }
+  }
   ~DeviceArray() {
-    if (p_ != nullptr) cudaFree(p_);
+    if (p_ == nullptr) return;
+    if (vmm_.size != 0) {
+      cudaDeviceSynchronize();
+      vmm_.free();
+    } else {
+      cudaFree(p_);
+    }
   }
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
-  DeviceArray(DeviceArray&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(o.n_) {}
+  DeviceArray(DeviceArray&& o) noexcept
+      : p_(std::exchange(o.p_, nullptr)), n_(o.n_), vmm_(std::exchange(o.vmm_, VmmAllocation{})) {}
 
   T* get() const { return p_; }
   std::size_t size() const { return n_; }
@@ -64,6 +213,7 @@ class DeviceArray {
  private:
   T* p_ = nullptr;
   std::size_t n_ = 0;
+  VmmAllocation vmm_;
 };
 
 // Times whatever `enqueue` launches on the default stream with a pair of events around it.
