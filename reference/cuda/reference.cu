@@ -92,6 +92,7 @@ struct Env {
   int sms = 0;
   EventTimer timer;
   Nvml* nvml = nullptr;
+  int launches_per_sample = 1;  // see sample()
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -99,6 +100,8 @@ struct Env {
 
 // About 50 us at H200 clocks: several times the host's launch call.
 constexpr long long kSpinCycles = 100000;
+// Launches per timing of the *-batched probes (an even count keeps the A/B alternation in step).
+constexpr int kBatchedLaunches = 16;
 
 // Times what `enqueue` launches with an event pair, behind a spin kernel (see spin_kernel).
 template <class F>
@@ -108,8 +111,10 @@ double timed(Env& env, F&& enqueue) {
   return env.timer.time_ms(std::forward<F>(enqueue));
 }
 
-// `warmups` untimed launches, then opt.samples launches each timed alone. launch(i) gets a running
-// index, so probes that alternate buffers keep alternating across warm-up and samples.
+// `warmups` untimed launches, then opt.samples timings of env.launches_per_sample launches each
+// (one by default: each launch timed alone; the *-batched probes time back-to-back launches, as the
+// suite times back-to-back dispatches in one pass); a sample is the time per launch. launch(i) gets
+// a running index, so probes that alternate buffers keep alternating across warm-up and samples.
 template <class Launch>
 std::vector<double> sample(Env& env, int warmups, Launch&& launch) {
   int i = 0;
@@ -117,9 +122,13 @@ std::vector<double> sample(Env& env, int warmups, Launch&& launch) {
     launch(i);
   }
   WGB_CK(cudaDeviceSynchronize());
+  const int per_sample = std::max(1, env.launches_per_sample);
   std::vector<double> ms;
-  for (int s = 0; s < env.opt.samples; ++s, ++i) {
-    ms.push_back(timed(env, [&] { launch(i); }));
+  for (int s = 0; s < env.opt.samples; ++s) {
+    ms.push_back(timed(env, [&] {
+                   for (int k = 0; k < per_sample; ++k, ++i) launch(i);
+                 }) /
+                 per_sample);
   }
   return ms;
 }
@@ -672,6 +681,20 @@ std::uint32_t calibrate_hops(Env& env, Chase& c, double target_ms) {
 }
 
 // "3,17,40": the distinct SM numbers, ascending.
+// Untimed <<<1, 1>>> walks for about kWarmWalkMs before a probe's timed launches. On an H200 the
+// first ~200 ms of walking a fresh 256 MiB chain run up to 4 % faster than later walks (the samples
+// of memory-latency rose from 42.1 to 42.7 ms per launch over its first four launches), so without
+// this the first timings (and the first SMs of the per-SM probe) read a state that does not last.
+constexpr double kWarmWalkMs = 400.0;
+void warm_walk(Chase& c, std::uint32_t hops, double per_launch_ms) {
+  const int launches = std::max(1, static_cast<int>(std::ceil(kWarmWalkMs / std::max(per_launch_ms, 0.1))));
+  for (int k = 0; k < launches; ++k) {
+    chase_kernel<<<1, 1>>>(c.chain.get(), c.pos, hops, c.state.get());
+    WGB_CK_LAUNCH("chase_kernel (warm-up)");
+    c.finish(hops);
+  }
+}
+
 std::string sm_list(std::vector<std::uint32_t> sms) {
   std::sort(sms.begin(), sms.end());
   sms.erase(std::unique(sms.begin(), sms.end()), sms.end());
@@ -693,7 +716,8 @@ void run_chase(Env& env, Result& r, std::uint64_t footprint, bool relaxed = fals
     }
   };
   const std::uint32_t hops = calibrate_hops(env, c, env.opt.latency_target_ms);
-  launch(hops);  // warm-up
+  warm_walk(c, hops, env.opt.latency_target_ms);
+  launch(hops);  // warm-up of this kernel
   c.finish(hops);
   std::vector<std::uint32_t> sms;
   for (int s = 0; s < env.opt.samples; ++s) {
@@ -726,6 +750,7 @@ void run_chase_per_sm(Env& env, Result& r, std::uint64_t footprint) {
   c.describe(r, footprint, Memory::Plain);
   DeviceArray<std::uint32_t> claim(1);
   const std::uint32_t hops = calibrate_hops(env, c, env.opt.latency_target_ms / 8);
+  warm_walk(c, hops, env.opt.latency_target_ms / 8);
   const unsigned grid = 4U * static_cast<unsigned>(env.sms);
   std::vector<double> per_sm_ms;
   std::vector<std::uint32_t> missed;
@@ -796,6 +821,22 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
       f(env, *bw, r);
     };
   };
+  // The same probe with each sample timing kBatchedLaunches back-to-back launches (like the suite's
+  // passes of back-to-back dispatches) instead of one launch behind an idle spin kernel.
+  auto batched = [&bw](void (*f)(Env&, BandwidthBuffers&, Result&)) {
+    return [&bw, f](Env& env, Result& r) {
+      if (!bw) bw = std::make_unique<BandwidthBuffers>(env.opt.bandwidth_bytes);
+      env.launches_per_sample = kBatchedLaunches;
+      r.param("launches_per_sample", kBatchedLaunches);
+      try {
+        f(env, *bw, r);
+      } catch (...) {
+        env.launches_per_sample = 1;
+        throw;
+      }
+      env.launches_per_sample = 1;
+    };
+  };
   // The same probe on buffers of its own from another allocation path (the memory-kind experiments).
   auto with_memory = [](Memory mem, void (*f)(Env&, BandwidthBuffers&, Result&)) {
     return [mem, f](Env& env, Result& r) {
@@ -823,6 +864,10 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
        [](Env& env, Result& r) { run_chase(env, r, 256ULL << 20); }},
       {"read-dependent-chain", "Dependent loads, 4 MiB footprint", {"read-dependent-chain"},
        [](Env& env, Result& r) { run_chase(env, r, 4ULL << 20); }},
+      {"read-linear-batched", "Read, vec4 loads, 16 back-to-back launches per timing", {}, batched(run_read)},
+      {"write-linear-batched", "Write, vec4 stores, 16 back-to-back launches per timing", {},
+       batched(run_write<false>)},
+      {"memory-copy-batched", "Copy A->B, 16 back-to-back launches per timing", {}, batched(run_copy)},
       {"write-linear-vmm", "Write, vec4 stores, buffers from cuMemCreate (no compression)", {},
        with_memory(Memory::Vmm, run_write<false>)},
       {"write-linear-compressible", "Write, vec4 stores, buffers from cuMemCreate with generic compression", {},
