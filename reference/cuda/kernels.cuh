@@ -116,6 +116,25 @@ struct RelaxedGpuStore {
                  : "memory");
   }
 };
+// The element as two 8-byte stores / four 4-byte stores (forced with PTX, so the compiler cannot
+// merge them back into one 16-byte store): the write-linear-v2/-u32 experiments ask whether the
+// suite's write rate is that of narrower stores than its vec4<u32> ones.
+struct TwoV2Store {
+  __device__ __forceinline__ void operator()(uint4* p, uint4 v) const {
+    asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(v.x), "r"(v.y) : "memory");
+    asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(reinterpret_cast<char*>(p) + 8), "r"(v.z), "r"(v.w)
+                 : "memory");
+  }
+};
+struct FourU32Store {
+  __device__ __forceinline__ void operator()(uint4* p, uint4 v) const {
+    auto* q = reinterpret_cast<char*>(p);
+    asm volatile("st.global.u32 [%0], %1;" ::"l"(q), "r"(v.x) : "memory");
+    asm volatile("st.global.u32 [%0], %1;" ::"l"(q + 4), "r"(v.y) : "memory");
+    asm volatile("st.global.u32 [%0], %1;" ::"l"(q + 8), "r"(v.z) : "memory");
+    asm volatile("st.global.u32 [%0], %1;" ::"l"(q + 12), "r"(v.w) : "memory");
+  }
+};
 
 // Four independent 16-byte stores per step; the data varies per element (written_word).
 template <class Store>
@@ -145,6 +164,12 @@ __global__ void __launch_bounds__(kBlock)
 __global__ void __launch_bounds__(kBlock)
     write_relaxed_kernel(uint4* dst, std::uint32_t count, std::uint32_t threads, std::uint32_t seed) {
   write_body(dst, count, threads, seed, RelaxedGpuStore{});
+}
+
+template <class Store>
+__global__ void __launch_bounds__(kBlock)
+    write_split_kernel(uint4* dst, std::uint32_t count, std::uint32_t threads, std::uint32_t seed) {
+  write_body(dst, count, threads, seed, Store{});
 }
 
 // Four independent 16-byte loads, then their four stores, per step.

@@ -267,13 +267,24 @@ void run_read(Env& env, BandwidthBuffers& bw, Result& r) {
 }
 
 // kRelaxed: the stores are st.relaxed.gpu (write_relaxed_kernel) instead of plain st.global.
-template <bool kRelaxed>
+// The store form of a write probe: the plain 16-byte store (the suite's), its st.relaxed.gpu form, and
+// the element split into two 8-byte or four 4-byte stores (experiments).
+enum class WriteForm { Vec4, Vec4RelaxedGpu, TwoV2, FourU32 };
+
+template <WriteForm kForm>
 void run_write(Env& env, BandwidthBuffers& bw, Result& r) {
-  auto* kernel = kRelaxed ? write_relaxed_kernel : write_kernel;
+  auto* kernel = kForm == WriteForm::Vec4RelaxedGpu ? write_relaxed_kernel
+                 : kForm == WriteForm::TwoV2        ? write_split_kernel<TwoV2Store>
+                 : kForm == WriteForm::FourU32      ? write_split_kernel<FourU32Store>
+                                                    : write_kernel;
+  const char* store = kForm == WriteForm::Vec4RelaxedGpu ? "st.relaxed.gpu.global.v4.u32"
+                      : kForm == WriteForm::TwoV2        ? "2 x st.global.v2.u32 per element"
+                      : kForm == WriteForm::FourU32      ? "4 x st.global.u32 per element"
+                                                         : "st.global.v4.u32 (weak)";
   const std::uint64_t bytes = static_cast<std::uint64_t>(bw.count) * 16;
   describe_bandwidth(r, bw, bytes);
   r.param("alternation", "B, A, B, ...");
-  r.param("store", kRelaxed ? "st.relaxed.gpu.global.v4.u32" : "st.global.v4.u32 (weak)");
+  r.param("store", store);
   r.work_per_launch = static_cast<double>(bytes);
   bw.fill(bw.a, kSeedA);
   bw.fill(bw.b, kSeedB);
@@ -283,11 +294,7 @@ void run_write(Env& env, BandwidthBuffers& bw, Result& r) {
     } else {
       kernel<<<bw.blocks, kBlock>>>(bw.a.get(), bw.count, bw.threads, kSeedWriteA);
     }
-    if (kRelaxed) {
-      WGB_CK_LAUNCH("write_relaxed_kernel");
-    } else {
-      WGB_CK_LAUNCH("write_kernel");
-    }
+    WGB_CK_LAUNCH("write kernel");
   };
   r.samples_ms = sample(env, 2, launch);
   const std::string bad = verify_text("A", bw.verify(bw.a, kSeedWriteA, true)) +
@@ -846,9 +853,13 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
   };
   return {
       {"read-linear", "Read, vec4 loads XOR-folded", {"read-linear", "memory-read"}, with_bw(run_read)},
-      {"write-linear", "Write, vec4 stores", {"write-linear", "memory-write"}, with_bw(run_write<false>)},
+      {"write-linear", "Write, vec4 stores", {"write-linear", "memory-write"}, with_bw(run_write<WriteForm::Vec4>)},
       {"write-linear-relaxed-gpu", "Write, vec4 st.relaxed.gpu stores (the form of a NonPrivatePointer store)", {},
-       with_bw(run_write<true>)},
+       with_bw(run_write<WriteForm::Vec4RelaxedGpu>)},
+      {"write-linear-v2", "Write, each 16-byte element as two 8-byte stores", {},
+       with_bw(run_write<WriteForm::TwoV2>)},
+      {"write-linear-u32", "Write, each 16-byte element as four 4-byte stores", {},
+       with_bw(run_write<WriteForm::FourU32>)},
       {"memory-copy", "Copy A->B, read + write counted", {"memory-copy"}, with_bw(run_copy)},
       {"f32-fma-scalar", "f32 FMA, 8 chains", {"f32-fma-scalar"}, run_f32<8, 32>},
       {"f32-fma-vec4", "f32 FMA, 32 chains (8 x vec4)", {"f32-fma-vec4"}, run_f32<32, 8>},
@@ -866,12 +877,12 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
        [](Env& env, Result& r) { run_chase(env, r, 4ULL << 20); }},
       {"read-linear-batched", "Read, vec4 loads, 16 back-to-back launches per timing", {}, batched(run_read)},
       {"write-linear-batched", "Write, vec4 stores, 16 back-to-back launches per timing", {},
-       batched(run_write<false>)},
+       batched(run_write<WriteForm::Vec4>)},
       {"memory-copy-batched", "Copy A->B, 16 back-to-back launches per timing", {}, batched(run_copy)},
       {"write-linear-vmm", "Write, vec4 stores, buffers from cuMemCreate (no compression)", {},
-       with_memory(Memory::Vmm, run_write<false>)},
+       with_memory(Memory::Vmm, run_write<WriteForm::Vec4>)},
       {"write-linear-compressible", "Write, vec4 stores, buffers from cuMemCreate with generic compression", {},
-       with_memory(Memory::Compressible, run_write<false>)},
+       with_memory(Memory::Compressible, run_write<WriteForm::Vec4>)},
       {"memory-latency-vmm", "Dependent loads, 256 MiB footprint, chain from cuMemCreate (no compression)", {},
        [](Env& env, Result& r) { run_chase(env, r, 256ULL << 20, false, Memory::Vmm); }},
       {"memory-latency-compressible", "Dependent loads, 256 MiB footprint, chain in compressible memory", {},
