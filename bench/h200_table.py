@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Makes the markdown tables of an H200 batch (bench/h200.sh) from its JSON result documents.
 
-    bench/h200_table.py RESULTS_DIR [--title T] [--command C] > docs/results/h200-<date>.md
+    bench/h200_table.py RESULTS_DIR... [--title T] [--command C] > docs/results/h200-<date>.md
 
 Reads, when present: default.json (the default suite, robustness on), no-robustness.json,
 experimental.json, memory-256.json, memory-512.json, host.json, cuda.json (the CUDA reference).
@@ -111,14 +111,18 @@ def machine_lines(doc):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("dir")
+    ap.add_argument("dir", nargs="+", help="result folders (bench/h200.sh part1, part2); a file is read from the first that has it")
     ap.add_argument("--title", default="H200 batch")
     ap.add_argument("--command", default="")
     ap.add_argument("--no-published", action="store_true", help="leave out the H200 datasheet columns (other devices)")
     args = ap.parse_args()
     if args.no_published:
         PUBLISHED.clear()
-    p = lambda name: os.path.join(args.dir, name)
+    def p(name):
+        for d in args.dir:
+            if os.path.exists(os.path.join(d, name)):
+                return os.path.join(d, name)
+        return os.path.join(args.dir[0], name)
     default = load(p("default.json"))
     norob = rows_of(load(p("no-robustness.json")))
     exp = load(p("experimental.json"))
