@@ -2,7 +2,9 @@
 // thread count), as a series: a table on stdout, --json (a result document with a "sweep" object,
 // written after every point) and --csv. See src/report/sweep.hpp.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <csignal>
 #include <iostream>
 #include <sstream>
@@ -46,6 +48,13 @@ int sweep_command(const SweepFlags& f) {
   const BenchmarkDefinition def = chosen->front();
   auto spec = report::make_sweep_spec(f.parameter, f.from, f.to, f.values);
   if (!spec) return fail(spec.error());
+  if (std::ranges::find(def.sweep_parameters, spec->parameter) == def.sweep_parameters.end()) {
+    const std::string varies = def.sweep_parameters.empty() ? "none (its work is fixed by its definition)"
+                                                            : fmt::format("{}", fmt::join(def.sweep_parameters, ", "));
+    return fail(ErrorKind::Usage, fmt::format("'{}' does not use --param {}: every point would repeat one "
+                                              "measurement (parameters it uses: {})",
+                                              def.id, spec->parameter, varies));
+  }
 
   auto ctx = gpu::Context::create(f.device.options());
   if (!ctx) return fail(ctx.error());
@@ -116,7 +125,7 @@ void register_sweep(CLI::App& app, int& exit_code) {
   cmd->add_option("benchmark", f.benchmark, "The benchmark id (see 'webgpu-bench list')")->required();
   cmd->add_option("--param", f.parameter,
                   "size: working-set bytes (bandwidth_bytes and working_set_bytes; default 16K..1G); threads: "
-                  "compute_threads of ALU probes (default 64..1048576)")
+                  "compute_threads, the invocations of the ALU and streaming bandwidth probes (default 64..1048576)")
       ->check(CLI::IsMember({"size", "threads"}));
   cmd->add_option("--from", f.from, "First point (sizes take K/M/G suffixes)");
   cmd->add_option("--to", f.to, "Last point; the points are the powers of two from --from up to --to");

@@ -89,6 +89,10 @@ struct BenchmarkDefinition {
   bool in_default_suite = true;
   // Builds the workload; ErrorKind::Skipped (with the missing feature named) when unsupported.
   std::function<Expected<std::unique_ptr<Workload>>(PrepareContext&)> prepare;
+  // The `webgpu-bench sweep --param` values whose SuiteOptions field `prepare` reads: "size"
+  // (bandwidth_bytes / working_set_bytes), "threads" (compute_threads). A sweep of any other
+  // parameter is refused instead of repeating one measurement. Set it to what your prepare reads.
+  std::vector<std::string> sweep_parameters = {"size", "threads"};
 };
 
 // ---- prepareKernelBenchmark: the common shape of a kernel benchmark --------------------------

@@ -44,7 +44,7 @@ struct SuiteOptions {
   SamplingOptions sampling;
   // Sizes of the raw probes (technique comparisons are fixed and ignore these).
   std::uint64_t bandwidth_bytes = 64ull << 20;   // 4096x4096 f32
-  std::uint32_t compute_threads = 0;             // 0: the probe's default
+  std::uint32_t compute_threads = 0;             // invocations of ALU and streaming bandwidth probes; 0: default
   // Working set of the probes whose footprint is not bandwidth_bytes (gather windows, the
   // dependent-chain buffer); 0: the probe's default. `webgpu-bench sweep --param size` sets it
   // together with bandwidth_bytes.

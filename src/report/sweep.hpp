@@ -3,7 +3,7 @@
 //   size     SuiteOptions::bandwidth_bytes and working_set_bytes (bandwidth, gather, latency):
 //            16 KiB .. 1 GiB in powers of two by default, clamped to the adapter's storage
 //            binding and buffer limits with a note
-//   threads  SuiteOptions::compute_threads (ALU probes): 64 .. 1Mi in powers of two by default
+//   threads  SuiteOptions::compute_threads (ALU and streaming bandwidth probes): 64 .. 1Mi in powers of two by default
 // A benchmark that ignores the varied option (its parameters and work model stay the same from
 // one point to the next) is reported as having no such knob and the sweep stops there.
 #pragma once

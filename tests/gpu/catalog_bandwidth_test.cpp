@@ -90,6 +90,42 @@ TEST(CatalogBandwidth, WorkloadsValidateAtOtherSizes) {
   }
 }
 
+// compute_threads sets the streaming kernels' invocations (rounded up to whole workgroups of 256;
+// each invocation then walks its grid-stride share): 1000 -> 1024, and 300 -> 512, which leaves a
+// tail of elements that no whole step of four covers. Every probe must still validate.
+TEST(CatalogBandwidth, StreamingProbesValidateAtAnyInvocationCount) {
+  WGB_GPU_OR_SKIP(ctx);
+  for (std::uint32_t threads : {1000u, 300u}) {
+    SuiteOptions o;
+    o.bandwidth_bytes = 1 * kMiB + 48 * 1024;
+    o.compute_threads = threads;
+    const std::uint32_t want = (threads + 255) / 256 * 256;
+    for (const char* id : kIds) {
+      PrepareContext pc{*ctx, o};
+      auto w = find(id).prepare(pc);
+      ASSERT_TRUE(w) << id << ": " << w.error().message;
+      EXPECT_EQ((*w)->parameters().value("invocations", 0u), want) << id;
+      auto ok = (*w)->validate(*ctx);
+      EXPECT_TRUE(ok) << id << " with " << threads << " invocations: " << (ok ? "" : ok.error().message);
+    }
+  }
+  // Unset: one step of four elements per invocation.
+  SuiteOptions o;
+  o.bandwidth_bytes = 1 * kMiB;
+  PrepareContext pc{*ctx, o};
+  auto w = find("write-linear").prepare(pc);
+  ASSERT_TRUE(w) << w.error().message;
+  EXPECT_EQ((*w)->parameters().value("invocations", 0u), 1u * kMiB / 16 / 4);
+}
+
+// The sweep parameters a definition declares are the ones its prepare reads.
+TEST(CatalogBandwidth, DefinitionsDeclareTheSweepParametersTheyUse) {
+  for (const char* id : kIds) EXPECT_EQ(find(id).sweep_parameters, (std::vector<std::string>{"size", "threads"})) << id;
+  EXPECT_EQ(find("read-latency").sweep_parameters, std::vector<std::string>{"size"});
+  EXPECT_EQ(find("f32-fma-vec4").sweep_parameters, std::vector<std::string>{"threads"});
+  EXPECT_TRUE(find("workgroup-256").sweep_parameters.empty());
+}
+
 TEST(CatalogBandwidth, BadSizesAreRejectedWithAReason) {
   WGB_GPU_OR_SKIP(ctx);
   SuiteOptions o;

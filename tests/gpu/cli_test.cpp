@@ -86,6 +86,17 @@ TEST(Cli, BadOptionValueIsAUsageError) {
   EXPECT_EQ(lines(r.err), 1) << r.err;
 }
 
+TEST(Cli, SweepOfAParameterTheBenchmarkIgnoresIsRefused) {
+  // A fixed-work technique reads neither size nor threads; an ALU probe reads threads, not size.
+  auto r = run_cli({"sweep", "workgroup-256", "--param", "threads", "--values", "64,128"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("does not use --param threads"), std::string::npos) << r.err;
+  r = run_cli({"sweep", "f32-fma-vec4", "--param", "size", "--values", "1M,2M"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("parameters it uses: threads"), std::string::npos) << r.err;
+}
+
 TEST(Cli, UnknownAdapterIsExitCode3) {
   auto r = run_cli({"run", "--adapter", "no-such-gpu-xyz", "--filter", "read-linear"});
   EXPECT_EQ(r.code, 3);

@@ -26,15 +26,18 @@ constexpr const char* kMemoryStatisticReason =
 constexpr std::uint32_t kSeedA = 0xA11CE5EDu, kSeedB = 0xB0B5EED5u;
 constexpr std::uint32_t kStreamSeed = 0x5EED0F1Cu;
 
-// Grid of a streaming kernel over `elements` vec4: four elements per invocation per step, as
-// many invocations as that needs (1M at 64 MiB), capped by the dispatch limit (grid stride).
+// Grid of a streaming kernel over `elements` vec4: by default four elements per invocation per
+// step, as many invocations as that needs (1M at 64 MiB); SuiteOptions::compute_threads, when set,
+// asks for that many invocations instead (rounded up to whole workgroups; each then walks its
+// grid-stride share). Either way capped by the dispatch limit.
 struct Grid {
   std::uint32_t groups, threads;
 };
-Grid stream_grid(gpu::Context& gpu, std::uint64_t elements) {
-  const std::uint64_t want = (elements / 4 + kWorkgroup - 1) / kWorkgroup;
+Grid stream_grid(PrepareContext& pc, std::uint64_t elements) {
+  const std::uint64_t threads = pc.options.compute_threads != 0 ? pc.options.compute_threads : elements / 4;
+  const std::uint64_t want = (threads + kWorkgroup - 1) / kWorkgroup;
   const auto groups = static_cast<std::uint32_t>(
-      std::clamp<std::uint64_t>(want, 1, gpu.limits().maxComputeWorkgroupsPerDimension));
+      std::clamp<std::uint64_t>(want, 1, pc.gpu.limits().maxComputeWorkgroupsPerDimension));
   return {groups, groups * kWorkgroup};
 }
 
@@ -128,7 +131,7 @@ Expected<std::unique_ptr<Workload>> prepare_read(PrepareContext& pc, const std::
   if (auto st = check_size(gpu, bytes, bytes); !st) return std::move(st).error();
   const bool gather = nominal_window != 0;
   const auto count = static_cast<std::uint32_t>(bytes / 16);
-  const Grid grid = stream_grid(gpu, count);
+  const Grid grid = stream_grid(pc, count);
   const std::string src = kernel_source(gather ? "bandwidth/read_gather" : "bandwidth/read_linear");
   auto pipeline = gpu.pipeline(src, id);
   if (!pipeline) return std::move(pipeline).error();
@@ -187,7 +190,7 @@ Expected<std::unique_ptr<Workload>> prepare_write_linear(PrepareContext& pc) {
   const std::uint64_t bytes = pc.options.bandwidth_bytes;
   if (auto st = check_size(gpu, bytes, bytes); !st) return std::move(st).error();
   const auto count = static_cast<std::uint32_t>(bytes / 16);
-  const Grid grid = stream_grid(gpu, count);
+  const Grid grid = stream_grid(pc, count);
   auto pipeline = gpu.pipeline(kernel_source("bandwidth/write_linear"), id);
   if (!pipeline) return std::move(pipeline).error();
   auto pair = filled_pair(gpu, bytes, id);
@@ -238,7 +241,7 @@ Expected<std::unique_ptr<Workload>> prepare_write_scatter(PrepareContext& pc, co
   const std::uint64_t buffer_bytes = window_bytes + kSentinelElements * 16;
   if (auto st = check_size(gpu, bytes, buffer_bytes); !st) return std::move(st).error();
   const std::uint32_t total = rounds * n;
-  const Grid grid = stream_grid(gpu, total);
+  const Grid grid = stream_grid(pc, total);
   auto pipeline = gpu.pipeline(kernel_source("bandwidth/write_scatter"), id);
   if (!pipeline) return std::move(pipeline).error();
   auto pair = filled_pair(gpu, buffer_bytes, id);
@@ -305,6 +308,7 @@ BenchmarkDefinition bandwidth_definition(std::string id, std::string label, std:
       .family = "",
       .in_default_suite = true,
       .prepare = std::move(prepare),
+      .sweep_parameters = {"size", "threads"},
   };
 }
 

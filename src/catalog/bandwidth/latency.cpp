@@ -121,6 +121,7 @@ std::vector<BenchmarkDefinition> latency_benchmarks() {
       .family = "",
       .in_default_suite = false,
       .prepare = prepare_read_latency,
+      .sweep_parameters = {"size"},
   });
   return v;
 }

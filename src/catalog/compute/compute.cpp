@@ -84,6 +84,7 @@ std::vector<BenchmarkDefinition> compute_benchmarks() {
         .family = "",
         .in_default_suite = true,
         .prepare = [&probe](PrepareContext& pc) { return prepare_alu(pc, probe); },
+        .sweep_parameters = {"threads"},
     });
   }
   return v;

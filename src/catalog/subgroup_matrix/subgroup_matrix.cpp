@@ -256,6 +256,7 @@ BenchmarkDefinition definition(const Shape& s, std::uint32_t subgroup_size) {
       .family = "",
       .in_default_suite = true,
       .prepare = {},
+      .sweep_parameters = {},  // its grid comes from the kernel configuration, not SuiteOptions
   };
   d.prepare = [s, id, cfg, source = std::move(source)](PrepareContext& pc) {
     return prepare(pc, s, id, cfg, source);

@@ -137,6 +137,7 @@ std::vector<BenchmarkDefinition> technique_benchmarks() {
           if (!w) return std::move(w).error();
           return std::unique_ptr<Workload>(std::move(*w));
         },
+        .sweep_parameters = {},  // fixed-work comparisons: the problem size is part of the definition
     });
   }
   return v;
