@@ -45,6 +45,7 @@ struct Options {
   std::string json_path;           // empty: JSON on stdout
   int samples = 10;                // timed launches per probe
   std::uint64_t bandwidth_bytes = 1ULL << 30;
+  std::uint64_t bandwidth_threads = 0;  // threads of the bandwidth kernels; 0: one step of four per thread
   double target_ms = 10.0;         // per-launch duration the ALU/MMA loop counts are calibrated to
   double latency_target_ms = 40.0; // per-launch duration of the dependent-load walks
   int device = 0;
@@ -179,15 +180,18 @@ struct BandwidthBuffers {
   std::uint32_t threads;
   Memory memory;                            // where A and B come from
 
-  explicit BandwidthBuffers(std::uint64_t bytes, Memory mem = Memory::Plain)
+  BandwidthBuffers(std::uint64_t bytes, std::uint64_t want_threads, Memory mem = Memory::Plain)
       : a(bytes / 16, mem),
         b(bytes / 16, mem),
         sink(256),
         verdict(2),
         count(static_cast<std::uint32_t>(bytes / 16)),
         memory(mem) {
-    // One step of four vec4 per thread, as the WGSL kernels dispatch (grid-stride tail otherwise).
-    blocks = std::max<unsigned>(1, (count / 4 + kBlock - 1) / kBlock);
+    // One step of four vec4 per thread, as the WGSL kernels dispatch (grid-stride tail otherwise);
+    // --bandwidth-threads asks for that many threads instead (whole blocks), like the suite's
+    // compute_threads for its streaming probes.
+    const std::uint64_t want = want_threads != 0 ? want_threads : count / 4;
+    blocks = static_cast<unsigned>(std::clamp<std::uint64_t>((want + kBlock - 1) / kBlock, 1, 65535));
     threads = blocks * kBlock;
   }
   std::uint64_t words() const { return static_cast<std::uint64_t>(count) * 4; }
@@ -824,7 +828,7 @@ struct Probe {
 std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
   auto with_bw = [&bw](void (*f)(Env&, BandwidthBuffers&, Result&)) {
     return [&bw, f](Env& env, Result& r) {
-      if (!bw) bw = std::make_unique<BandwidthBuffers>(env.opt.bandwidth_bytes);
+      if (!bw) bw = std::make_unique<BandwidthBuffers>(env.opt.bandwidth_bytes, env.opt.bandwidth_threads);
       f(env, *bw, r);
     };
   };
@@ -832,7 +836,7 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
   // passes of back-to-back dispatches) instead of one launch behind an idle spin kernel.
   auto batched = [&bw](void (*f)(Env&, BandwidthBuffers&, Result&)) {
     return [&bw, f](Env& env, Result& r) {
-      if (!bw) bw = std::make_unique<BandwidthBuffers>(env.opt.bandwidth_bytes);
+      if (!bw) bw = std::make_unique<BandwidthBuffers>(env.opt.bandwidth_bytes, env.opt.bandwidth_threads);
       env.launches_per_sample = kBatchedLaunches;
       r.param("launches_per_sample", kBatchedLaunches);
       try {
@@ -847,7 +851,7 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
   // The same probe on buffers of its own from another allocation path (the memory-kind experiments).
   auto with_memory = [](Memory mem, void (*f)(Env&, BandwidthBuffers&, Result&)) {
     return [mem, f](Env& env, Result& r) {
-      BandwidthBuffers own(env.opt.bandwidth_bytes, mem);
+      BandwidthBuffers own(env.opt.bandwidth_bytes, env.opt.bandwidth_threads, mem);
       f(env, own, r);
     };
   };
@@ -1008,8 +1012,8 @@ std::vector<std::string> self_test() {
 // Command line, device description, output
 
 const char* kUsage =
-    "usage: reference [--json PATH] [--samples N] [--bandwidth-bytes N[K|M|G]] [--target-ms MS]\n"
-    "                 [--only ID[,ID...]] [--device N] [--sass-check FILE] [--list] [--self-test] [--help]\n"
+    "usage: reference [--json PATH] [--samples N] [--bandwidth-bytes N[K|M|G]] [--bandwidth-threads N]\n"
+    "                 [--target-ms MS] [--only ID[,ID...]] [--device N] [--sass-check FILE] [--list] [--self-test] [--help]\n"
     "Runs the CUDA reference kernels and writes JSON (stdout, or PATH with a table on stdout).\n"
     "Exit codes: 0 valid, 1 a probe failed validation, 2 usage, 3 no CUDA device, 4 CUDA error, 5 I/O.\n";
 
@@ -1057,6 +1061,8 @@ Options parse(int argc, char** argv) {
       if (o.bandwidth_bytes < 4096 || o.bandwidth_bytes % 16 != 0 || o.bandwidth_bytes > (4ULL << 30)) {
         throw UsageError("--bandwidth-bytes: must be a multiple of 16 in [4096, 4 GiB]");
       }
+    } else if (a == "--bandwidth-threads") {
+      o.bandwidth_threads = static_cast<std::uint64_t>(parse_number(a, value(), 32, 65535.0 * kBlock));
     } else if (a == "--target-ms") {
       o.target_ms = parse_number(a, value(), 0.5, 1000);
     } else if (a == "--device") {
@@ -1142,6 +1148,7 @@ std::string document_json(const DeviceInfo& d, const Options& opt, const std::ve
                      ", \"sm_clock_mhz_end\": " + json_opt_int(d.sm_clock_mhz_end) +
                      "},\n  \"settings\": {\"samples\": " + json_int(opt.samples) +
                      ", \"bandwidth_bytes\": " + json_int(static_cast<long long>(opt.bandwidth_bytes)) +
+                     ", \"bandwidth_threads\": " + json_int(static_cast<long long>(opt.bandwidth_threads)) +
                      ", \"target_ms\": " + json_number(opt.target_ms) +
                      ", \"latency_target_ms\": " + json_number(opt.latency_target_ms) +
                      ", \"timing\": \"cudaEvent pair around each launch; best = fastest sample, median of all "
