@@ -29,6 +29,27 @@ __host__ __device__ constexpr std::uint32_t written_word(std::uint64_t i, std::u
   return static_cast<std::uint32_t>(i) ^ seed;
 }
 
+// Word i as the suite's WGSL write-linear writes it: element e = i / 4 holds (e, e ^ seed, ~e,
+// e + seed) (kernels/bandwidth/write_linear.wgsl), for the data-pattern experiments.
+__host__ __device__ constexpr std::uint32_t wgsl_written_word(std::uint64_t i, std::uint32_t seed) {
+  const auto e = static_cast<std::uint32_t>(i >> 2);
+  switch (i & 3U) {
+    case 0: return e;
+    case 1: return e ^ seed;
+    case 2: return ~e;
+    default: return e + seed;
+  }
+}
+
+// What a write probe writes: CUDA's pattern (word index XOR seed), the suite's WGSL pattern, or the
+// hashed fill (filled_word: nothing for a compressor to find).
+enum class WriteData { Index, Wgsl, Hashed };
+
+__host__ __device__ constexpr std::uint32_t expected_word(WriteData d, std::uint64_t i, std::uint32_t seed) {
+  return d == WriteData::Index ? written_word(i, seed) : d == WriteData::Wgsl ? wgsl_written_word(i, seed)
+                                                                              : filled_word(i, seed);
+}
+
 inline constexpr std::uint32_t kMagic0 = 0x9e3779b9U;  // the suite's sentinels (catalog/common.hpp)
 inline constexpr std::uint32_t kMagic1 = 0x7f4a7c15U;
 inline constexpr std::uint32_t kSeedA = 0xA11CE5EDU;    // the suite's bandwidth seeds

@@ -27,13 +27,12 @@ __global__ void fill_hashed_kernel(std::uint32_t* buf, std::uint64_t words, std:
 // Counts words that differ from the expected pattern (hashed fill or write pattern) and records the
 // first differing index, so a validator can check a whole 1 GiB buffer without copying it back.
 __global__ void verify_kernel(const std::uint32_t* buf, std::uint64_t words, std::uint32_t seed,
-                              int written_pattern, unsigned long long* mismatches,
-                              unsigned long long* first) {
+                              WriteData pattern, unsigned long long* mismatches, unsigned long long* first) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   unsigned long long bad = 0;
   for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < words;
        i += stride) {
-    const std::uint32_t want = written_pattern ? written_word(i, seed) : filled_word(i, seed);
+    const std::uint32_t want = expected_word(pattern, i, seed);
     if (buf[i] != want) {
       ++bad;
       atomicMin(first, static_cast<unsigned long long>(i));
@@ -102,6 +101,20 @@ __device__ __forceinline__ uint4 written_vec4(std::uint32_t i, std::uint32_t see
   return make_uint4(w ^ seed, w ^ (seed ^ 1U), w ^ (seed ^ 2U), w ^ (seed ^ 3U));
 }
 
+// Element i of a write probe's data (WriteData): CUDA's pattern above, the WGSL kernel's, or hashed.
+template <WriteData D>
+__device__ __forceinline__ uint4 write_value(std::uint32_t i, std::uint32_t seed) {
+  if constexpr (D == WriteData::Index) {
+    return written_vec4(i, seed);
+  } else if constexpr (D == WriteData::Wgsl) {
+    return make_uint4(i, i ^ seed, ~i, i + seed);
+  } else {
+    const std::uint64_t w = static_cast<std::uint64_t>(i) * 4U;
+    return make_uint4(filled_word(w, seed), filled_word(w + 1, seed), filled_word(w + 2, seed),
+                      filled_word(w + 3, seed));
+  }
+}
+
 // Store flavours of the write probe. Weak: a plain st.global (what CUDA C++ emits). RelaxedGpu:
 // st.relaxed.gpu, a "strong" store at GPU scope, the PTX form closest to a SPIR-V store marked
 // NonPrivatePointer under the Vulkan memory model, which is how Dawn's SPIR-V writes every
@@ -137,21 +150,21 @@ struct FourU32Store {
 };
 
 // Four independent 16-byte stores per step; the data varies per element (written_word).
-template <class Store>
+template <class Store, WriteData D = WriteData::Index>
 __device__ __forceinline__ void write_body(uint4* dst, std::uint32_t count, std::uint32_t threads, std::uint32_t seed,
                                            Store store) {
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const std::uint32_t T = threads;
   std::uint32_t i = t;
   while (i + 3U * T < count) {
-    store(dst + i, written_vec4(i, seed));
-    store(dst + i + T, written_vec4(i + T, seed));
-    store(dst + i + 2U * T, written_vec4(i + 2U * T, seed));
-    store(dst + i + 3U * T, written_vec4(i + 3U * T, seed));
+    store(dst + i, write_value<D>(i, seed));
+    store(dst + i + T, write_value<D>(i + T, seed));
+    store(dst + i + 2U * T, write_value<D>(i + 2U * T, seed));
+    store(dst + i + 3U * T, write_value<D>(i + 3U * T, seed));
     i += 4U * T;
   }
   while (i < count) {
-    store(dst + i, written_vec4(i, seed));
+    store(dst + i, write_value<D>(i, seed));
     i += T;
   }
 }
@@ -170,6 +183,12 @@ template <class Store>
 __global__ void __launch_bounds__(kBlock)
     write_split_kernel(uint4* dst, std::uint32_t count, std::uint32_t threads, std::uint32_t seed) {
   write_body(dst, count, threads, seed, Store{});
+}
+
+template <WriteData D>
+__global__ void __launch_bounds__(kBlock)
+    write_data_kernel(uint4* dst, std::uint32_t count, std::uint32_t threads, std::uint32_t seed) {
+  write_body<WeakStore, D>(dst, count, threads, seed, WeakStore{});
 }
 
 // Four independent 16-byte loads, then their four stores, per step.

@@ -201,11 +201,11 @@ struct BandwidthBuffers {
   }
   // Number of words of `buf` that differ from the pattern, and the first such index.
   std::pair<unsigned long long, unsigned long long> verify(const DeviceArray<uint4>& buf, std::uint32_t seed,
-                                                           bool written) {
+                                                           WriteData pattern) {
     const std::vector<unsigned long long> init{0ULL, ~0ULL};
     verdict.upload(init);
     verify_kernel<<<4096, kBlock>>>(reinterpret_cast<const std::uint32_t*>(buf.get()), words(), seed,
-                                    written ? 1 : 0, verdict.get(), verdict.get() + 1);
+                                    pattern, verdict.get(), verdict.get() + 1);
     WGB_CK_LAUNCH("verify_kernel");
     const auto v = verdict.download(0, 2);
     return {v[0], v[1]};
@@ -275,11 +275,15 @@ void run_read(Env& env, BandwidthBuffers& bw, Result& r) {
 // the element split into two 8-byte or four 4-byte stores (experiments).
 enum class WriteForm { Vec4, Vec4RelaxedGpu, TwoV2, FourU32 };
 
-template <WriteForm kForm>
+// kData: what is written (CUDA's index pattern by default; the WGSL kernel's pattern or hashed words
+// in the data experiments, 16-byte weak stores only).
+template <WriteForm kForm, WriteData kData = WriteData::Index>
 void run_write(Env& env, BandwidthBuffers& bw, Result& r) {
+  static_assert(kData == WriteData::Index || kForm == WriteForm::Vec4);
   auto* kernel = kForm == WriteForm::Vec4RelaxedGpu ? write_relaxed_kernel
                  : kForm == WriteForm::TwoV2        ? write_split_kernel<TwoV2Store>
                  : kForm == WriteForm::FourU32      ? write_split_kernel<FourU32Store>
+                 : kData != WriteData::Index        ? write_data_kernel<kData>
                                                     : write_kernel;
   const char* store = kForm == WriteForm::Vec4RelaxedGpu ? "st.relaxed.gpu.global.v4.u32"
                       : kForm == WriteForm::TwoV2        ? "2 x st.global.v2.u32 per element"
@@ -289,6 +293,9 @@ void run_write(Env& env, BandwidthBuffers& bw, Result& r) {
   describe_bandwidth(r, bw, bytes);
   r.param("alternation", "B, A, B, ...");
   r.param("store", store);
+  r.param("data", kData == WriteData::Index  ? "word index XOR seed (CUDA's pattern)"
+                  : kData == WriteData::Wgsl ? "element e = (e, e ^ seed, ~e, e + seed) (the WGSL kernel's pattern)"
+                                             : "hashed words (lowbias32, the suite's fill)");
   r.work_per_launch = static_cast<double>(bytes);
   bw.fill(bw.a, kSeedA);
   bw.fill(bw.b, kSeedB);
@@ -301,8 +308,8 @@ void run_write(Env& env, BandwidthBuffers& bw, Result& r) {
     WGB_CK_LAUNCH("write kernel");
   };
   r.samples_ms = sample(env, 2, launch);
-  const std::string bad = verify_text("A", bw.verify(bw.a, kSeedWriteA, true)) +
-                          verify_text("B", bw.verify(bw.b, kSeedWriteB, true));
+  const std::string bad = verify_text("A", bw.verify(bw.a, kSeedWriteA, kData)) +
+                          verify_text("B", bw.verify(bw.b, kSeedWriteB, kData));
   r.valid = bad.empty();
   r.detail = r.valid ? fmt("every one of the %llu words of both buffers holds the written pattern",
                            static_cast<unsigned long long>(bw.words()))
@@ -327,8 +334,8 @@ void run_copy(Env& env, BandwidthBuffers& bw, Result& r) {
   };
   r.samples_ms = sample(env, 2, launch);
   // A's hashed words went to B and back: both must now hold A's original fill, every word.
-  const std::string bad = verify_text("A", bw.verify(bw.a, kSeedA, false)) +
-                          verify_text("B", bw.verify(bw.b, kSeedA, false));
+  const std::string bad = verify_text("A", bw.verify(bw.a, kSeedA, WriteData::Hashed)) +
+                          verify_text("B", bw.verify(bw.b, kSeedA, WriteData::Hashed));
   r.valid = bad.empty();
   r.detail = r.valid ? fmt("both buffers hold A's hashed fill in all %llu words after the copies",
                            static_cast<unsigned long long>(bw.words()))
@@ -883,6 +890,14 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
       {"write-linear-batched", "Write, vec4 stores, 16 back-to-back launches per timing", {},
        batched(run_write<WriteForm::Vec4>)},
       {"memory-copy-batched", "Copy A->B, 16 back-to-back launches per timing", {}, batched(run_copy)},
+      {"write-linear-wgsl-data", "Write, vec4 stores of the WGSL kernel's data pattern", {},
+       with_bw(run_write<WriteForm::Vec4, WriteData::Wgsl>)},
+      {"write-linear-hashed-data", "Write, vec4 stores of hashed (incompressible) words", {},
+       with_bw(run_write<WriteForm::Vec4, WriteData::Hashed>)},
+      {"write-linear-compressible-wgsl-data", "Write, the WGSL kernel's data pattern into compressible memory", {},
+       with_memory(Memory::Compressible, run_write<WriteForm::Vec4, WriteData::Wgsl>)},
+      {"write-linear-compressible-hashed-data", "Write, hashed words into compressible memory", {},
+       with_memory(Memory::Compressible, run_write<WriteForm::Vec4, WriteData::Hashed>)},
       {"write-linear-vmm", "Write, vec4 stores, buffers from cuMemCreate (no compression)", {},
        with_memory(Memory::Vmm, run_write<WriteForm::Vec4>)},
       {"write-linear-compressible", "Write, vec4 stores, buffers from cuMemCreate with generic compression", {},
