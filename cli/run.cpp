@@ -305,7 +305,8 @@ void register_run(CLI::App& app, int& exit_code) {
   cmd->add_flag("-q,--quiet", f.quiet, "No progress output on stderr");
   cmd->add_option("--bandwidth-mib", f.bandwidth_mib, "Buffer size of the bandwidth probes in MiB (default 64)")
       ->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--compute-threads", f.compute_threads, "Invocations per dispatch of the ALU and streaming bandwidth probes (0: each probe's default)");
+  cmd->add_option("--compute-threads", f.compute_threads,
+                  "Invocations per dispatch of the ALU and streaming bandwidth probes (0: each probe's default)");
   cmd->add_option("--submit", f.submit_url, "Send the finished result document to this results server (see 'serve')");
   cmd->add_option("--submit-token", f.submit_token, "Bearer token for --submit");
   add_sampling_flags(*cmd, f.sampling);

@@ -34,10 +34,14 @@ __host__ __device__ constexpr std::uint32_t written_word(std::uint64_t i, std::u
 __host__ __device__ constexpr std::uint32_t wgsl_written_word(std::uint64_t i, std::uint32_t seed) {
   const auto e = static_cast<std::uint32_t>(i >> 2);
   switch (i & 3U) {
-    case 0: return e;
-    case 1: return e ^ seed;
-    case 2: return ~e;
-    default: return e + seed;
+    case 0:
+      return e;
+    case 1:
+      return e ^ seed;
+    case 2:
+      return ~e;
+    default:
+      return e + seed;
   }
 }
 
@@ -46,8 +50,9 @@ __host__ __device__ constexpr std::uint32_t wgsl_written_word(std::uint64_t i, s
 enum class WriteData { Index, Wgsl, Hashed };
 
 __host__ __device__ constexpr std::uint32_t expected_word(WriteData d, std::uint64_t i, std::uint32_t seed) {
-  return d == WriteData::Index ? written_word(i, seed) : d == WriteData::Wgsl ? wgsl_written_word(i, seed)
-                                                                              : filled_word(i, seed);
+  return d == WriteData::Index  ? written_word(i, seed)
+         : d == WriteData::Wgsl ? wgsl_written_word(i, seed)
+                                : filled_word(i, seed);
 }
 
 inline constexpr std::uint32_t kMagic0 = 0x9e3779b9U;  // the suite's sentinels (catalog/common.hpp)

@@ -661,7 +661,9 @@ struct Chase {
   std::string check() const {
     for (const Walk& w : walks) {
       const std::uint32_t want = host::walk(next, w.start, w.hops);
-      if (want != w.end) return fmt("a walk of %u hops from word %u ended at word %u, host %u", w.hops, w.start, w.end, want);
+      if (want != w.end) {
+        return fmt("a walk of %u hops from word %u ended at word %u, host %u", w.hops, w.start, w.end, want);
+      }
     }
     return "";
   }
@@ -1028,7 +1030,8 @@ std::vector<std::string> self_test() {
 
 const char* kUsage =
     "usage: reference [--json PATH] [--samples N] [--bandwidth-bytes N[K|M|G]] [--bandwidth-threads N]\n"
-    "                 [--target-ms MS] [--only ID[,ID...]] [--device N] [--sass-check FILE] [--list] [--self-test] [--help]\n"
+    "                 [--target-ms MS] [--only ID[,ID...]] [--device N] [--sass-check FILE] [--list]\n"
+    "                 [--self-test] [--help]\n"
     "Runs the CUDA reference kernels and writes JSON (stdout, or PATH with a table on stdout).\n"
     "Exit codes: 0 valid, 1 a probe failed validation, 2 usage, 3 no CUDA device, 4 CUDA error, 5 I/O.\n";
 
