@@ -3,8 +3,9 @@
 // way Dawn allocates a large storage buffer (STORAGE | TRANSFER_SRC | TRANSFER_DST usage, its own
 // VkDeviceMemory of the first DEVICE_LOCAL type the buffer allows, ties to the biggest heap:
 // ResourceMemoryAllocator::FindBestTypeIndex), exportable as an opaque file descriptor, imports them
-// into CUDA (cudaImportExternalMemory) and runs the CUDA reference's write and read kernels on them,
-// interleaved with the same kernels on two cudaMalloc buffers in the same process. Every device-local
+// into CUDA (cudaImportExternalMemory) and runs the CUDA reference's write kernel (with its own data,
+// the WGSL kernel's data and hashed words) and read kernel on them, interleaved with the same kernels
+// on two cudaMalloc buffers in the same process. Every device-local
 // memory type the buffer allows is tried. Prints the adapter's memory types and one line per
 // measurement; exit 0 when every written buffer verified.
 //
@@ -271,14 +272,21 @@ int main() {
       fill_hashed_kernel<<<4096, kBlock>>>(reinterpret_cast<std::uint32_t*>(p), std::uint64_t{count} * 4, seed);
       WGB_CK(cudaGetLastError());
     };
+    // Writes of each data pattern (CUDA's, the WGSL kernel's, hashed words): compressible memory
+    // writes CUDA's pattern faster and hashed words slower than plain memory (h200_data_probe.sh).
+    auto write_rate = [&](uint4* a, uint4* b, auto kernel) {
+      return time_launches(timer, [&](int i) {
+        kernel<<<blocks, kBlock>>>(i % 2 ? a : b, count, threads, i % 2 ? kSeedWriteA : kSeedWriteB);
+        WGB_CK(cudaGetLastError());
+      });
+    };
     auto measure = [&](const char* what, uint4* a, uint4* b) {
       fill(a, kSeedA);
       fill(b, kSeedB);
       WGB_CK(cudaMemset(sink.get(), 0, 256 * 16));
-      const Rate w = time_launches(timer, [&](int i) {
-        write_kernel<<<blocks, kBlock>>>(i % 2 ? a : b, count, threads, i % 2 ? kSeedWriteA : kSeedWriteB);
-        WGB_CK(cudaGetLastError());
-      });
+      const Rate w = write_rate(a, b, write_kernel);
+      const Rate ww = write_rate(a, b, write_data_kernel<WriteData::Wgsl>);
+      const Rate wh = write_rate(a, b, write_data_kernel<WriteData::Hashed>);
       fill(a, kSeedA);
       fill(b, kSeedB);
       const Rate r = time_launches(timer, [&](int i) {
@@ -295,8 +303,9 @@ int main() {
                                       kSeedWriteA, WriteData::Index, verdict.get(), verdict.get() + 1);
       WGB_CK(cudaGetLastError());
       const auto v = verdict.download(0, 2);
-      std::printf("%-44s write median %7.1f best %7.1f GB/s | read median %7.1f best %7.1f GB/s | %s\n", what,
-                  w.median, w.best, r.median, r.best, v[0] == 0 ? "verified" : "WRONG DATA");
+      std::printf("%-40s write (CUDA / WGSL / hashed data) median %7.1f / %7.1f / %7.1f GB/s | read median %7.1f "
+                  "GB/s | %s\n",
+                  what, w.median, ww.median, wh.median, r.median, v[0] == 0 ? "verified" : "WRONG DATA");
       std::fflush(stdout);
       return v[0] == 0;
     };
