@@ -11,10 +11,7 @@
 #     validation failed, and only that rate is read. If zeros or CUDA's pattern write faster than the
 #     shipped data, the buffers are compressed.
 # Needs the H200 recipe's carry plus build/cuda-reference/reference; writes one archive under $OUT.
-for f in .carry/*.deb; do dpkg -x "$f" / ; done; ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-export LD_LIBRARY_PATH="$PWD/.carry/lib:$LD_LIBRARY_PATH"
-step() { name=$1; shift; timeout 120 "$@" > "$OUT/$name.out" 2>&1; echo "$name $?" >> "$OUT"/steps.txt; }
+. bench/h200_probe_env.sh
 vd=$(mktemp -d)
 shipped='return vec4<u32>\(i, i \^ p.seed, ~i, i \+ p.seed\);'
 for form in cuda-pattern hashed zeros; do
@@ -38,4 +35,4 @@ for k in 1 2; do
     step wgb-$form-$k ./scripts/wgb run --filter write-linear --bandwidth-mib 1024 --kernel-dir "$vd/$form" -q --json "$OUT"/wgb-$form-$k.json
   done
 done
-(cd "$OUT" && tar czf /tmp/probe.tgz ./* && rm -rf ./* && mv /tmp/probe.tgz .)
+pack

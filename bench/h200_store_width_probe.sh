@@ -7,10 +7,7 @@
 # CUDA reference's write-linear (16-byte stores) against write-linear-v2 / -u32 (8- and 4-byte stores
 # forced with PTX). If WebGPU's vec4 rate matches CUDA's rate for a narrower store, that is the gap.
 # Needs the H200 recipe's carry plus build/cuda-reference/reference; writes one archive under $OUT.
-for f in .carry/*.deb; do dpkg -x "$f" / ; done; ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-export LD_LIBRARY_PATH="$PWD/.carry/lib:$LD_LIBRARY_PATH"
-step() { name=$1; shift; timeout 120 "$@" > "$OUT/$name.out" 2>&1; echo "$name $?" >> "$OUT"/steps.txt; }
+. bench/h200_probe_env.sh
 vd=$(mktemp -d)
 for form in v2 u32; do
   mkdir -p "$vd/$form/bandwidth"
@@ -32,4 +29,4 @@ for k in 1 2; do
     step wgb-$form-$k ./scripts/wgb run --filter write-linear --bandwidth-mib 1024 --kernel-dir "$vd/$form" -q --json "$OUT"/wgb-$form-$k.json
   done
 done
-(cd "$OUT" && tar czf /tmp/probe.tgz ./* && rm -rf ./* && mv /tmp/probe.tgz .)
+pack

@@ -9,12 +9,8 @@
 #      launches per timing) beside the single-launch ones, at 1 GiB and 512 MiB, and the suite's
 #      write-linear/read-linear at 1 GiB and memory suite read/write/copy at 512 MiB in the same call.
 #   2. Latency: the chase walked from each SM in turn, now after a 400 ms warm walk, twice.
-for f in .carry/*.deb; do dpkg -x "$f" / ; done; ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-export LD_LIBRARY_PATH="$PWD/.carry/lib:$LD_LIBRARY_PATH"
-S="nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,temperature.gpu,power.draw,clocks_throttle_reasons.active --format=csv,noheader"
-$S > "$OUT"/smi.csv
-step() { name=$1; shift; timeout 120 "$@" > "$OUT/$name.out" 2>&1; echo "$name $?" >> "$OUT"/steps.txt; }
+. bench/h200_probe_env.sh
+gpu_state
 R=build/cuda-reference/reference
 W=./scripts/wgb
 bw="read-linear,read-linear-batched,write-linear,write-linear-batched,memory-copy,memory-copy-batched"
@@ -22,10 +18,10 @@ step cuda-1g $R --only "$bw" --bandwidth-bytes 1G --json "$OUT"/cuda-1g.json
 step wgb-1g $W run --filter read-linear,write-linear --bandwidth-mib 1024 -q --json "$OUT"/wgb-1g.json
 step cuda-512m $R --only "$bw" --bandwidth-bytes 512M --json "$OUT"/cuda-512m.json
 step wgb-memory-512 $W memory --working-set 512 --phases read,write,copy -q --json "$OUT"/wgb-memory-512.json
-$S >> "$OUT"/smi.csv
+gpu_state
 for k in 1 2; do
   step cuda-lat$k $R --only memory-latency,read-dependent-chain,memory-latency-per-sm,read-dependent-chain-per-sm --json "$OUT"/cuda-lat$k.json
   step wgb-lat$k $W sweep read-latency --values 4M,256M -q --json "$OUT"/wgb-lat$k.json
 done
-$S >> "$OUT"/smi.csv
-(cd "$OUT" && tar czf /tmp/probe.tgz ./* && rm -f ./* && mv /tmp/probe.tgz .)
+gpu_state
+pack

@@ -9,11 +9,8 @@
 #   nvcc -O3 -arch=sm_90 -std=c++17 -Ireference/cuda bench/experiments/vk_import_write.cu \
 #        -o build/vk-import/vk_import_write -ldl
 # Needs the H200 recipe's carry plus that binary and build/cuda-reference/reference.
-for f in .carry/*.deb; do dpkg -x "$f" / ; done; ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-export LD_LIBRARY_PATH="$PWD/.carry/lib:$LD_LIBRARY_PATH"
-step() { name=$1; shift; timeout 120 "$@" > "$OUT/$name.out" 2>&1; echo "$name $?" >> "$OUT"/steps.txt; }
+. bench/h200_probe_env.sh
 step vk-import build/vk-import/vk_import_write
 step cuda build/cuda-reference/reference --only write-linear,read-linear --bandwidth-bytes 1G --json "$OUT"/cuda.json
 step wgb ./scripts/wgb run --filter write-linear,read-linear --bandwidth-mib 1024 -q --json "$OUT"/wgb.json
-(cd "$OUT" && tar czf /tmp/probe.tgz ./* && rm -rf ./* && mv /tmp/probe.tgz .)
+pack
