@@ -25,6 +25,7 @@
 #include "host/topology.hpp"
 #include "measure/stats.hpp"
 #include "report/machine.hpp"
+#include "report/table.hpp"
 
 namespace wgb::host {
 
@@ -36,26 +37,6 @@ using json = nlohmann::json;
 const Metric kBytesMetric{"bytes", "B", "Bytes moved (STREAM counting: arrays read + written, no write-allocate)"};
 const Metric kFlopsMetric{"flops", "FLOP", "Floating-point operations (an FMA counts 2)"};
 const Metric kLoadsMetric{"loads", "load", "Dependent loads (one per 64-byte node)"};
-
-std::string bytes_text(double b) {
-  const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int i = 0;
-  while (b >= 1024 && i < 4) {
-    b /= 1024;
-    ++i;
-  }
-  return i == 0 ? fmt::format("{:.0f} B", b) : fmt::format("{:.3g} {}", b, unit[i]);
-}
-
-std::string rate_text(double v, const std::string& unit) {
-  const char* prefix[] = {"", "k", "M", "G", "T", "P"};
-  int i = 0;
-  while (v >= 1000 && i < 5) {
-    v /= 1000;
-    ++i;
-  }
-  return fmt::format("{:.3g} {}{}/s", v, prefix[i], unit);
-}
 
 std::uint64_t round_up(std::uint64_t v, std::uint64_t g) { return g == 0 ? v : (v + g - 1) / g * g; }
 
@@ -575,7 +556,7 @@ struct Run {
 
   void report_point(const std::string& id, const Point& p, const Metric& metric, const std::string& where) const {
     progress(fmt::format(
-        "{:<18} {:<28} {:>14}  ({} IQR {:.1f}%, repeat {}, {} reps){}", id, where, rate_text(p.sum.value, metric.unit),
+        "{:<18} {:<28} {:>14}  ({} IQR {:.1f}%, repeat {}, {} reps){}", id, where, report::format_rate(p.sum.value, metric.unit),
         to_string(statistic_for(metric.key == "flops" ? Regime::Compute : Regime::Memory)), 100 * p.sum.iqr_relative,
         p.proto.repeat, p.proto.region_ms.size(), p.valid ? "" : "  CHECK FAILED"));
   }
@@ -698,7 +679,7 @@ struct Run {
         if (cancelled()) break;
         by_threads[op].push_back(measure_stream(**tm, *arrays, op, model));
         report_point(std::string("host-stream-") + to_string(op), by_threads[op].back(), kBytesMetric,
-                     fmt::format("threads {} array {}", t, bytes_text(static_cast<double>(n_head * 8))));
+                     fmt::format("threads {} array {}", t, report::format_bytes(static_cast<double>(n_head * 8))));
       }
     }
     // Curve over working-set size at the headline thread count, across the cache boundaries.
@@ -716,7 +697,7 @@ struct Run {
           if (cancelled()) break;
           by_size[op].push_back(measure_stream(**tm, *arrays, op, model));
           report_point(std::string("host-stream-") + to_string(op), by_size[op].back(), kBytesMetric,
-                       fmt::format("array {}", bytes_text(static_cast<double>(bytes))));
+                       fmt::format("array {}", report::format_bytes(static_cast<double>(bytes))));
         }
       }
     }
@@ -748,7 +729,7 @@ struct Run {
         row.notes.push_back(
             fmt::format("arrays are {} each, below 4x the last-level cache ({}): the headline is "
                         "not a memory-bandwidth measurement",
-                        bytes_text(static_cast<double>(n_head * 8)), bytes_text(static_cast<double>(4 * llc))));
+                        report::format_bytes(static_cast<double>(n_head * 8)), report::format_bytes(static_cast<double>(4 * llc))));
       }
       if (auto st = emit(std::move(row)); !st) return st;
     }
@@ -771,7 +752,7 @@ struct Run {
       pts.push_back(measure_latency(**tm, bytes));
       const auto& p = pts.back();
       progress(fmt::format("{:<18} {:<28} {:>10.2f} ns/load  (median IQR {:.1f}%, {} hops/region, {} reps){}",
-                           "host-load-latency", fmt::format("working set {}", bytes_text(static_cast<double>(bytes))),
+                           "host-load-latency", fmt::format("working set {}", report::format_bytes(static_cast<double>(bytes))),
                            p.sum.time_ms * 1e6, 100 * p.sum.iqr_relative, p.proto.repeat, p.proto.region_ms.size(),
                            p.valid ? "" : "  CHECK FAILED"));
     }
@@ -1025,7 +1006,7 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
     return make_error(ErrorKind::Usage,
                       fmt::format("STREAM arrays need {} but only {} ({}% of available memory) may be used; set "
                                   "--array-bytes",
-                                  bytes_text(stream_need), bytes_text(allowed), 100 * o.memory_fraction));
+                                  report::format_bytes(stream_need), report::format_bytes(allowed), 100 * o.memory_fraction));
   }
   if (r.topo.mem_available_bytes > 0 &&
       std::find(r.selected.begin(), r.selected.end(), "host-load-latency") != r.selected.end() &&
@@ -1033,7 +1014,7 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
     return make_error(ErrorKind::Usage,
                       fmt::format("the latency working set of {} exceeds {} of usable memory; set "
                                   "--latency-max-bytes",
-                                  bytes_text(static_cast<double>(r.latency_max)), bytes_text(allowed)));
+                                  report::format_bytes(static_cast<double>(r.latency_max)), report::format_bytes(allowed)));
   }
   // FMA instruction set.
   const auto isas = available_fma_isas();
@@ -1162,8 +1143,8 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
         {"bytes_per_second", d.bytes_per_second},
         {"arithmetic_intensity", std::isfinite(d.arithmetic_intensity) ? json(d.arithmetic_intensity) : json(nullptr)},
         {"fraction_of_roofline", d.fraction_of_roofline},
-        {"roofline", fmt::format("measured: peak {} ({}), bandwidth {} ({})", rate_text(peak, "FLOP"),
-                                 is_f32 ? "host-fma-f32" : "host-fma-f64", rate_text(bw, "B"), bw_from)}};
+        {"roofline", fmt::format("measured: peak {} ({}), bandwidth {} ({})", report::format_rate(peak, "FLOP"),
+                                 is_f32 ? "host-fma-f32" : "host-fma-f64", report::format_rate(bw, "B"), bw_from)}};
     row.parameters["derived"] = dj;
     if (i < rows_json.size()) rows_json[i]["parameters"]["derived"] = dj;
   }

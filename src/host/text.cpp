@@ -6,31 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "report/table.hpp"
+
 namespace wgb::host {
 
 namespace {
 
 using json = nlohmann::json;
-
-std::string bytes_text(double b) {
-  const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int i = 0;
-  while (b >= 1024 && i < 4) {
-    b /= 1024;
-    ++i;
-  }
-  return i == 0 ? fmt::format("{:.0f} B", b) : fmt::format("{:.4g} {}", b, unit[i]);
-}
-
-std::string rate_text(double v, const std::string& unit) {
-  const char* prefix[] = {"", "k", "M", "G", "T", "P"};
-  int i = 0;
-  while (v >= 1000 && i < 5) {
-    v /= 1000;
-    ++i;
-  }
-  return fmt::format("{:.4g} {}{}/s", v, prefix[i], unit);
-}
 
 double num(const json& j, const char* key, double fallback = 0) {
   return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : fallback;
@@ -87,15 +69,15 @@ void write_host_summary(std::ostream& out, const json& doc) {
     caches += fmt::format(
         "{}L{} {} {}: {} x {}, {}-way, {} B lines ({})", caches.empty() ? "" : "; ", c.value("level", 0),
         str(c, "type"), c.value("private", false) ? "private" : "shared", c.value("instances", 0),
-        bytes_text(num(c, "bytes")), c.value("ways", 0), c.value("line_bytes", 0),
+        report::format_bytes(num(c, "bytes")), c.value("ways", 0), c.value("line_bytes", 0),
         c.value("private", false) ? std::string("per core") : fmt::format("cpus {}", str(c, "shared_cpu_list")));
   }
   const json& mem = at(h, {"memory_measured"});
   const json& opts = at(doc, {"options"});
   const double bw = num(mem, "stream_bandwidth_Bps");
-  std::string stream = bw > 0 ? fmt::format("{} ({}, {} threads, arrays of {} each{})", rate_text(bw, "B"),
+  std::string stream = bw > 0 ? fmt::format("{} ({}, {} threads, arrays of {} each{})", report::format_rate(bw, "B"),
                                             str(mem, "stream_bandwidth_from"), num(mem, "stream_threads"),
-                                            bytes_text(num(mem, "stream_arrays_bytes")),
+                                            report::format_bytes(num(mem, "stream_arrays_bytes")),
                                             mem.value("stream_arrays_at_least_4x_llc", false)
                                                 ? ", >= 4x the last-level cache"
                                                 : ", BELOW 4x the last-level cache: not a DRAM figure")
@@ -117,7 +99,7 @@ void write_host_summary(std::ostream& out, const json& doc) {
   out << fmt::format(
       "| Memory | capacity {}; channels not reported (DMI tables need root); measured stream bandwidth "
       "{} |\n",
-      bytes_text(num(at(topo, {"memory"}), "total_bytes")), stream);
+      report::format_bytes(num(at(topo, {"memory"}), "total_bytes")), stream);
   out << fmt::format(
       "| NUMA | {} node(s); placement: {} policy, pages first-touched by the thread that uses them "
       "(same partition as the kernel) |\n",
@@ -153,7 +135,7 @@ void write_host_summary(std::ostream& out, const json& doc) {
   for (const auto& r : at(doc, {"rows"})) {
     const double v = num(r, "value");
     const std::string unit = str(at(r, {"metric"}), "unit");
-    std::string value = v > 0 ? rate_text(v, unit) : "-";
+    std::string value = v > 0 ? report::format_rate(v, unit) : "-";
     if (str(r, "family") == "latency") value = fmt::format("{:.2f} ns/load", num(at(r, {"parameters"}), "ns_per_load"));
     const json& st = at(r, {"stats_ms"});
     const double iqr = num(st, "median") > 0 ? 100 * num(st, "iqr") / num(st, "median") : 0;
@@ -210,7 +192,7 @@ void write_host_curves(std::ostream& out, const json& doc) {
         const double ws = num(p, "working_set_bytes");
         std::vector<std::string> c;
         if (latency) {
-          c = {bytes_text(ws),
+          c = {report::format_bytes(ws),
                fmt::format("{:.2f}", num(p, "ns_per_load")),
                fmt::format("{:.1f}", num(p, "cycles_per_load")),
                fmt::format("{:.1f}%", 100 * num(p, "iqr_relative")),
@@ -218,15 +200,15 @@ void write_host_curves(std::ostream& out, const json& doc) {
                fmt::format("{}", num(p, "repeat"))};
         } else if (name == "threads") {
           c = {fmt::format("{}", num(p, "threads")),
-               rate_text(num(p, "value"), unit),
+               report::format_rate(num(p, "value"), unit),
                fmt::format("{:.1f}%", 100 * num(p, "iqr_relative")),
                time_text(num(p, "time_ms")),
                fmt::format("{}", num(p, "repeat")),
                mhz_text(p.contains("clock_mhz") ? p["clock_mhz"] : json())};
         } else {
-          c = {bytes_text(ws),
-               bytes_text(num(p, "array_bytes")),
-               rate_text(num(p, "value"), unit),
+          c = {report::format_bytes(ws),
+               report::format_bytes(num(p, "array_bytes")),
+               report::format_rate(num(p, "value"), unit),
                fmt::format("{:.1f}%", 100 * num(p, "iqr_relative")),
                fits_in(ws, s.value("cache_boundaries", json())),
                fmt::format("{}", num(p, "repeat"))};
@@ -238,7 +220,7 @@ void write_host_curves(std::ostream& out, const json& doc) {
             c.push_back(fmt::format("{:.2f}", second * 1e6));
           } else {
             // Same work per pass in both processes: the rate scales with the inverse time.
-            c.push_back(second > 0 ? rate_text(num(p, "value") * num(p, "time_ms") / second, unit) : "-");
+            c.push_back(second > 0 ? report::format_rate(num(p, "value") * num(p, "time_ms") / second, unit) : "-");
           }
           c.push_back(p.value("repro_agree", false) ? "yes" : "NO");
         }
