@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <map>
 
+#include "report/svg.hpp"
 #include "report/table.hpp"
 
 namespace wgb::store::html {
@@ -216,21 +217,8 @@ std::string run_header(const StoredRun& run) {
 
 }  // namespace
 
-std::string html_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+// The report's escaping (the same five characters as in its SVG and HTML).
+std::string html_escape(std::string_view text) { return report::svg::escape(text); }
 
 std::string url_encode(std::string_view text) {
   std::string out;
