@@ -137,6 +137,20 @@ struct Run {
     return ThreadTeam::create(t, std::move(c));
   }
 
+  // Times `body` (each member's share of one pass of `current` repeats) with the host protocol, then
+  // records what share of `threads` CPUs the timed passes had and the members' clocks.
+  void time_team(ThreadTeam& team, Point& p, std::function<void(unsigned)>& body, std::uint64_t& current,
+                 unsigned threads) {
+    p.proto = run_protocol(
+        [&](std::uint64_t repeat) {
+          current = repeat;
+          team.run(body);
+        },
+        o.protocol);
+    set_cpu_share(p, threads);
+    probe_clock(team, p);
+  }
+
   void probe_clock(ThreadTeam& team, Point& p) {
     const unsigned T = team.size();
     p.member_mhz.assign(T, 0);
@@ -216,14 +230,7 @@ struct Run {
       const Block b = block_of(s.n, t, T, align);
       stream_repeat(op, s.a + b.begin, s.b + b.begin, s.c + b.begin, b.size(), current);
     };
-    p.proto = run_protocol(
-        [&](std::uint64_t repeat) {
-          current = repeat;
-          team.run(body);
-        },
-        o.protocol);
-    set_cpu_share(p, T);
-    probe_clock(team, p);
+    time_team(team, p, body, current, T);
     // The closed-form STREAM check: every element of the array this kernel wrote must equal the
     // scalar model (repeats of one kernel are idempotent: it never reads what it writes).
     model.apply(op);
@@ -298,14 +305,7 @@ struct Run {
         fma_f32(isa, static_cast<float*>(st), m32, a32, current);
       }
     };
-    p.proto = run_protocol(
-        [&](std::uint64_t repeat) {
-          current = repeat;
-          team.run(body);
-        },
-        o.protocol);
-    set_cpu_share(p, T);
-    probe_clock(team, p);
+    time_team(team, p, body, current, T);
     // Checks: (1) the timed results are finite and identical on every member; (2) the kernel
     // equals the scalar std::fma reference bit for bit over 2048 iterations (a mul+add pair would
     // round twice and differ), which also proves the instruction fuses.
@@ -376,15 +376,8 @@ struct Run {
     const void* cursor = base;
     std::uint64_t current = 1;
     std::function<void(unsigned)> body = [&](unsigned) { cursor = chase(cursor, current); };
-    p.proto = run_protocol(
-        [&](std::uint64_t repeat) {
-          current = repeat;
-          team.run(body);
-        },
-        o.protocol);
+    time_team(team, p, body, current, 1);
     keep(cursor);
-    set_cpu_share(p, 1);
-    probe_clock(team, p);
     p.work.operations = 1;  // one pass = one hop
     p.sum = summarize(p.proto.pass_ms, statistic_for(Regime::Latency), 1.0);
     p.x["ns_per_load"] = p.sum.time_ms * 1e6;
