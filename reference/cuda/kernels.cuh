@@ -6,6 +6,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "common.cuh"
 
@@ -388,9 +389,11 @@ __device__ __forceinline__ void mma_s8_s32_16832(int (&d)[4], const std::uint32_
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-template <int kAcc, int kUnroll>
-__global__ void __launch_bounds__(kBlock)
-    mma_f16_kernel(const std::uint32_t* a_frag, const std::uint32_t* b_frag, float* out, std::uint32_t iters) {
+// The body of both MMA kernels; Acc picks the instruction (float: f16 -> f32 m16n8k16, int: s8 ->
+// s32 m16n8k32).
+template <class Acc, int kAcc, int kUnroll>
+__device__ __forceinline__ void mma_body(const std::uint32_t* a_frag, const std::uint32_t* b_frag, Acc* out,
+                                         std::uint32_t iters) {
   const std::uint32_t lane = threadIdx.x & 31U;
   const std::uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const std::uint32_t tile = warp % kTiles;
@@ -399,18 +402,24 @@ __global__ void __launch_bounds__(kBlock)
   for (int r = 0; r < 4; ++r) a[r] = a_frag[(tile * 32U + lane) * 4U + r];
 #pragma unroll
   for (int r = 0; r < 2; ++r) b[r] = b_frag[(tile * 32U + lane) * 2U + r];
-  float d[kAcc][4];
+  Acc d[kAcc][4];
 #pragma unroll
   for (int j = 0; j < kAcc; ++j) {
 #pragma unroll
-    for (int e = 0; e < 4; ++e) d[j][e] = static_cast<float>(acc_start(j, e));
+    for (int e = 0; e < 4; ++e) d[j][e] = static_cast<Acc>(acc_start(j, e));
   }
 #pragma unroll 1
   for (std::uint32_t it = 0; it < iters; ++it) {
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
 #pragma unroll
-      for (int j = 0; j < kAcc; ++j) mma_f16_f32_16816(d[j], a, b);
+      for (int j = 0; j < kAcc; ++j) {
+        if constexpr (std::is_same_v<Acc, float>) {
+          mma_f16_f32_16816(d[j], a, b);
+        } else {
+          mma_s8_s32_16832(d[j], a, b);
+        }
+      }
     }
   }
 #pragma unroll
@@ -422,34 +431,14 @@ __global__ void __launch_bounds__(kBlock)
 
 template <int kAcc, int kUnroll>
 __global__ void __launch_bounds__(kBlock)
+    mma_f16_kernel(const std::uint32_t* a_frag, const std::uint32_t* b_frag, float* out, std::uint32_t iters) {
+  mma_body<float, kAcc, kUnroll>(a_frag, b_frag, out, iters);
+}
+
+template <int kAcc, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
     mma_i8_kernel(const std::uint32_t* a_frag, const std::uint32_t* b_frag, int* out, std::uint32_t iters) {
-  const std::uint32_t lane = threadIdx.x & 31U;
-  const std::uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  const std::uint32_t tile = warp % kTiles;
-  std::uint32_t a[4], b[2];
-#pragma unroll
-  for (int r = 0; r < 4; ++r) a[r] = a_frag[(tile * 32U + lane) * 4U + r];
-#pragma unroll
-  for (int r = 0; r < 2; ++r) b[r] = b_frag[(tile * 32U + lane) * 2U + r];
-  int d[kAcc][4];
-#pragma unroll
-  for (int j = 0; j < kAcc; ++j) {
-#pragma unroll
-    for (int e = 0; e < 4; ++e) d[j][e] = acc_start(j, e);
-  }
-#pragma unroll 1
-  for (std::uint32_t it = 0; it < iters; ++it) {
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-#pragma unroll
-      for (int j = 0; j < kAcc; ++j) mma_s8_s32_16832(d[j], a, b);
-    }
-  }
-#pragma unroll
-  for (int j = 0; j < kAcc; ++j) {
-#pragma unroll
-    for (int e = 0; e < 4; ++e) out[((static_cast<std::uint64_t>(warp) * kAcc + j) * 32U + lane) * 4U + e] = d[j][e];
-  }
+  mma_body<int, kAcc, kUnroll>(a_frag, b_frag, out, iters);
 }
 
 }  // namespace wgbref

@@ -25,6 +25,7 @@
 #include <new>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common.cuh"
@@ -371,9 +372,47 @@ void describe_alu(Result& r, const AluShape& s, unsigned blocks, std::uint32_t i
   r.param("ops_per_instruction", s.ops_per_instr);
 }
 
+// What every ALU probe shares: one full wave of `kernel`, its loop count calibrated to --target-ms,
+// the row's shape and work, the timed samples, then the validation threads' stored values against
+// want(thread, steps per chain), bit for bit. Returns the steps per chain; r.valid says whether every
+// checked thread matched, and r.detail names the first that did not.
+template <class Out, class Coef, class Want>
+std::uint64_t run_alu(Env& env, Result& r, const AluShape& s, void (*kernel)(const Coef*, Out*, std::uint32_t),
+                      const char* launch_name, const Coef* coef, bool flops, Want&& want) {
+  const unsigned blocks = full_wave_blocks(env, kernel);
+  const std::uint32_t total = blocks * kBlock;
+  DeviceArray<Out> out(total);
+  auto launch = [&](std::uint32_t iters) {
+    kernel<<<blocks, kBlock>>>(coef, out.get(), iters);
+    check(cudaGetLastError(), launch_name, __FILE__, __LINE__);
+  };
+  const std::uint32_t iters = calibrate(env, env.opt.target_ms, 16, 1U << 20, launch);
+  describe_alu(r, s, blocks, iters);
+  r.work_unit = flops ? "FLOP" : "OP";
+  r.unit = flops ? "TFLOP/s" : "TOPS";
+  r.unit_scale = 1e12;
+  r.work_per_launch = static_cast<double>(total) * s.chains * s.unroll * iters * s.ops_per_instr;
+  r.samples_ms = sample(env, 1, [&](int) { launch(iters); });
+  const std::uint64_t steps = static_cast<std::uint64_t>(iters) * s.unroll;
+  for (std::uint32_t t : validation_threads(total)) {
+    const Out got = out.download(t, 1)[0];
+    const Out expected = want(t, steps);
+    if (std::memcmp(&got, &expected, sizeof(Out)) != 0) {
+      if constexpr (std::is_floating_point_v<Out>) {
+        r.detail = fmt("thread %u: %.9g, host %.9g after %llu steps per chain", t, got, expected,
+                       static_cast<unsigned long long>(steps));
+      } else {
+        r.detail = fmt("thread %u: %08x, host %08x", t, got, expected);
+      }
+      return steps;
+    }
+  }
+  r.valid = true;
+  return steps;
+}
+
 template <int kChains, int kUnroll>
 void run_f32(Env& env, Result& r) {
-  const AluShape s{kChains, kUnroll, 2.0, "FFMA (fmaf)"};
   std::vector<float> coef(2 * kCoefSlots);
   for (int i = 0; i < kCoefSlots; ++i) {
     const std::uint32_t h = hash32(kSeedCoef + i), g = hash32(~kSeedCoef + i);
@@ -383,38 +422,19 @@ void run_f32(Env& env, Result& r) {
   }
   DeviceArray<float> dcoef(coef.size());
   dcoef.upload(coef);
-  const unsigned blocks = full_wave_blocks(env, fma_f32_kernel<kChains, kUnroll>);
-  const std::uint32_t total = blocks * kBlock;
-  DeviceArray<float> out(total);
-  auto launch = [&](std::uint32_t iters) {
-    fma_f32_kernel<kChains, kUnroll><<<blocks, kBlock>>>(dcoef.get(), out.get(), iters);
-    WGB_CK_LAUNCH("fma_f32_kernel");
-  };
-  const std::uint32_t iters = calibrate(env, env.opt.target_ms, 16, 1U << 20, launch);
-  describe_alu(r, s, blocks, iters);
-  r.work_unit = "FLOP";
-  r.unit = "TFLOP/s";
-  r.unit_scale = 1e12;
-  r.work_per_launch = static_cast<double>(total) * kChains * kUnroll * iters * s.ops_per_instr;
-  r.samples_ms = sample(env, 1, [&](int) { launch(iters); });
-  const std::uint64_t steps = static_cast<std::uint64_t>(iters) * kUnroll;
-  for (std::uint32_t t : validation_threads(total)) {
-    const float got = out.download(t, 1)[0];
-    const float want = host::f32_chains(t, kChains, steps, coef[2 * (t % kCoefSlots)], coef[2 * (t % kCoefSlots) + 1]);
-    if (std::memcmp(&got, &want, sizeof(float)) != 0) {
-      r.detail = fmt("thread %u: %.9g, host %.9g after %llu fused steps per chain", t, got, want,
-                     static_cast<unsigned long long>(steps));
-      return;
-    }
+  const std::uint64_t steps = run_alu(
+      env, r, AluShape{kChains, kUnroll, 2.0, "FFMA (fmaf)"}, fma_f32_kernel<kChains, kUnroll>,
+      "launch of fma_f32_kernel", dcoef.get(), true, [&](std::uint32_t t, std::uint64_t n) {
+        return host::f32_chains(t, kChains, n, coef[2 * (t % kCoefSlots)], coef[2 * (t % kCoefSlots) + 1]);
+      });
+  if (r.valid) {
+    r.detail = fmt("threads first, middle, last: sums of %d chains of %llu FMAs matched the host bit for bit",
+                   kChains, static_cast<unsigned long long>(steps));
   }
-  r.valid = true;
-  r.detail = fmt("threads %s: sums of %d chains of %llu FMAs matched the host bit for bit",
-                 "first, middle, last", kChains, static_cast<unsigned long long>(steps));
 }
 
 template <int kChains, int kUnroll>
 void run_i32(Env& env, Result& r) {
-  const AluShape s{kChains, kUnroll, 2.0, "IMAD (x * a + b, u32 wrapping)"};
   std::vector<std::uint32_t> coef(2 * kCoefSlots);
   for (int i = 0; i < kCoefSlots; ++i) {
     coef[2 * i] = hash32(kSeedCoef + i) | 1U;
@@ -422,68 +442,32 @@ void run_i32(Env& env, Result& r) {
   }
   DeviceArray<std::uint32_t> dcoef(coef.size());
   dcoef.upload(coef);
-  const unsigned blocks = full_wave_blocks(env, mad_i32_kernel<kChains, kUnroll>);
-  const std::uint32_t total = blocks * kBlock;
-  DeviceArray<std::uint32_t> out(total);
-  auto launch = [&](std::uint32_t iters) {
-    mad_i32_kernel<kChains, kUnroll><<<blocks, kBlock>>>(dcoef.get(), out.get(), iters);
-    WGB_CK_LAUNCH("mad_i32_kernel");
-  };
-  const std::uint32_t iters = calibrate(env, env.opt.target_ms, 16, 1U << 20, launch);
-  describe_alu(r, s, blocks, iters);
-  r.work_unit = "OP";
-  r.unit = "TOPS";
-  r.unit_scale = 1e12;
-  r.work_per_launch = static_cast<double>(total) * kChains * kUnroll * iters * s.ops_per_instr;
-  r.samples_ms = sample(env, 1, [&](int) { launch(iters); });
-  const std::uint64_t steps = static_cast<std::uint64_t>(iters) * kUnroll;
-  for (std::uint32_t t : validation_threads(total)) {
-    const std::uint32_t got = out.download(t, 1)[0];
-    const std::uint32_t want =
-        host::i32_chains(t, kChains, steps, coef[2 * (t % kCoefSlots)], coef[2 * (t % kCoefSlots) + 1]);
-    if (got != want) {
-      r.detail = fmt("thread %u: %08x, host %08x", t, got, want);
-      return;
-    }
+  const std::uint64_t steps = run_alu(
+      env, r, AluShape{kChains, kUnroll, 2.0, "IMAD (x * a + b, u32 wrapping)"}, mad_i32_kernel<kChains, kUnroll>,
+      "launch of mad_i32_kernel", dcoef.get(), false, [&](std::uint32_t t, std::uint64_t n) {
+        return host::i32_chains(t, kChains, n, coef[2 * (t % kCoefSlots)], coef[2 * (t % kCoefSlots) + 1]);
+      });
+  if (r.valid) {
+    r.detail = fmt("threads first, middle, last: sums of %d chains of %llu multiply-adds matched the host", kChains,
+                   static_cast<unsigned long long>(steps));
   }
-  r.valid = true;
-  r.detail = fmt("threads first, middle, last: sums of %d chains of %llu multiply-adds matched the host", kChains,
-                 static_cast<unsigned long long>(steps));
 }
 
 template <int kChains, int kUnroll>
 void run_dp4a(Env& env, Result& r) {
-  const AluShape s{kChains, kUnroll, 8.0, "IDP.4A (__dp4a, signed bytes)"};
   std::vector<std::uint32_t> coef(kCoefSlots);
   for (int i = 0; i < kCoefSlots; ++i) coef[i] = hash32(kSeedCoef + 7 * i);
   DeviceArray<std::uint32_t> dcoef(coef.size());
   dcoef.upload(coef);
-  const unsigned blocks = full_wave_blocks(env, dp4a_kernel<kChains, kUnroll>);
-  const std::uint32_t total = blocks * kBlock;
-  DeviceArray<std::uint32_t> out(total);
-  auto launch = [&](std::uint32_t iters) {
-    dp4a_kernel<kChains, kUnroll><<<blocks, kBlock>>>(dcoef.get(), out.get(), iters);
-    WGB_CK_LAUNCH("dp4a_kernel");
-  };
-  const std::uint32_t iters = calibrate(env, env.opt.target_ms, 16, 1U << 20, launch);
-  describe_alu(r, s, blocks, iters);
-  r.work_unit = "OP";
-  r.unit = "TOPS";
-  r.unit_scale = 1e12;
-  r.work_per_launch = static_cast<double>(total) * kChains * kUnroll * iters * s.ops_per_instr;
-  r.samples_ms = sample(env, 1, [&](int) { launch(iters); });
-  const std::uint64_t steps = static_cast<std::uint64_t>(iters) * kUnroll;
-  for (std::uint32_t t : validation_threads(total)) {
-    const std::uint32_t got = out.download(t, 1)[0];
-    const std::uint32_t want = host::dp4a_chains(t, kChains, steps, coef[t % kCoefSlots]);
-    if (got != want) {
-      r.detail = fmt("thread %u: %08x, host %08x", t, got, want);
-      return;
-    }
+  const std::uint64_t steps =
+      run_alu(env, r, AluShape{kChains, kUnroll, 8.0, "IDP.4A (__dp4a, signed bytes)"}, dp4a_kernel<kChains, kUnroll>,
+              "launch of dp4a_kernel", dcoef.get(), false, [&](std::uint32_t t, std::uint64_t n) {
+                return host::dp4a_chains(t, kChains, n, coef[t % kCoefSlots]);
+              });
+  if (r.valid) {
+    r.detail = fmt("threads first, middle, last: sums of %d chains of %llu dp4a matched the host", kChains,
+                   static_cast<unsigned long long>(steps));
   }
-  r.valid = true;
-  r.detail = fmt("threads first, middle, last: sums of %d chains of %llu dp4a matched the host", kChains,
-                 static_cast<unsigned long long>(steps));
 }
 
 std::uint16_t half_bits(float f) {
@@ -493,7 +477,6 @@ std::uint16_t half_bits(float f) {
 
 template <int kChains, int kUnroll>
 void run_f16(Env& env, Result& r) {
-  const AluShape s{kChains, kUnroll, 4.0, "HFMA2 (__hfma2, distinct operands)"};
   std::vector<float> a(2 * kCoefSlots), b(2 * kCoefSlots);  // [slot][lane]
   std::vector<std::uint32_t> coef(2 * kCoefSlots);          // per slot: a as half2, b as half2
   for (int i = 0; i < 2 * kCoefSlots; ++i) {
@@ -507,37 +490,19 @@ void run_f16(Env& env, Result& r) {
   }
   DeviceArray<std::uint32_t> dcoef(coef.size());
   dcoef.upload(coef);
-  const auto* dcoef_h2 = reinterpret_cast<const __half2*>(dcoef.get());
-  const unsigned blocks = full_wave_blocks(env, hfma2_kernel<kChains, kUnroll>);
-  const std::uint32_t total = blocks * kBlock;
-  DeviceArray<float> out(total);
-  auto launch = [&](std::uint32_t iters) {
-    hfma2_kernel<kChains, kUnroll><<<blocks, kBlock>>>(dcoef_h2, out.get(), iters);
-    WGB_CK_LAUNCH("hfma2_kernel");
-  };
-  const std::uint32_t iters = calibrate(env, env.opt.target_ms, 16, 1U << 20, launch);
-  describe_alu(r, s, blocks, iters);
   r.param("f16_lanes_per_thread", 2 * kChains);
-  r.work_unit = "FLOP";
-  r.unit = "TFLOP/s";
-  r.unit_scale = 1e12;
-  r.work_per_launch = static_cast<double>(total) * kChains * kUnroll * iters * s.ops_per_instr;
-  r.samples_ms = sample(env, 1, [&](int) { launch(iters); });
-  const std::uint64_t steps = static_cast<std::uint64_t>(iters) * kUnroll;
-  for (std::uint32_t t : validation_threads(total)) {
-    const float got = out.download(t, 1)[0];
-    const int slot = static_cast<int>(t % kCoefSlots);
-    const float want =
-        host::f16_chains(t, kChains, steps, a[2 * slot], a[2 * slot + 1], b[2 * slot], b[2 * slot + 1]);
-    if (std::memcmp(&got, &want, sizeof(float)) != 0) {
-      r.detail = fmt("thread %u: %.9g, host %.9g", t, got, want);
-      return;
-    }
+  const std::uint64_t steps = run_alu(
+      env, r, AluShape{kChains, kUnroll, 4.0, "HFMA2 (__hfma2, distinct operands)"}, hfma2_kernel<kChains, kUnroll>,
+      "launch of hfma2_kernel", reinterpret_cast<const __half2*>(dcoef.get()), true,
+      [&](std::uint32_t t, std::uint64_t n) {
+        const int slot = static_cast<int>(t % kCoefSlots);
+        return host::f16_chains(t, kChains, n, a[2 * slot], a[2 * slot + 1], b[2 * slot], b[2 * slot + 1]);
+      });
+  if (r.valid) {
+    r.detail = fmt("threads first, middle, last: %d f16 lanes of %llu fused steps matched the host's "
+                   "single-rounding f16 FMA",
+                   2 * kChains, static_cast<unsigned long long>(steps));
   }
-  r.valid = true;
-  r.detail = fmt("threads first, middle, last: %d f16 lanes of %llu fused steps matched the host's "
-                 "single-rounding f16 FMA",
-                 2 * kChains, static_cast<unsigned long long>(steps));
 }
 
 // ---------------------------------------------------------------------------------------------
