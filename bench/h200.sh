@@ -54,7 +54,7 @@ case "$part" in
     step no-robustness wgb run --quiet --no-robustness --json "$res/no-robustness.json"
     # Like with like: the CUDA reference streams 1 GiB buffers, so the bandwidth probes run at 1 GiB too.
     step bandwidth-1g wgb run --quiet --bandwidth-mib 1024 --filter 'read-linear,write-linear,read-gather-*,write-scatter-*' --json "$res/bandwidth-1g.json"
-    step experimental wgb run --quiet --experimental --filter 'f16-*,subgroup-matrix-*' --json "$res/experimental.json"
+    step experimental wgb run --quiet --experimental --filter 'f16-*,f32-f16-convert,subgroup-matrix-*' --json "$res/experimental.json"
     step sweep-read wgb sweep read-linear --quiet --json "$res/sweep-read-linear.json"
     step sweep-threads wgb sweep f32-fma-vec4 --param threads --quiet --json "$res/sweep-f32-threads.json"
     # Dependent-load latency at issue 8's two footprints (4 MiB in L2, 256 MiB in HBM).
@@ -66,7 +66,8 @@ case "$part" in
     step memory-512 wgb memory --quiet --working-set 512 --json "$res/memory-512.json"
     # What WebGPU's bounds checks cost a dependent load (the latency phase without robustness).
     step memory-latency-norobust wgb memory --quiet --phases latency --no-robustness --json "$res/memory-latency-no-robustness.json"
-    step host wgb host --json "$res/host.json"
+    # --repro: the host protocol's second-process re-run (seed 004 step 5).
+    step host wgb host --repro --json "$res/host.json"
     ;;
 esac
 gpu_state
