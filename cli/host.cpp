@@ -227,7 +227,9 @@ std::vector<CLI::Option*> add_host_options(CLI::App& cmd, HostFlags& f, const st
   auto& o = f.o;
   std::vector<CLI::Option*> added;
   // CLI11 option names: the first long name decides whether it is wanted.
-  auto want = [&](const std::string& name) { return skip.count(name) == 0 && cmd.get_option_no_throw(name) == nullptr; };
+  auto want = [&](const std::string& name) {
+    return skip.count(name) == 0 && cmd.get_option_no_throw(name) == nullptr;
+  };
   auto keep = [&](CLI::Option* opt) {
     if (tag) tag(opt);
     added.push_back(opt);
@@ -246,11 +248,14 @@ std::vector<CLI::Option*> add_host_options(CLI::App& cmd, HostFlags& f, const st
              ->check(CLI::Range(1, 65536)));
   }
   if (want("--threads-list")) {
-    keep(cmd.add_option("--threads-list", f.threads_list,
-                        "Thread counts of the sweep, e.g. 1,2,4,8 (default: 1..8, then steps of N/8, up to --threads)"));
+    keep(
+        cmd.add_option("--threads-list", f.threads_list,
+                       "Thread counts of the sweep, e.g. 1,2,4,8 (default: 1..8, then steps of N/8, up to --threads)"));
   }
-  if (want("--no-thread-sweep")) keep(cmd.add_flag("--no-thread-sweep", f.no_thread_sweep, "Only the headline thread count"));
-  if (want("--no-size-sweep")) keep(cmd.add_flag("--no-size-sweep", f.no_size_sweep, "No curves over working-set size"));
+  if (want("--no-thread-sweep"))
+    keep(cmd.add_flag("--no-thread-sweep", f.no_thread_sweep, "Only the headline thread count"));
+  if (want("--no-size-sweep"))
+    keep(cmd.add_flag("--no-size-sweep", f.no_size_sweep, "No curves over working-set size"));
   if (want("--affinity")) {
     keep(cmd.add_option("--affinity", f.affinity,
                         "cores: pin one thread per physical core (pthread_setaffinity_np); none: let the OS place them")
@@ -280,12 +285,14 @@ std::vector<CLI::Option*> add_host_options(CLI::App& cmd, HostFlags& f, const st
                          ->check(CLI::Range(1, 16)));
   }
   if (want("--repetitions")) {
-    f.opt_reps = keep(cmd.add_option("--repetitions", o.protocol.repetitions, "Timed repetitions per point (default 15)")
-                          ->check(CLI::Range(1, 100000)));
+    f.opt_reps =
+        keep(cmd.add_option("--repetitions", o.protocol.repetitions, "Timed repetitions per point (default 15)")
+                 ->check(CLI::Range(1, 100000)));
   }
   if (want("--warmup-ms")) {
-    f.opt_warm = keep(cmd.add_option("--warmup-ms", o.protocol.warmup_ms, "Minimum untimed warm-up per point (default 50)")
-                          ->check(CLI::Range(0.0, 1e6)));
+    f.opt_warm =
+        keep(cmd.add_option("--warmup-ms", o.protocol.warmup_ms, "Minimum untimed warm-up per point (default 50)")
+                 ->check(CLI::Range(0.0, 1e6)));
   }
   if (want("--min-region-ms")) {
     keep(cmd.add_option("--min-region-ms", o.protocol.min_region_ms,
@@ -299,12 +306,14 @@ std::vector<CLI::Option*> add_host_options(CLI::App& cmd, HostFlags& f, const st
              ->check(CLI::IsMember({"avx512f", "avx512", "avx2", "scalar"})));
   }
   if (want("--quick")) {
-    keep(cmd.add_flag("--quick", f.quick, "Small sizes, 5 repetitions, one point per octave (seconds; not DRAM figures)"));
+    keep(cmd.add_flag("--quick", f.quick,
+                      "Small sizes, 5 repetitions, one point per octave (seconds; not DRAM figures)"));
   }
   if (want("--json")) {
     keep(cmd.add_option("--json", f.json_path, "Write the result document here (after every row, atomically)"));
   }
-  if (want("--csv")) keep(cmd.add_option("--csv", f.csv_path, "Write the rows as CSV here (after every row, atomically)"));
+  if (want("--csv"))
+    keep(cmd.add_option("--csv", f.csv_path, "Write the rows as CSV here (after every row, atomically)"));
   if (want("--repro")) {
     keep(cmd.add_flag("--repro", f.repro,
                       "Run everything again in a second process; rows that disagree beyond their IQR become 'suspect' "
@@ -312,9 +321,11 @@ std::vector<CLI::Option*> add_host_options(CLI::App& cmd, HostFlags& f, const st
   }
   if (want("--quiet")) keep(cmd.add_flag("-q,--quiet", f.quiet, "No progress output on stderr"));
   if (want("--submit")) {
-    keep(cmd.add_option("--submit", f.submit_url, "Send the finished result document to this results server (see 'serve')"));
+    keep(cmd.add_option("--submit", f.submit_url,
+                        "Send the finished result document to this results server (see 'serve')"));
   }
-  if (want("--submit-token")) keep(cmd.add_option("--submit-token,--token", f.submit_token, "Bearer token for --submit"));
+  if (want("--submit-token"))
+    keep(cmd.add_option("--submit-token,--token", f.submit_token, "Bearer token for --submit"));
   return added;
 }
 
@@ -323,12 +334,13 @@ enum class Borrower { Run, Memory, Sweep };
 
 // The command's own options that it forwards to the host suite (all others of its own are GPU-only).
 const std::set<std::string>& forwarded(Borrower b) {
-  static const std::set<std::string> run = {"--filter", "--json", "--csv", "--quiet", "--repro", "--submit",
-                                            "--submit-token"};
+  static const std::set<std::string> run = {"--filter", "--json",   "--csv",         "--quiet",
+                                            "--repro",  "--submit", "--submit-token"};
   // memory's --warmup-ms (warm-up per phase) is the host's warm-up per point.
-  static const std::set<std::string> memory = {"--json", "--csv", "--quiet", "--submit", "--submit-token", "--warmup-ms"};
-  static const std::set<std::string> sweep = {"benchmark", "--param", "--from", "--to", "--values",
-                                              "--json",    "--csv",   "--quiet"};
+  static const std::set<std::string> memory = {"--json",   "--csv",          "--quiet",
+                                               "--submit", "--submit-token", "--warmup-ms"};
+  static const std::set<std::string> sweep = {"benchmark", "--param", "--from", "--to",
+                                              "--values",  "--json",  "--csv",  "--quiet"};
   return b == Borrower::Run ? run : b == Borrower::Memory ? memory : sweep;
 }
 
@@ -337,9 +349,18 @@ const std::set<std::string>& forwarded(Borrower b) {
 std::set<std::string> not_offered(Borrower b) {
   if (b == Borrower::Memory) return {"--filter", "--list", "--render"};
   if (b == Borrower::Sweep) {
-    return {"--filter",        "--list",          "--render",          "--threads-list", "--no-thread-sweep",
-            "--no-size-sweep", "--sweep-min-bytes", "--sweep-max-bytes", "--latency-max-bytes", "--submit",
-            "--submit-token",  "--repro"};
+    return {"--filter",
+            "--list",
+            "--render",
+            "--threads-list",
+            "--no-thread-sweep",
+            "--no-size-sweep",
+            "--sweep-min-bytes",
+            "--sweep-max-bytes",
+            "--latency-max-bytes",
+            "--submit",
+            "--submit-token",
+            "--repro"};
   }
   return {};
 }
@@ -379,8 +400,8 @@ Status adjust_for_sweep(CLI::App& cmd, host::HostOptions& o) {
                       "--points-per-octave apart, not a list");
   }
   if (from.empty() && to.empty() && values.empty()) return ok();  // the host suite's default points
-  auto spec = report::make_sweep_spec(param, from.empty() ? (threads ? "1" : "4K") : from, to.empty() ? from : to,
-                                      values);
+  auto spec =
+      report::make_sweep_spec(param, from.empty() ? (threads ? "1" : "4K") : from, to.empty() ? from : to, values);
   if (!spec) return std::move(spec).error();
   if (threads) {
     o.thread_list.clear();
@@ -418,11 +439,13 @@ void borrow_host(CLI::App& cmd, int& exit_code, Borrower b) {
            for (CLI::Option* opt : app->get_options()) {
              if (opt->count() == 0 || opt == app->get_help_ptr() || opt->get_name().empty()) continue;
              const std::string name = opt->get_name();
-             const bool host_option = std::find(host_options[k].begin(), host_options[k].end(), opt) != host_options[k].end();
+             const bool host_option =
+                 std::find(host_options[k].begin(), host_options[k].end(), opt) != host_options[k].end();
              if (name == "--device" || host_option || forwarded(b).count(name) > 0) continue;
-             throw CLI::ValidationError(fmt::format("{} is a GPU option of '{}': it means nothing with --device host "
-                                                    "(the host's options are under 'Host CPU' in '{} --help')",
-                                                    name, app->get_name(), app->get_name()));
+             throw CLI::ValidationError(
+                 fmt::format("{} is a GPU option of '{}': it means nothing with --device host "
+                             "(the host's options are under 'Host CPU' in '{} --help')",
+                             name, app->get_name(), app->get_name()));
            }
            app->final_callback([app, &exit_code, b, k] {
              HostFlags& f = flags[k];
@@ -478,8 +501,8 @@ void register_host(CLI::App& app, int& exit_code) {
 
   // --device host on the commands that choose a device (registered before this one); their own
   // files stay as they are.
-  for (auto [name, b] : {std::pair{"run", Borrower::Run}, std::pair{"memory", Borrower::Memory},
-                         std::pair{"sweep", Borrower::Sweep}}) {
+  for (auto [name, b] :
+       {std::pair{"run", Borrower::Run}, std::pair{"memory", Borrower::Memory}, std::pair{"sweep", Borrower::Sweep}}) {
     auto subs = app.get_subcommands([n = std::string(name)](CLI::App* a) { return a->get_name() == n; });
     if (!subs.empty()) borrow_host(*subs.front(), exit_code, b);
   }

@@ -124,8 +124,9 @@ TEST(CliSubmit, RunMemoryAndHostDocumentsLand) {
   auto runs = serve.runs();
   ASSERT_EQ(runs.size(), 4u) << runs.dump();
   // In submission order (ids grow): run (1 row), memory (2 phases), host triad (1), run --device host (1).
-  std::sort(runs.begin(), runs.end(),
-            [](const auto& a, const auto& b) { return a["id"].template get<std::int64_t>() < b["id"].template get<std::int64_t>(); });
+  std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
+    return a["id"].template get<std::int64_t>() < b["id"].template get<std::int64_t>();
+  });
   std::vector<std::string> suites;
   std::vector<int> rows;
   for (const auto& run : runs) {

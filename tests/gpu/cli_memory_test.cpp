@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "cli_process.hpp"
-#include "report/csv.hpp"
 #include "gpu_fixture.hpp"
+#include "report/csv.hpp"
 
 namespace wgb {
 namespace {
@@ -29,9 +29,17 @@ std::filesystem::path temp_json(const std::string& name) {
 
 // 2 x 16 MiB, a few milliseconds per sample: seconds on lavapipe.
 std::vector<std::string> tiny_memory(const std::filesystem::path& json, const std::string& sustain_ms = "100") {
-  return {"memory",        "--working-set", "16", "--min-working-set", "16", "--budget-ms", "30",
-          "--latency-budget-ms", "30", "--sustain-ms", sustain_ms, "--sample-ms", "4", "--latency-sample-ms", "4",
-          "--warmup-ms", "10", "--transition-ms", "5", "--json", json.string(), "--quiet"};
+  return {"memory",      "--working-set",
+          "16",          "--min-working-set",
+          "16",          "--budget-ms",
+          "30",          "--latency-budget-ms",
+          "30",          "--sustain-ms",
+          sustain_ms,    "--sample-ms",
+          "4",           "--latency-sample-ms",
+          "4",           "--warmup-ms",
+          "10",          "--transition-ms",
+          "5",           "--json",
+          json.string(), "--quiet"};
 }
 
 TEST(CliMemory, WorkingSetNotAPowerOfTwoIsAUsageErrorOnOneLine) {
@@ -152,8 +160,8 @@ TEST(CliClock, RunOnTheWallClockRecordsIt) {
   WGB_GPU_OR_SKIP(ctx);
   const auto json = temp_json("run-wall");
   auto r = run_cli({"run", "--clock", "wall", "--filter", "read-linear", "--bandwidth-mib", "1", "--measurement-ms",
-                    "5", "--idle-gap-ms", "0", "--max-rounds", "3", "--throttle-ratio", "100", "--json",
-                    json.string(), "--quiet"});
+                    "5", "--idle-gap-ms", "0", "--max-rounds", "3", "--throttle-ratio", "100", "--json", json.string(),
+                    "--quiet"});
   ASSERT_EQ(r.code, 0) << r.err;
   auto doc = nlohmann::json::parse(slurp(json));
   std::filesystem::remove(json);

@@ -30,12 +30,12 @@ gpu::Context* wall_context(std::string* why) {
   return ctx.get();
 }
 
-#define WALL_CONTEXT_OR_SKIP(var)                                                                  \
-  std::string why_;                                                                                \
-  gpu::Context* var = wall_context(&why_);                                                         \
-  if (var == nullptr) {                                                                            \
-    if (::wgb::test::adapter_required()) FAIL() << "no adapter: " << why_;                         \
-    GTEST_SKIP() << "no WebGPU adapter on this machine: " << why_;                                 \
+#define WALL_CONTEXT_OR_SKIP(var)                                          \
+  std::string why_;                                                        \
+  gpu::Context* var = wall_context(&why_);                                 \
+  if (var == nullptr) {                                                    \
+    if (::wgb::test::adapter_required()) FAIL() << "no adapter: " << why_; \
+    GTEST_SKIP() << "no WebGPU adapter on this machine: " << why_;         \
   }
 
 TEST(MemoryWallClock, TheOptionTurnsTimestampsOff) {
