@@ -41,6 +41,7 @@ gpu::ContextOptions DeviceFlags::options() const {
   o.backend = backend;
   o.robustness = !no_robustness;
   o.experimental = experimental;
+  o.wall_clock = clock == "wall";
   return o;
 }
 
@@ -54,6 +55,10 @@ void add_device_flags(CLI::App& app, DeviceFlags& flags) {
                "Disable Dawn's robustness (bounds checks): shows what WebGPU's safety checks cost");
   app.add_flag("--experimental", flags.experimental,
                "Allow Dawn's unsafe APIs (and f16 on NVIDIA Vulkan); rows that depend on them say so");
+  app.add_option("--clock", flags.clock,
+                 "auto: GPU timestamps where the adapter has them, else the wall clock; wall: ignore timestamps and "
+                 "time every pass on the wall clock minus the empty-submit cost (rows record the clock used)")
+      ->check(CLI::IsMember({"auto", "wall"}));
 }
 
 void add_kernel_dir_flag(CLI::App& app, std::string& dir) {

@@ -33,6 +33,7 @@ struct DeviceFlags {
   std::string backend;
   bool no_robustness = false;
   bool experimental = false;
+  std::string clock = "auto";  // --clock: auto (timestamps where the adapter has them) or wall
   gpu::ContextOptions options() const;
 };
 void add_device_flags(CLI::App& app, DeviceFlags& flags);

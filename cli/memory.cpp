@@ -10,6 +10,7 @@
 #include <deque>
 #include <iostream>
 #include <mutex>
+#include <sstream>
 #include <thread>
 #include <variant>
 
@@ -17,6 +18,8 @@
 #include "cli/progress_display.hpp"
 #include "memory/document.hpp"
 #include "memory/memory.hpp"
+#include "report/csv.hpp"
+#include "store/client.hpp"
 
 namespace wgb::cli {
 
@@ -38,6 +41,9 @@ struct MemoryFlags {
   memory::MemoryOptions defaults;  // budgets and sample sizes, edited by the options below
   std::size_t min_samples = 8;
   std::string json_path;
+  std::string csv_path;      // --csv: the phase rows, with run's CSV conventions (report::write_csv)
+  std::string submit_url;    // --submit: send the finished document to a results server
+  std::string submit_token;
   bool quiet = false;
 };
 
@@ -86,13 +92,27 @@ int run(const MemoryFlags& f) {
   if (!phases) return fail(phases.error());
   o.phases = std::move(*phases);
   if (auto st = memory::validate_options(o); !st) return fail(st.error());
+  if (!f.submit_url.empty()) {
+    // A malformed --submit URL is a usage error before any work, not after the run.
+    if (auto url = store::parse_server_url(f.submit_url); !url) return fail(url.error());
+  }
 
   auto created = gpu::Context::create(f.device.options());
   if (!created) return fail(created.error());
   gpu::Context& gpu = **created;
 
   memory::MemoryDocument doc(command_line(), gpu, o);
-  auto write = [&]() -> Status { return f.json_path.empty() ? ok() : doc.write(f.json_path); };
+  auto write = [&]() -> Status {
+    if (!f.json_path.empty()) {
+      if (auto st = doc.write(f.json_path); !st) return st;
+    }
+    if (!f.csv_path.empty()) {
+      std::ostringstream csv;
+      report::write_csv(csv, doc.document().rows());
+      if (auto st = report::write_text_atomic(f.csv_path, csv.str()); !st) return st;
+    }
+    return ok();
+  };
   if (auto st = write(); !st) return fail(st.error());  // an unwritable file fails before any work
 
   const auto& a = gpu.adapter();
@@ -142,6 +162,13 @@ int run(const MemoryFlags& f) {
   if (auto st = write(); !st && io) io = st;
   if (!(result.fatal && result.fatal->kind == ErrorKind::Usage)) memory::write_summary(std::cout, result, o, a);
   if (!io) return fail(io.error());
+  const bool cancelled = result.fatal && result.fatal->kind == ErrorKind::Cancelled;
+  const bool ran = !(result.fatal && result.fatal->kind == ErrorKind::Usage) && !result.rows.empty();
+  if (!f.submit_url.empty() && !cancelled && ran) {
+    // Nothing is sent anywhere unless the user asked (--submit); the same client as `run --submit`.
+    if (auto st = store::submit_document(doc.json(), f.submit_url, f.submit_token); !st) return fail(st.error());
+    std::cerr << fmt::format("submitted to {}\n", f.submit_url);
+  }
   if (result.fatal) {
     if (result.fatal->kind == ErrorKind::Cancelled) {
       std::size_t completed = 0;
@@ -175,6 +202,9 @@ void register_memory(CLI::App& app, int& exit_code) {
                   "Halve the working set on out-of-memory down to this many MiB, then stop (default 32)");
   cmd->add_option("--phases", f.phases, "Comma-separated phases: read,write,copy,random,latency,sustain (default all)");
   cmd->add_option("--json", f.json_path, "Write the result document here (after every phase, atomically)");
+  cmd->add_option("--csv", f.csv_path, "Write the phase rows as CSV here (after every phase, atomically)");
+  cmd->add_option("--submit", f.submit_url, "Send the finished result document to this results server (see 'serve')");
+  cmd->add_option("--submit-token,--token", f.submit_token, "Bearer token for --submit");
   cmd->add_flag("-q,--quiet", f.quiet, "No progress output on stderr");
   // Ranges are checked by memory::validate_options (one line each, exit code 2).
   auto& d = f.defaults;

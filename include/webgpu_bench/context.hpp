@@ -64,6 +64,9 @@ struct ContextOptions {
   std::string backend;       // "" (any), "vulkan", "metal", "d3d12", "opengl", ...
   bool robustness = true;    // false: Dawn's disable_robustness (no bounds checks)
   bool experimental = false; // allow_unsafe_apis (+ vulkan_enable_f16_on_nvidia on NVIDIA)
+  // true (--clock wall): ignore timestamp queries even where the adapter has them, so every timed
+  // pass is measured on the wall clock minus the empty-submit cost (seed 001's fallback path).
+  bool wall_clock = false;
 };
 
 // Errors raised outside any error scope (uncaptured errors, device loss) land here. The scheduler
@@ -115,7 +118,8 @@ class Context {
   bool has_feature(wgpu::FeatureName f) const;
   bool has_feature(std::string_view webgpu_name) const;
   bool has_wgsl_feature(std::string_view name) const;
-  bool has_timestamps() const { return has_feature(wgpu::FeatureName::TimestampQuery); }
+  // Whether timed passes carry GPU timestamps: the feature exists and --clock wall did not turn it off.
+  bool has_timestamps() const { return !options_.wall_clock && has_feature(wgpu::FeatureName::TimestampQuery); }
   // Device toggles in force (what Dawn reports it used), for every result document.
   std::vector<std::string> toggles() const;
   ErrorSink& errors() { return *errors_; }

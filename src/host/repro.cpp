@@ -119,16 +119,25 @@ ReproOutcome compare_and_mark(json& first, const json& second) {
 }
 
 std::vector<std::string> repro_arguments(const std::vector<std::string>& argv, const std::string& json_path) {
+  // The second process writes only its own document: no CSV, and it never submits anything.
+  static constexpr const char* kDropped[] = {"--json", "--csv", "--submit", "--submit-token", "--token"};
   std::vector<std::string> out;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const auto& a = argv[i];
     if (i > 0 && a == "--repro") continue;
-    if (i > 0 && a == "--json") {
-      ++i;  // and its value
-      continue;
+    bool dropped = false;
+    for (const std::string name : kDropped) {
+      if (i > 0 && a == name) {
+        ++i;  // and its value
+        dropped = true;
+        break;
+      }
+      if (i > 0 && a.rfind(name + "=", 0) == 0) {
+        dropped = true;
+        break;
+      }
     }
-    if (i > 0 && a.rfind("--json=", 0) == 0) continue;
-    out.push_back(a);
+    if (!dropped) out.push_back(a);
   }
   out.push_back("--json");
   out.push_back(json_path);

@@ -30,7 +30,8 @@ struct ReproOutcome {
 // becomes status "suspect" with the reason in its message; each series point gets "repro_agree".
 ReproOutcome compare_and_mark(nlohmann::json& first, const nlohmann::json& second);
 
-// The second process's arguments: the same, without --repro and --json, then --json <path> -q.
+// The second process's arguments: the same, without --repro, --json, --csv and --submit/--submit-token/--token
+// (it never submits), then --json <path> -q.
 std::vector<std::string> repro_arguments(const std::vector<std::string>& argv, const std::string& json_path);
 
 // Runs /proc/self/exe with `argv` (argv[0] included) and waits. When this process was started

@@ -57,6 +57,8 @@ MemoryDocument::MemoryDocument(std::vector<std::string> command, gpu::Context& g
     : doc_("memory", std::move(command)) {
   doc_.set_device(gpu);
   doc_.set_options(options_json(options));
+  // --clock: "wall" when timestamps were turned off by the user (rows still say which clock each used).
+  doc_.json()["options"]["clock"] = gpu.options().wall_clock ? "wall" : "auto";
   doc_.json()["scope"] = scope_json(options);
 }
 

@@ -28,6 +28,7 @@ class MemoryDocument {
   void finish(const MemoryRun& run);
   Status write(const std::filesystem::path& path) const { return report::write_json_atomic(path, doc_.json()); }
   const nlohmann::json& json() const { return doc_.json(); }
+  const report::ResultDocument& document() const { return doc_; }  // rows for the CSV writer
 
  private:
   report::ResultDocument doc_;
