@@ -408,7 +408,7 @@ Expected<std::vector<ClassDistribution>> Store::class_distributions(const std::s
       if (!ranked) continue;
       const std::string bench = row[1].text();
       const std::string unit = row[3].text();
-      const bool lower = lower_is_better(bench, unit);
+      const bool lower = lower_is_better(unit);
       units.emplace(bench, unit);
       if (units[bench] != unit) continue;  // values in another unit cannot share a distribution
       auto& runs = best[bench];
@@ -477,7 +477,7 @@ Leaderboard build_leaderboard(const std::string& benchmark, std::vector<Entry> e
       votes = n;
     }
   }
-  board.lower_is_better = lower_is_better(benchmark, board.unit);
+  board.lower_is_better = lower_is_better(board.unit);
   const bool lower = board.lower_is_better;
   for (auto& e : entries) {
     if (e.unit != board.unit) e.ranked = false;

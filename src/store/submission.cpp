@@ -175,10 +175,23 @@ std::string sha256_hex(std::string_view data) {
   return hex;
 }
 
-bool lower_is_better(std::string_view benchmark_id, std::string_view value_unit) {
-  if (benchmark_id == "memory-latency") return true;
-  return value_unit == "ns" || value_unit == "us" || value_unit == "\u00b5s" || value_unit == "ms" ||
-         value_unit == "s";
+namespace {
+
+// A unit of time: the direction of "ns" and of "ns/load" (time per thing) is "lower is better".
+bool time_unit(std::string_view u) {
+  for (std::string_view t : {"s", "ms", "us", "\u00b5s", "ns", "ps", "min", "h", "cycle", "cycles", "clk"}) {
+    if (u == t) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool lower_is_better(std::string_view value_unit) {
+  // "X/s" (a rate: B/s, FLOP/s, load/s) is higher-is-better; "ns" or "ns/load" (time, or time per
+  // X) is lower-is-better; anything else (a count, a ratio) is higher-is-better.
+  const auto slash = value_unit.find('/');
+  return time_unit(value_unit.substr(0, slash));
 }
 
 Expected<Submission> parse_submission(std::string_view text, const SubmissionLimits& limits) {

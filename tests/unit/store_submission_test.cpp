@@ -163,11 +163,15 @@ TEST(StoreSubmission, UnrankedAndStatusesAreRead) {
   EXPECT_EQ(s->suite, "memory");
 }
 
-TEST(StoreSubmission, Direction) {
-  EXPECT_TRUE(lower_is_better("memory-latency", "B/s"));
-  EXPECT_TRUE(lower_is_better("anything", "ns"));
-  EXPECT_FALSE(lower_is_better("memory-read", "B/s"));
-  EXPECT_FALSE(lower_is_better("f32-fma-vec4", "FLOP/s"));
+TEST(StoreSubmission, DirectionComesFromTheUnit) {
+  // X per second: higher is better (the memory suite writes memory-latency in load/s).
+  for (const char* u : {"B/s", "FLOP/s", "load/s", "OP/s", "hop/s"}) EXPECT_FALSE(lower_is_better(u)) << u;
+  // Time, or time per X: lower is better.
+  for (const char* u : {"ns", "us", "\u00b5s", "ms", "s", "ns/load", "ms/iteration", "cycles/load"}) {
+    EXPECT_TRUE(lower_is_better(u)) << u;
+  }
+  // Anything else (a count, a ratio, no unit): higher.
+  for (const char* u : {"", "B", "x", "threads"}) EXPECT_FALSE(lower_is_better(u)) << u;
 }
 
 }  // namespace
