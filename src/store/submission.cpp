@@ -6,11 +6,12 @@
 
 #include <array>
 #include <cctype>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <utility>
 
 #include "report/document.hpp"
+#include "store/ranking.hpp"
 
 namespace wgb::store {
 
@@ -216,11 +217,6 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
                               version->dump(), report::kSchemaVersion));
   }
   if (auto st = check_tree(document, limits); !st) return st.error();
-  // A leaderboard compares devices running the same kernels: a run with replaced kernels is an
-  // experiment, kept in its own document, not a device result.
-  if (document.contains("kernel_overrides")) {
-    return refuse("the document was measured with replaced kernels (--kernel-dir): not a result of the shipped suite");
-  }
 
   Submission s;
   auto suite = document.find("suite");
@@ -241,6 +237,9 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
   auto cls = device_class_of(document);
   if (!cls) return refuse(cls.error().message);
   s.device_class = std::move(*cls);
+  // A run with non-default options (replaced kernels, robustness off, shortened sampling, ...) is
+  // kept and shown, never ranked.
+  s.unranked_reason = unranked_reason(document);
 
   auto rows = document.find("rows");
   if (rows == document.end() || !rows->is_array()) return refuse("missing the \"rows\" array");

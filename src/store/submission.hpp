@@ -36,6 +36,9 @@ struct Submission {
   std::string state;       // "complete", "cancelled", ...; "unknown" when absent
   std::string started_at;  // as the document says (ISO 8601, UTC)
   DeviceClass device_class;
+  // "" when the run used its suite's default options; else why none of its rows is ranked
+  // (store/ranking.hpp): "robustness off (--no-robustness)", "sampling changed: ...", ...
+  std::string unranked_reason;
   std::vector<RowRecord> rows;
 };
 
