@@ -13,9 +13,9 @@ namespace wgb::store::db {
 namespace {
 
 // Columns of a run summary, in the order store.cpp reads them.
-#define WGB_RUN_COLUMNS                                                                                 \
+#define WGB_RUN_COLUMNS                                                                          \
   "r.id, r.submitted_at, r.started_at, r.suite, r.state, r.class_key, r.class_label, r.vendor, " \
-  "r.architecture, r.device, r.backend, r.adapter_type, r.variable, r.row_count"
+  "r.architecture, r.device, r.backend, r.adapter_type, r.variable, r.row_count, r.unranked_reason"
 
 // Filters are fixed statements with "empty means any" parameters, so that no SQL is assembled.
 #define WGB_RUN_FILTER                                                                                    \
@@ -32,10 +32,10 @@ constexpr std::array<StatementDef, static_cast<std::size_t>(StatementId::kCount)
     {"wgb_record_migration", "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", "itt"},
     {"wgb_insert_run",
      "INSERT INTO runs (digest, submitted_at, started_at, suite, state, class_key, class_label, vendor,"
-     " architecture, device, backend, adapter_type, variable, row_count, document)"
-     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+     " architecture, device, backend, adapter_type, variable, row_count, document, unranked_reason)"
+     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
      " ON CONFLICT (digest) DO NOTHING RETURNING id",
-     "ttttttttttttiit"},
+     "ttttttttttttiitt"},
     {"wgb_run_id_by_digest", "SELECT id FROM runs WHERE digest = $1", "t"},
     {"wgb_insert_result",
      "INSERT INTO results (run_id, row_index, benchmark_id, metric, status, value, value_unit, statistic, cv,"
@@ -51,7 +51,7 @@ constexpr std::array<StatementDef, static_cast<std::size_t>(StatementId::kCount)
      "AND ($2 = '' OR r.class_key = $2) ORDER BY x.run_id, x.row_index",
      "tt"},
     {"wgb_class_entries",
-     "SELECT x.run_id, x.benchmark_id, x.value, x.value_unit, x.status, x.unranked"
+     "SELECT x.run_id, x.benchmark_id, x.value, x.value_unit, x.status, x.unranked, r.unranked_reason"
      " FROM results x JOIN runs r ON r.id = x.run_id WHERE r.class_key = $1 AND" WGB_MEASURED
      "ORDER BY x.benchmark_id, x.run_id, x.row_index",
      "t"},
@@ -65,6 +65,15 @@ constexpr std::array<StatementDef, static_cast<std::size_t>(StatementId::kCount)
      " MIN(r.adapter_type), MAX(r.variable), COUNT(*) FROM runs r GROUP BY r.class_key ORDER BY r.class_key",
      ""},
     {"wgb_totals", "SELECT (SELECT COUNT(*) FROM runs), (SELECT COUNT(*) FROM results)", ""},
+    // Migration 2 re-derives every stored run's class and ranking under the current rules.
+    {"wgb_all_run_documents",
+     "SELECT id, document, class_key, class_label, vendor, architecture, device, backend, adapter_type,"
+     " variable FROM runs ORDER BY id",
+     ""},
+    {"wgb_update_run_derived",
+     "UPDATE runs SET class_key = $2, class_label = $3, vendor = $4, architecture = $5, device = $6, backend = $7,"
+     " adapter_type = $8, variable = $9, unranked_reason = $10 WHERE id = $1",
+     "itttttttit"},
 }};
 
 #undef WGB_RUN_COLUMNS

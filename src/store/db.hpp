@@ -47,6 +47,8 @@ enum class StatementId : int {
   Benchmarks,
   Classes,
   Totals,
+  AllRunDocuments,
+  UpdateRunDerived,
   kCount
 };
 

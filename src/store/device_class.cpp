@@ -124,18 +124,62 @@ Expected<DeviceClass> adapter_class(const nlohmann::json& adapter) {
   return finish(std::move(c));
 }
 
+Expected<std::string> host_identity(const nlohmann::json& host) {
+  if (!host.is_object()) return make_error(ErrorKind::Usage, "machine.host must be an object");
+  auto model = text_field(host, "cpu_model", "machine.host");
+  if (!model) return model.error();
+  const std::string name = tidy(*model);
+  if (name.empty()) return make_error(ErrorKind::Usage, "machine.host.cpu_model is missing or empty");
+  // A positive integer member; 0 when absent or null (cores_per_socket may be unknown).
+  auto count = [&host](const char* key, bool required) -> Expected<std::int64_t> {
+    auto it = host.find(key);
+    if (it == host.end() || it->is_null()) {
+      if (!required) return std::int64_t{0};
+      return make_error(ErrorKind::Usage,
+                        fmt::format("machine.host.{} is missing: a host class needs the CPU's topology", key));
+    }
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > 1'000'000) {
+      return make_error(ErrorKind::Usage, fmt::format("machine.host.{} must be a positive integer", key));
+    }
+    return it->get<std::int64_t>();
+  };
+  auto sockets = count("sockets", true);
+  if (!sockets) return sockets.error();
+  auto per_socket = count("cores_per_socket", false);
+  if (!per_socket) return per_socket.error();
+  auto logical = count("logical_cpus", true);
+  if (!logical) return logical.error();
+  std::string topology = fmt::format("{} socket{}", *sockets, *sockets == 1 ? "" : "s");
+  if (*per_socket > 0) topology += fmt::format(", {} cores", *sockets * *per_socket);
+  topology += fmt::format(", {} threads", *logical);
+  return fmt::format("{} ({})", name, topology);
+}
+
 Expected<DeviceClass> device_class_of(const nlohmann::json& document) {
   if (!document.is_object()) return make_error(ErrorKind::Usage, "the document must be a JSON object");
   auto machine = document.find("machine");
   if (machine == document.end() || !machine->is_object()) {
     return make_error(ErrorKind::Usage, "missing the \"machine\" object");
   }
-  if (auto adapter = machine->find("adapter"); adapter != machine->end()) return adapter_class(*adapter);
+  auto host = machine->find("host");
+  if (auto adapter = machine->find("adapter"); adapter != machine->end()) {
+    auto c = adapter_class(*adapter);
+    if (!c) return c;
+    // A CPU adapter (llvmpipe, SwiftShader) runs on the host's cores: the same driver on a 2-core
+    // VM and on a 64-core server are different devices.
+    if (c->adapter_type == "cpu" && host != machine->end()) {
+      auto id = host_identity(*host);
+      if (!id) return id.error();
+      c->device += " on " + *id;
+      return finish(std::move(*c));
+    }
+    return c;
+  }
 
-  // The host suite measures the CPU itself: its class is the CPU model on this architecture.
+  // The host suite measures the CPU itself: its class is the CPU model, its topology (sockets,
+  // cores, hardware threads) and the architecture.
   auto suite = document.find("suite");
   const bool host_suite = suite != document.end() && *suite == "host";
-  auto host = machine->find("host");
   if (!host_suite || host == machine->end() || !host->is_object()) {
     return make_error(ErrorKind::Usage, "missing machine.adapter (only host-suite documents may omit it)");
   }
@@ -143,10 +187,11 @@ Expected<DeviceClass> device_class_of(const nlohmann::json& document) {
   if (!model) return model.error();
   auto arch = text_field(*host, "arch", "machine.host");
   if (!arch) return arch.error();
+  auto id = host_identity(*host);
+  if (!id) return id.error();
   DeviceClass c;
-  c.device = tidy(*model);
-  if (c.device.empty()) return make_error(ErrorKind::Usage, "machine.host.cpu_model is missing or empty");
-  const std::string m = lower(c.device);
+  c.device = *id;
+  const std::string m = lower(tidy(*model));
   c.vendor = m.find("intel") != std::string::npos ? "intel"
              : m.find("amd") != std::string::npos ? "amd"
              : m.find("arm") != std::string::npos || m.find("neoverse") != std::string::npos ? "arm"

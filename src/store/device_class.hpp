@@ -24,14 +24,20 @@ struct DeviceClass {
   bool variable = false;
 };
 
-// The class of a result document's machine: machine.adapter when present; for documents of the
-// host suite without an adapter, machine.host (the CPU as a device). Usage error naming the field
+// The class of a result document's machine: machine.adapter when present (a CPU adapter adds the
+// host's identity below); for documents of the host suite without an adapter, machine.host (the
+// CPU as a device: its model and topology). Usage error naming the field
 // when neither is there or a field has the wrong type.
 Expected<DeviceClass> device_class_of(const nlohmann::json& document);
 
 // The class of one adapter object ({vendor, architecture, device, description, backend,
 // adapter_type, vendor_id}).
 Expected<DeviceClass> adapter_class(const nlohmann::json& adapter);
+
+// "Intel(R) Xeon(R) Processor (1 socket, 16 cores, 16 threads)": the CPU model with its sockets,
+// physical cores (when known) and logical CPUs, from machine.host. Two hosts are comparable only when
+// all of these agree. Usage error naming the field when cpu_model, sockets or logical_cpus is missing.
+Expected<std::string> host_identity(const nlohmann::json& host);
 
 // Lower-case, collapse every run of characters other than [a-z0-9._+] into one '-', trim '-'.
 // "" stays "" (the key then shows "-" for that part).

@@ -97,7 +97,47 @@ nlohmann::json summary_json(const RunSummary& s) {
           {"suite", s.suite},
           {"state", s.state},
           {"rows", s.row_count},
+          {"ranked", s.unranked_reason.empty()},
+          {"unranked_reason", s.unranked_reason},
           {"class", class_json(s.device_class)}};
+}
+
+// The pages (src/store/html.cpp) show a run's state and, on the leaderboard, each run's suite and
+// an "unranked" badge: a run unranked for its options carries the reason in those cells, and its
+// rows carry parameters.unranked, so the existing unranked display shows it.
+std::string with_reason(const std::string& text, const std::string& reason) {
+  return reason.empty() ? text : text + " \u00b7 unranked: " + reason;
+}
+
+RunSummary shown(RunSummary s) {
+  s.state = with_reason(s.state, s.unranked_reason);
+  return s;
+}
+
+std::vector<RunSummary> shown(std::vector<RunSummary> runs) {
+  for (auto& r : runs) r = shown(std::move(r));
+  return runs;
+}
+
+StoredRun shown(StoredRun run) {
+  if (!run.summary.unranked_reason.empty()) {
+    if (auto rows = run.document.find("rows"); rows != run.document.end() && rows->is_array()) {
+      for (auto& r : *rows) {
+        if (r.is_object() && (!r.contains("parameters") || r["parameters"].is_object())) {
+          r["parameters"]["unranked"] = true;
+        }
+      }
+    }
+  }
+  run.summary = shown(std::move(run.summary));
+  return run;
+}
+
+Leaderboard shown(Leaderboard board) {
+  for (auto& c : board.classes) {
+    for (auto& e : c.entries) e.suite = with_reason(e.suite, e.unranked_reason);
+  }
+  return board;
 }
 
 }  // namespace
@@ -156,6 +196,8 @@ struct Server::Impl {
     res.set_content(dump({{"id", outcome->id},
                           {"url", fmt::format("/runs/{}", outcome->id)},
                           {"duplicate", outcome->duplicate},
+                          {"ranked", sub->unranked_reason.empty()},
+                          {"unranked_reason", sub->unranked_reason},
                           {"class", class_json(sub->device_class)}}),
                     kJson);
   }
@@ -199,8 +241,13 @@ struct Server::Impl {
       for (const auto& c : board->classes) {
         nlohmann::json runs = nlohmann::json::array();
         for (const auto& e : c.entries) {
-          runs.push_back({{"id", e.run_id}, {"value", e.value}, {"status", e.status}, {"ranked", e.ranked},
-                          {"started_at", e.started_at}, {"suite", e.suite}});
+          runs.push_back({{"id", e.run_id},
+                          {"value", e.value},
+                          {"status", e.status},
+                          {"ranked", e.ranked},
+                          {"unranked_reason", e.unranked_reason},
+                          {"started_at", e.started_at},
+                          {"suite", e.suite}});
         }
         nlohmann::json cj = {{"class", class_json(c.device_class)}, {"ranked_runs", c.ranked}, {"runs", runs}};
         cj["rank"] = c.rank > 0 ? nlohmann::json(c.rank) : nlohmann::json(nullptr);
@@ -249,7 +296,7 @@ struct Server::Impl {
       auto runs = store.list(recent);
       auto totals = store.totals();
       if (!benches || !classes || !runs || !totals) return page_error(res, 500, "the store failed");
-      res.set_content(html::index_page(*benches, *classes, *runs, totals->first), kHtml);
+      res.set_content(html::index_page(*benches, *classes, shown(std::move(*runs)), totals->first), kHtml);
     });
 
     s.Get("/leaderboard", [this](const Request& req, Response& res) {
@@ -257,7 +304,7 @@ struct Server::Impl {
       if (bench.empty()) return page_error(res, 400, "choose a benchmark: /leaderboard?benchmark=<id>");
       auto board = store.leaderboard(bench);
       if (!board) return page_error(res, 500, board.error().message);
-      res.set_content(html::leaderboard_page(*board), kHtml);
+      res.set_content(html::leaderboard_page(shown(std::move(*board))), kHtml);
     });
 
     s.Get("/runs", [this](const Request& req, Response& res) {
@@ -267,7 +314,7 @@ struct Server::Impl {
       auto runs = store.list(f);
       auto total = store.count(f);
       if (!runs || !total) return page_error(res, 500, "the store failed");
-      res.set_content(html::runs_page(*runs, f, *total), kHtml);
+      res.set_content(html::runs_page(shown(std::move(*runs)), f, *total), kHtml);
     });
 
     s.Get(R"(/runs/(\d{1,18}))", [this](const Request& req, Response& res) {
@@ -283,7 +330,7 @@ struct Server::Impl {
       f.limit = 50;
       auto others = store.list(f);
       if (!dist || !others) return page_error(res, 500, "the store failed");
-      res.set_content(html::run_page(**run, *dist, *others), kHtml);
+      res.set_content(html::run_page(shown(std::move(**run)), *dist, shown(std::move(*others))), kHtml);
     });
 
     s.Get("/compare", [this](const Request& req, Response& res) {
@@ -295,7 +342,7 @@ struct Server::Impl {
       auto rb = store.get(b);
       if (!ra || !rb) return page_error(res, 500, "the store failed");
       if (!*ra || !*rb) return page_error(res, 404, fmt::format("no run {}", !*ra ? a : b));
-      res.set_content(html::compare_page(**ra, **rb), kHtml);
+      res.set_content(html::compare_page(shown(std::move(**ra)), shown(std::move(**rb))), kHtml);
     });
 
     s.set_error_handler([](const Request& req, Response& res) {

@@ -31,7 +31,11 @@ struct Migration {
   int version;
   const char* name;
   const char* ddl;
+  Status (*after)(Connection&);  // data to carry over once the DDL ran (nullptr: none)
 };
+
+Status rederive_runs(Connection& c);
+DeviceClass class_from(const std::vector<Cell>& row, std::size_t at);
 
 constexpr Migration kMigrations[] = {
     {1, "runs and results",
@@ -68,7 +72,12 @@ constexpr Migration kMigrations[] = {
      " unranked INTEGER NOT NULL,"
      " PRIMARY KEY (run_id, row_index));"
      "CREATE INDEX results_benchmark ON results (benchmark_id, metric);"
-     "CREATE INDEX results_run ON results (run_id);"},
+     "CREATE INDEX results_run ON results (run_id);",
+     nullptr},
+    // Runs measured with non-default options are kept but not ranked, with the reason; host and CPU
+    // adapter classes include the CPU's topology. Stored runs are re-derived under these rules.
+    {2, "unranked reason, host classes by topology",
+     "ALTER TABLE runs ADD COLUMN unranked_reason TEXT NOT NULL DEFAULT ''", rederive_runs},
 };
 
 constexpr const char* kMigrationsTable =
@@ -151,7 +160,36 @@ class Pool {
   std::vector<Connection*> free_;
 };
 
-Status migrate(Connection& c) {
+// Every stored document through today's rules: its class (which changed for host CPUs and CPU
+// adapters) and whether it is ranked. A document that no longer passes is kept, unranked.
+Status rederive_runs(Connection& c) {
+  auto runs = c.run(StatementId::AllRunDocuments, {});
+  if (!runs) return runs.error();
+  for (const auto& row : runs->rows) {
+    // id, document, then the class columns as stored (class_key ... variable).
+    const std::int64_t id = row[0].i64();
+    DeviceClass k = class_from(row, 2);
+    std::string reason;
+    nlohmann::json doc = nlohmann::json::parse(row[1].text(), nullptr, false);
+    auto sub = doc.is_discarded()
+                   ? Expected<Submission>(make_error(ErrorKind::Usage, "the stored document is not JSON"))
+                   : make_submission(std::move(doc));
+    if (sub) {
+      k = sub->device_class;
+      reason = sub->unranked_reason;
+    } else {
+      reason = "no longer passes the checks: " + sub.error().message;
+    }
+    const Value params[] = {id,        k.key,          k.label,
+                            k.vendor,  k.architecture, k.device,
+                            k.backend, k.adapter_type, std::int64_t{k.variable ? 1 : 0},
+                            reason};
+    if (auto r = c.run(StatementId::UpdateRunDerived, params); !r) return r.error();
+  }
+  return ok();
+}
+
+Status migrate(Connection& c, int target) {
   if (auto st = c.begin(); !st) return st;
   auto fail = [&c](Error e) -> Status {
     c.rollback();
@@ -165,6 +203,7 @@ Status migrate(Connection& c) {
   auto current = c.run(StatementId::MigrationVersion, {});
   if (!current) return fail(current.error());
   const std::int64_t have = current->rows.empty() ? 0 : current->rows[0][0].i64();
+  if (target <= 0 || target > kStoreSchemaVersion) target = kStoreSchemaVersion;
   if (have > kStoreSchemaVersion) {
     return fail(make_error(ErrorKind::Usage,
                            fmt::format("the database has schema version {}, newer than this program knows ({}): "
@@ -172,8 +211,11 @@ Status migrate(Connection& c) {
                                        have, kStoreSchemaVersion)));
   }
   for (const auto& m : kMigrations) {
-    if (m.version <= have) continue;
+    if (m.version <= have || m.version > target) continue;
     if (auto st = c.exec(dialect_ddl(m.ddl, c.dialect())); !st) return fail(st.error());
+    if (m.after != nullptr) {
+      if (auto st = m.after(c); !st) return fail(st.error());
+    }
     const Value params[] = {std::int64_t{m.version}, std::string(m.name), report::utc_now_iso8601()};
     if (auto r = c.run(StatementId::RecordMigration, params); !r) return fail(r.error());
   }
@@ -204,6 +246,7 @@ RunSummary summary_from(const std::vector<Cell>& row, std::size_t at) {
   s.state = row[at + 4].text();
   s.device_class = class_from(row, at + 5);
   s.row_count = static_cast<int>(row[at + 13].i64());
+  s.unranked_reason = row[at + 14].text();
   return s;
 }
 
@@ -254,7 +297,7 @@ Expected<std::unique_ptr<Store>> Store::open(const std::string& spec, const Stor
       auto c = db::open_postgres(spec);
       if (!c) return c.error();
       if (i == 0) {
-        if (auto st = migrate(**c); !st) return st.error();
+        if (auto st = migrate(**c, options.migrate_to); !st) return st.error();
       }
       impl->pool.add(std::move(*c));
     }
@@ -264,7 +307,7 @@ Expected<std::unique_ptr<Store>> Store::open(const std::string& spec, const Stor
     impl->description = "SQLite " + path;
     auto c = db::open_sqlite(path);
     if (!c) return c.error();
-    if (auto st = migrate(**c); !st) return st.error();
+    if (auto st = migrate(**c, options.migrate_to); !st) return st.error();
     impl->pool.add(std::move(*c));
   }
   return std::unique_ptr<Store>(new Store(std::move(impl)));
@@ -284,14 +327,22 @@ Expected<InsertOutcome> Store::insert(const Submission& s) {
   return impl_->with([&s](Connection& c) -> Expected<InsertOutcome> {
     if (auto st = c.begin(); !st) return st.error();
     const auto& k = s.device_class;
-    const Value run[] = {s.digest,        report::utc_now_iso8601(),
-                         s.started_at,    s.suite,
-                         s.state,         k.key,
-                         k.label,         k.vendor,
-                         k.architecture,  k.device,
-                         k.backend,       k.adapter_type,
-                         std::int64_t{k.variable ? 1 : 0}, static_cast<std::int64_t>(s.rows.size()),
-                         s.canonical};
+    const Value run[] = {s.digest,
+                         report::utc_now_iso8601(),
+                         s.started_at,
+                         s.suite,
+                         s.state,
+                         k.key,
+                         k.label,
+                         k.vendor,
+                         k.architecture,
+                         k.device,
+                         k.backend,
+                         k.adapter_type,
+                         std::int64_t{k.variable ? 1 : 0},
+                         static_cast<std::int64_t>(s.rows.size()),
+                         s.canonical,
+                         s.unranked_reason};
     auto inserted = c.run(StatementId::InsertRun, run);
     if (!inserted) {
       c.rollback();
@@ -340,7 +391,7 @@ Expected<std::optional<StoredRun>> Store::get(std::int64_t id) {
     StoredRun run;
     run.summary = summary_from(row, 0);
     try {
-      run.document = nlohmann::json::parse(row[14].text());
+      run.document = nlohmann::json::parse(row[15].text());
     } catch (const nlohmann::json::exception& e) {
       return make_error(ErrorKind::Io, fmt::format("run {}: the stored document is not JSON: {}", id, e.what()));
     }
@@ -382,8 +433,9 @@ Expected<Leaderboard> Store::leaderboard(const std::string& benchmark) {
       e.value = row[2].f64();
       e.unit = row[3].text();
       e.status = row[4].text();
-      e.ranked = e.status == "ok" && row[5].i64() == 0;
       const RunSummary s = summary_from(row, 6);
+      e.unranked_reason = s.unranked_reason;
+      e.ranked = e.status == "ok" && row[5].i64() == 0 && e.unranked_reason.empty();
       e.started_at = s.started_at;
       e.suite = s.suite;
       e.device_class = s.device_class;
@@ -404,11 +456,11 @@ Expected<std::vector<ClassDistribution>> Store::class_distributions(const std::s
     std::map<std::string, std::map<std::int64_t, double>> best;
     std::map<std::string, std::string> units;
     for (const auto& row : r->rows) {
-      const bool ranked = row[4].text() == "ok" && row[5].i64() == 0;
+      const bool ranked = row[4].text() == "ok" && row[5].i64() == 0 && row[6].text().empty();
       if (!ranked) continue;
       const std::string bench = row[1].text();
       const std::string unit = row[3].text();
-      const bool lower = lower_is_better(bench, unit);
+      const bool lower = lower_is_better(unit);
       units.emplace(bench, unit);
       if (units[bench] != unit) continue;  // values in another unit cannot share a distribution
       auto& runs = best[bench];
@@ -477,7 +529,7 @@ Leaderboard build_leaderboard(const std::string& benchmark, std::vector<Entry> e
       votes = n;
     }
   }
-  board.lower_is_better = lower_is_better(benchmark, board.unit);
+  board.lower_is_better = lower_is_better(board.unit);
   const bool lower = board.lower_is_better;
   for (auto& e : entries) {
     if (e.unit != board.unit) e.ranked = false;

@@ -21,11 +21,14 @@
 
 namespace wgb::store {
 
-inline constexpr int kStoreSchemaVersion = 1;  // the latest migration this program knows
+inline constexpr int kStoreSchemaVersion = 2;  // the latest migration this program knows
 
 struct StoreOptions {
   int postgres_connections = 4;  // pool size (SQLite always uses one connection)
   std::chrono::seconds acquire_timeout{30};
+  // Tests only: migrate no further than this version (0: the latest), to build an old database
+  // and then open it again to exercise the upgrade.
+  int migrate_to = 0;
 };
 
 struct RunSummary {
@@ -33,6 +36,7 @@ struct RunSummary {
   std::string submitted_at, started_at, suite, state;
   DeviceClass device_class;
   int row_count = 0;
+  std::string unranked_reason;  // "" when ranked; else why none of the run's rows is (store/ranking.hpp)
 };
 
 struct StoredRun {
@@ -56,7 +60,8 @@ struct Entry {
   std::int64_t run_id = 0;
   double value = 0;
   std::string unit, status, started_at, suite;
-  bool ranked = false;  // status ok and not parameters.unranked
+  bool ranked = false;          // status ok, not parameters.unranked, and the run has no unranked_reason
+  std::string unranked_reason;  // the run's (""), or why the row is not ranked
   DeviceClass device_class;
 };
 

@@ -6,11 +6,12 @@
 
 #include <array>
 #include <cctype>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <utility>
 
 #include "report/document.hpp"
+#include "store/ranking.hpp"
 
 namespace wgb::store {
 
@@ -175,10 +176,23 @@ std::string sha256_hex(std::string_view data) {
   return hex;
 }
 
-bool lower_is_better(std::string_view benchmark_id, std::string_view value_unit) {
-  if (benchmark_id == "memory-latency") return true;
-  return value_unit == "ns" || value_unit == "us" || value_unit == "\u00b5s" || value_unit == "ms" ||
-         value_unit == "s";
+namespace {
+
+// A unit of time: the direction of "ns" and of "ns/load" (time per thing) is "lower is better".
+bool time_unit(std::string_view u) {
+  for (std::string_view t : {"s", "ms", "us", "\u00b5s", "ns", "ps", "min", "h", "cycle", "cycles", "clk"}) {
+    if (u == t) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool lower_is_better(std::string_view value_unit) {
+  // "X/s" (a rate: B/s, FLOP/s, load/s) is higher-is-better; "ns" or "ns/load" (time, or time per
+  // X) is lower-is-better; anything else (a count, a ratio) is higher-is-better.
+  const auto slash = value_unit.find('/');
+  return time_unit(value_unit.substr(0, slash));
 }
 
 Expected<Submission> parse_submission(std::string_view text, const SubmissionLimits& limits) {
@@ -203,11 +217,6 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
                               version->dump(), report::kSchemaVersion));
   }
   if (auto st = check_tree(document, limits); !st) return st.error();
-  // A leaderboard compares devices running the same kernels: a run with replaced kernels is an
-  // experiment, kept in its own document, not a device result.
-  if (document.contains("kernel_overrides")) {
-    return refuse("the document was measured with replaced kernels (--kernel-dir): not a result of the shipped suite");
-  }
 
   Submission s;
   auto suite = document.find("suite");
@@ -228,6 +237,9 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
   auto cls = device_class_of(document);
   if (!cls) return refuse(cls.error().message);
   s.device_class = std::move(*cls);
+  // A run with non-default options (replaced kernels, robustness off, shortened sampling, ...) is
+  // kept and shown, never ranked.
+  s.unranked_reason = unranked_reason(document);
 
   auto rows = document.find("rows");
   if (rows == document.end() || !rows->is_array()) return refuse("missing the \"rows\" array");

@@ -36,6 +36,9 @@ struct Submission {
   std::string state;       // "complete", "cancelled", ...; "unknown" when absent
   std::string started_at;  // as the document says (ISO 8601, UTC)
   DeviceClass device_class;
+  // "" when the run used its suite's default options; else why none of its rows is ranked
+  // (store/ranking.hpp): "robustness off (--no-robustness)", "sampling changed: ...", ...
+  std::string unranked_reason;
   std::vector<RowRecord> rows;
 };
 
@@ -53,9 +56,10 @@ Expected<Submission> parse_submission(std::string_view text, const SubmissionLim
 // Same, from a document already parsed (what `run --submit` holds).
 Expected<Submission> make_submission(nlohmann::json document, const SubmissionLimits& limits = {});
 
-// Which way is better for a row: rates (".../s") higher, times (ns, us, ms, s) and the memory
-// latency phase lower.
-bool lower_is_better(std::string_view benchmark_id, std::string_view value_unit);
+// Which way is better, from the value's unit alone (the same for every benchmark and both
+// databases): time or time per X ("ns", "ms", "ns/load") is lower-is-better; a rate per second
+// ("B/s", "FLOP/s", "load/s": the memory suite's latency phase) and anything else higher-is-better.
+bool lower_is_better(std::string_view value_unit);
 
 // Lower-case hex SHA-256.
 std::string sha256_hex(std::string_view data);

@@ -77,15 +77,77 @@ TEST(StoreDeviceClass, MarkupIsKeptInTheLabelAndStrippedFromTheKey) {
   EXPECT_EQ(c->key, "nvidia/x/script-alert-1-script/vulkan");
 }
 
-TEST(StoreDeviceClass, HostSuiteWithoutAdapterUsesTheCpu) {
-  nlohmann::json doc = {{"suite", "host"},
-                        {"machine", {{"host", {{"cpu_model", "AMD EPYC 9654 96-Core Processor"}, {"arch", "x86_64"}}}}}};
-  auto c = device_class_of(doc);
+nlohmann::json host(std::string model, int sockets, nlohmann::json cores_per_socket, int logical) {
+  return {{"cpu_model", model},
+          {"arch", "x86_64"},
+          {"sockets", sockets},
+          {"cores_per_socket", cores_per_socket},
+          {"logical_cpus", logical}};
+}
+
+nlohmann::json host_doc(nlohmann::json h) { return {{"suite", "host"}, {"machine", {{"host", std::move(h)}}}}; }
+
+TEST(StoreDeviceClass, HostSuiteWithoutAdapterUsesTheCpuAndItsTopology) {
+  auto c = device_class_of(host_doc(host("AMD EPYC 9654 96-Core Processor", 2, 96, 384)));
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->backend, "host");
   EXPECT_EQ(c->vendor, "amd");
-  EXPECT_EQ(c->key, "amd/x86_64/amd-epyc-9654-96-core-processor/host");
+  EXPECT_EQ(c->device, "AMD EPYC 9654 96-Core Processor (2 sockets, 192 cores, 384 threads)");
+  EXPECT_EQ(c->key, "amd/x86_64/amd-epyc-9654-96-core-processor-2-sockets-192-cores-384-threads/host");
   EXPECT_TRUE(c->variable);
+}
+
+TEST(StoreDeviceClass, OneCpuModelOnDifferentHostsMakesDifferentClasses) {
+  // The model string of this 2-core VM and of the H200 machine's 16-core host is the same.
+  const std::string xeon = "Intel(R) Xeon(R) Processor";
+  auto vm = device_class_of(host_doc(host(xeon, 1, 2, 2)));
+  auto big = device_class_of(host_doc(host(xeon, 1, 16, 16)));
+  auto two_sockets = device_class_of(host_doc(host(xeon, 2, 8, 16)));
+  auto smt = device_class_of(host_doc(host(xeon, 1, 8, 16)));
+  auto again = device_class_of(host_doc(host(" Intel(R)  Xeon(R) Processor", 1, 16, 16)));
+  ASSERT_TRUE(vm && big && two_sockets && smt && again);
+  EXPECT_NE(vm->key, big->key);
+  EXPECT_NE(big->key, two_sockets->key);  // sockets
+  EXPECT_NE(big->key, smt->key);          // physical cores
+  EXPECT_NE(two_sockets->key, smt->key);
+  EXPECT_EQ(big->key, again->key);  // spelling still does not split a class
+  EXPECT_EQ(big->key, "intel/x86_64/intel-r-xeon-r-processor-1-socket-16-cores-16-threads/host");
+  // Unknown cores per socket (null): the class says what is known.
+  auto unknown = device_class_of(host_doc(host(xeon, 1, nullptr, 16)));
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->device, "Intel(R) Xeon(R) Processor (1 socket, 16 threads)");
+}
+
+TEST(StoreDeviceClass, AHostClassNeedsTheTopology) {
+  for (const char* field : {"sockets", "logical_cpus"}) {
+    auto h = host("Intel(R) Xeon(R) Processor", 1, 2, 2);
+    h.erase(field);
+    auto c = device_class_of(host_doc(h));
+    ASSERT_FALSE(c) << field;
+    EXPECT_NE(c.error().message.find(std::string("machine.host.") + field), std::string::npos) << c.error().message;
+    h[field] = "two";
+    EXPECT_FALSE(device_class_of(host_doc(h))) << field;
+  }
+}
+
+TEST(StoreDeviceClass, ACpuAdapterIsClassedWithItsHost) {
+  // llvmpipe on the 2-core VM and on the 16-core host are different devices; a GPU is not.
+  auto doc = [](const char* type, int cores) {
+    return nlohmann::json{{"suite", "default"},
+                          {"machine",
+                           {{"adapter", adapter("mesa", "software", "llvmpipe", "vulkan", type)},
+                            {"host", host("Intel(R) Xeon(R) Processor", 1, cores, cores)}}}};
+  };
+  auto small = device_class_of(doc("cpu", 2));
+  auto large = device_class_of(doc("cpu", 16));
+  ASSERT_TRUE(small && large);
+  EXPECT_NE(small->key, large->key);
+  EXPECT_EQ(small->key, "mesa/software/llvmpipe-on-intel-r-xeon-r-processor-1-socket-2-cores-2-threads/vulkan");
+  auto gpu_small = device_class_of(doc("discrete-gpu", 2));
+  auto gpu_large = device_class_of(doc("discrete-gpu", 16));
+  ASSERT_TRUE(gpu_small && gpu_large);
+  EXPECT_EQ(gpu_small->key, gpu_large->key);
+  EXPECT_EQ(gpu_small->key, "mesa/software/llvmpipe/vulkan");
 }
 
 TEST(StoreDeviceClass, OtherSuitesNeedAnAdapter) {

@@ -47,7 +47,7 @@ TEST(StoreSubmission, DigestIsOfTheContentNotItsSpelling) {
   ASSERT_TRUE(compact && pretty);
   EXPECT_EQ(compact->digest, pretty->digest);
   auto other = good();
-  other["options"]["nonce"] = 7;
+  other["command"].push_back("7");
   EXPECT_NE(parse_submission(other.dump())->digest, compact->digest);
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
@@ -63,11 +63,16 @@ TEST(StoreSubmission, ForeignDocument) {
   EXPECT_NE(refusal(nlohmann::json::array()).find("not a webgpu-bench result document"), std::string::npos);
 }
 
-TEST(StoreSubmission, ReplacedKernelsAreNotADeviceResult) {
+TEST(StoreSubmission, ReplacedKernelsAreKeptUnranked) {
   auto d = good();
   d["kernel_overrides"] = {{"dir", "/tmp/k"},
                            {"kernels", {{{"kernel", "bandwidth/write_linear"}, {"file", "/tmp/k/x.wgsl"}}}}};
-  EXPECT_NE(refusal(d).find("--kernel-dir"), std::string::npos);
+  auto s = parse_submission(d.dump());
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_NE(s->unranked_reason.find("--kernel-dir"), std::string::npos) << s->unranked_reason;
+  auto plain = parse_submission(good().dump());
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->unranked_reason, "");
 }
 
 TEST(StoreSubmission, WrongSchemaVersion) {
@@ -163,11 +168,15 @@ TEST(StoreSubmission, UnrankedAndStatusesAreRead) {
   EXPECT_EQ(s->suite, "memory");
 }
 
-TEST(StoreSubmission, Direction) {
-  EXPECT_TRUE(lower_is_better("memory-latency", "B/s"));
-  EXPECT_TRUE(lower_is_better("anything", "ns"));
-  EXPECT_FALSE(lower_is_better("memory-read", "B/s"));
-  EXPECT_FALSE(lower_is_better("f32-fma-vec4", "FLOP/s"));
+TEST(StoreSubmission, DirectionComesFromTheUnit) {
+  // X per second: higher is better (the memory suite writes memory-latency in load/s).
+  for (const char* u : {"B/s", "FLOP/s", "load/s", "OP/s", "hop/s"}) EXPECT_FALSE(lower_is_better(u)) << u;
+  // Time, or time per X: lower is better.
+  for (const char* u : {"ns", "us", "\u00b5s", "ms", "s", "ns/load", "ms/iteration", "cycles/load"}) {
+    EXPECT_TRUE(lower_is_better(u)) << u;
+  }
+  // Anything else (a count, a ratio, no unit): higher.
+  for (const char* u : {"", "B", "x", "threads"}) EXPECT_FALSE(lower_is_better(u)) << u;
 }
 
 }  // namespace

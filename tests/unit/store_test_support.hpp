@@ -17,6 +17,7 @@
 
 #include "report/document.hpp"
 #include "store/db.hpp"
+#include "store/ranking.hpp"
 #include "store/store.hpp"
 
 namespace wgb::store::test {
@@ -70,7 +71,9 @@ inline nlohmann::json make_document(const AdapterSpec& a, const std::vector<RowS
     j["rows"].push_back(row);
   }
   doc.finish("complete");
-  j["options"] = {{"nonce", nonce}};
+  // What a run with the suite's default options records (store/ranking.cpp ranks only those).
+  j["machine"]["dawn"] = {{"robustness", true}, {"experimental", false}, {"timestamps", true}};
+  if (const auto& defaults = default_options(suite); !defaults.is_null()) j["options"] = defaults;
   return j;
 }
 

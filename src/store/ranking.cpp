@@ -1,0 +1,181 @@
+// Ranking rules: is a document measured with its suite's default options (docs/store.md, "Ranking").
+#include "store/ranking.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace wgb::store {
+
+namespace {
+
+using nlohmann::json;
+
+// The program's defaults (include/webgpu_bench/options.hpp, src/memory/memory.hpp,
+// src/host/host.hpp); store_ranking_test checks that they still agree.
+const json& run_defaults() {
+  static const json d = {{"sampling",
+                          {{"target_dispatch_ms", 10.0},
+                           {"measurement_ms", 100.0},
+                           {"idle_gap_ms", 100.0},
+                           {"min_rounds", 3},
+                           {"stable_rounds", 2},
+                           {"improvement_tolerance", 0.01},
+                           {"max_rounds", 10},
+                           {"throttle_ratio", 1.2},
+                           {"cooldown_ms", 3000.0},
+                           {"max_cooldowns", 3}}},
+                         {"bandwidth_bytes", 64ull << 20},
+                         {"compute_threads", 0}};
+  return d;
+}
+
+const json& memory_defaults() {
+  static const json d = {{"working_set_mib", 256},    {"min_working_set_mib", 32}, {"sample_ms", 40.0},
+                         {"latency_sample_ms", 45.0}, {"budget_ms", 3000.0},       {"latency_budget_ms", 3000.0},
+                         {"sustain_ms", 18000.0},     {"warmup_ms", 500.0},        {"transition_ms", 650.0},
+                         {"min_samples", 8},          {"hard_stop_factor", 2.5},   {"cycle_seed", 0x5A770106u}};
+  return d;
+}
+
+// The host options whose default does not depend on the machine. (threads, array sizes and the ISA
+// do; they are checked against what machine.host records.)
+const json& host_defaults() {
+  static const json d = {{"sweep_min_bytes", 4096}, {"points_per_octave", 2}, {"repetitions", 15},
+                         {"warmup_ms", 50.0},       {"min_region_ms", 1.0},   {"huge_pages", false},
+                         {"affinity", "cores"},     {"size_sweep", true}};
+  return d;
+}
+
+bool same(const json& a, const json& b) {
+  if (a.is_number() && b.is_number()) {
+    const double x = a.get<double>(), y = b.get<double>();
+    return x == y || std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y));
+  }
+  return a == b;
+}
+
+std::string show(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// "key value (default d)" for every key of `defaults` that `options` records with another value. A
+// key the document does not record is taken as the default: the option did not exist when it ran.
+std::vector<std::string> differences(const json& options, const json& defaults) {
+  std::vector<std::string> out;
+  for (const auto& [key, d] : defaults.items()) {
+    auto it = options.find(key);
+    if (it == options.end() || it->is_null() || same(*it, d)) continue;
+    out.push_back(fmt::format("{} {} (default {})", key, show(*it), show(d)));
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string s;
+  for (const auto& p : parts) s += (s.empty() ? "" : std::string(sep)) + p;
+  return s;
+}
+
+const json* member(const json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+
+std::uint64_t uint_of(const json* j) {
+  return j != nullptr && j->is_number() && j->get<double>() > 0 ? j->get<std::uint64_t>() : 0;
+}
+
+// Host runs: the fixed defaults, then what depends on the machine: one thread per physical core,
+// arrays and the latency sweep at least 4x the last-level cache (and 64 MiB), the widest FMA ISA.
+void host_reasons(const json& doc, const json& options, std::vector<std::string>& reasons) {
+  auto diff = differences(options, host_defaults());
+  const json* machine = member(doc, "machine");
+  const json* host = machine != nullptr ? member(*machine, "host") : nullptr;
+  if (host != nullptr) {
+    const std::uint64_t sockets = uint_of(member(*host, "sockets"));
+    const std::uint64_t per_socket = uint_of(member(*host, "cores_per_socket"));
+    const std::uint64_t threads = uint_of(member(options, "threads"));
+    if (sockets > 0 && per_socket > 0 && threads > 0 && threads != sockets * per_socket) {
+      diff.push_back(fmt::format("threads {} (default {}, one per core)", threads, sockets * per_socket));
+    }
+    std::uint64_t llc = 0;
+    if (const json* caches = member(*host, "caches"); caches != nullptr && caches->is_array()) {
+      for (const auto& c : *caches) llc = std::max(llc, uint_of(member(c, "size_bytes")));
+    }
+    const std::uint64_t floor = std::max<std::uint64_t>(64ull << 20, 4 * llc);
+    for (const char* key : {"array_bytes", "sweep_max_bytes", "latency_max_bytes"}) {
+      const std::uint64_t v = uint_of(member(options, key));
+      if (v > 0 && v < floor) diff.push_back(fmt::format("{} {} (below 4x the last-level cache, {})", key, v, floor));
+    }
+    const json* isa = member(options, "isa");
+    const json* isas = member(*host, "kernel_isa");
+    const json* available = isas != nullptr ? member(*isas, "fma_available") : nullptr;
+    if (isa != nullptr && available != nullptr && available->is_array() && !available->empty() &&
+        *isa != available->front()) {
+      diff.push_back(fmt::format("isa {} (default {})", show(*isa), show(available->front())));
+    }
+  }
+  if (!diff.empty()) reasons.push_back("host options changed: " + joined(diff, ", "));
+}
+
+}  // namespace
+
+const json& default_options(std::string_view suite) {
+  static const json none;
+  if (suite == "default") return run_defaults();
+  if (suite == "memory") return memory_defaults();
+  if (suite == "host") return host_defaults();
+  return none;
+}
+
+std::string unranked_reason(const json& doc) {
+  std::vector<std::string> reasons;
+  const std::string suite = doc.value("suite", std::string());
+  const json* options = member(doc, "options");
+  if (suite == "sweep" || member(doc, "sweep") != nullptr) {
+    reasons.push_back("a sweep (sizes or threads varied)");
+  }
+  if (member(doc, "kernel_overrides") != nullptr) reasons.push_back("kernels replaced (--kernel-dir)");
+  const json* machine = member(doc, "machine");
+  if (machine != nullptr && member(*machine, "adapter") != nullptr) {
+    const json* dawn = member(*machine, "dawn");
+    const json* robust = dawn != nullptr ? member(*dawn, "robustness") : nullptr;
+    const json* experimental = dawn != nullptr ? member(*dawn, "experimental") : nullptr;
+    if (robust == nullptr || !robust->is_boolean()) {
+      reasons.push_back("robustness not recorded (machine.dawn.robustness)");
+    } else if (!robust->get<bool>()) {
+      reasons.push_back("robustness off (--no-robustness)");
+    }
+    if (experimental != nullptr && experimental->is_boolean() && experimental->get<bool>()) {
+      reasons.push_back("unsafe APIs allowed (--experimental)");
+    }
+  }
+  const bool known_suite = suite == "default" || suite == "memory" || suite == "host";
+  if (known_suite && (options == nullptr || !options->is_object())) {
+    reasons.push_back("options not recorded");
+  } else if (suite == "default") {
+    if (const json* s = member(*options, "sampling"); s != nullptr && s->is_object()) {
+      auto diff = differences(*s, run_defaults()["sampling"]);
+      if (!diff.empty()) reasons.push_back("sampling changed: " + joined(diff, ", "));
+    }
+    auto it = run_defaults().find("bandwidth_bytes");
+    if (auto v = options->find("bandwidth_bytes"); v != options->end() && !same(*v, *it)) {
+      reasons.push_back(fmt::format("bandwidth buffers of {} MiB (default 64; --bandwidth-mib)",
+                                    v->is_number() ? v->get<double>() / (1 << 20) : -1.0));
+    }
+    if (auto v = options->find("compute_threads"); v != options->end() && !same(*v, 0)) {
+      reasons.push_back(fmt::format("--compute-threads {}", show(*v)));
+    }
+  } else if (suite == "memory") {
+    auto diff = differences(*options, memory_defaults());
+    if (!diff.empty()) reasons.push_back("memory options changed: " + joined(diff, ", "));
+  } else if (suite == "host") {
+    host_reasons(doc, *options, reasons);
+  }
+  return joined(reasons, "; ");
+}
+
+}  // namespace wgb::store
