@@ -12,12 +12,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "catalog/common.hpp"
 #include "webgpu_bench/context.hpp"
 #include "webgpu_bench/definition.hpp"
 #include "webgpu_bench/expected.hpp"
@@ -75,6 +77,13 @@ WorkModel work_model(const Probe& probe, std::uint32_t threads, std::uint64_t it
 // Every ALU probe, in catalog order.
 const std::vector<Probe>& probes();
 const Probe* find_probe(std::string_view id);
+
+// The prepare step of the probe's definition (compute.cpp): skips, naming the feature, when the
+// device lacks shader-f16 or packed_4x8_integer_dot_product that the probe needs. The feature
+// lookups default to the device's own; the tests pass ones that hide a feature.
+Expected<std::unique_ptr<Workload>> prepare(PrepareContext& pc, const Probe& probe,
+                                            const FeatureProbe& has_feature = {},
+                                            const FeatureProbe& has_wgsl_feature = {});
 
 // Invocations per dispatch when SuiteOptions::compute_threads is 0. On GPUs: 6336 workgroups of
 // 256 = 1,622,016 invocations, a multiple of 132 SMs x 2048 resident threads / (1, 2, 3, 4, 6, 8

@@ -19,13 +19,19 @@ namespace {
 constexpr const char* kComputeStatisticReason =
     "best (fastest) run: compute-bound, and noise only ever slows a run down (seed 000, seed 004)";
 
-Expected<std::unique_ptr<Workload>> prepare_alu(PrepareContext& pc, const alu::Probe& probe) {
+}  // namespace
+
+Expected<std::unique_ptr<Workload>> alu::prepare(PrepareContext& pc, const alu::Probe& probe,
+                                                 const FeatureProbe& has_feature,
+                                                 const FeatureProbe& has_wgsl_feature) {
   auto& gpu = pc.gpu;
   if (probe.f16) {
-    if (auto st = require_feature(gpu, "shader-f16"); !st) return std::move(st).error();
+    if (auto st = require_feature(gpu, "shader-f16", has_feature); !st) return std::move(st).error();
   }
   if (probe.dot4) {
-    if (auto st = require_wgsl_feature(gpu, "packed_4x8_integer_dot_product"); !st) return std::move(st).error();
+    if (auto st = require_wgsl_feature(gpu, "packed_4x8_integer_dot_product", has_wgsl_feature); !st) {
+      return std::move(st).error();
+    }
   }
   const std::uint32_t threads =
       pc.options.compute_threads != 0 ? pc.options.compute_threads : alu::default_threads(gpu.adapter());
@@ -63,8 +69,6 @@ Expected<std::unique_ptr<Workload>> prepare_alu(PrepareContext& pc, const alu::P
   return make_kernel_workload(gpu, std::move(spec));
 }
 
-}  // namespace
-
 std::vector<BenchmarkDefinition> compute_benchmarks() {
   std::vector<BenchmarkDefinition> v;
   for (const alu::Probe& probe : alu::probes()) {
@@ -83,7 +87,7 @@ std::vector<BenchmarkDefinition> compute_benchmarks() {
         .requires_features = std::move(features),
         .family = "",
         .in_default_suite = true,
-        .prepare = [&probe](PrepareContext& pc) { return prepare_alu(pc, probe); },
+        .prepare = [&probe](PrepareContext& pc) { return alu::prepare(pc, probe); },
         .sweep_parameters = {"threads"},
     });
   }
