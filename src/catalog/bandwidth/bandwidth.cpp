@@ -158,6 +158,7 @@ Expected<std::unique_ptr<Workload>> prepare_read(PrepareContext& pc, const std::
   spec.work = [bytes](std::uint64_t) { return WorkModel{.bytes_read = static_cast<double>(bytes)}; };
   spec.parameters = {{"buffer_bytes", bytes}, {"buffers", 2}, {"element", "vec4<u32>"},
                      {"workgroup_size", kWorkgroup}, {"invocations", grid.threads}, {"loads", count}};
+  spec.parameters["access"] = gather ? "gather" : "linear";  // plausibility compares linear streams only
   if (gather) {
     spec.parameters["window_bytes"] = static_cast<std::uint64_t>(window) * 16;
     spec.parameters["nominal_window_bytes"] = nominal_window;
@@ -207,7 +208,7 @@ Expected<std::unique_ptr<Workload>> prepare_write_linear(PrepareContext& pc) {
   spec.work = [bytes](std::uint64_t) { return WorkModel{.bytes_written = static_cast<double>(bytes)}; };
   spec.parameters = {{"buffer_bytes", bytes}, {"buffers", 2}, {"element", "vec4<u32>"},
                      {"workgroup_size", kWorkgroup}, {"invocations", grid.threads},
-                     {"shape", "4096x4096 4-byte words at the default size"}};
+                     {"shape", "4096x4096 4-byte words at the default size"}, {"access", "linear"}};
   add_footprint(spec.parameters, 2 * bytes);
   // Validation: re-fill buffer A with hashed data, run one pass, and check every element: an
   // element the kernel skipped still holds the hash, not its index value.
@@ -261,7 +262,7 @@ Expected<std::unique_ptr<Workload>> prepare_write_scatter(PrepareContext& pc, co
   spec.parameters = {{"window_bytes", window_bytes}, {"nominal_window_bytes", nominal_window},
                      {"rounds", rounds}, {"buffers", 2}, {"element", "vec4<u32>"},
                      {"sentinel_bytes", kSentinelElements * 16}, {"workgroup_size", kWorkgroup},
-                     {"invocations", grid.threads}};
+                     {"invocations", grid.threads}, {"access", "scatter"}};
   add_footprint(spec.parameters, 2 * window_bytes);
   // Validation: (1) the timed passes left both sentinels alone; (2) a one-round pass over a
   // freshly filled buffer A wrote every destination exactly once and nothing past the window.

@@ -60,6 +60,7 @@ Expected<std::unique_ptr<Workload>> alu::prepare(PrepareContext& pc, const alu::
                      {"ops_per_invocation_per_iteration", probe.ops_per_iteration},
                      {"work_model", probe.work_note},
                      {"peak_class", probe.peak_class},
+                     {"operand_bits", probe.f16 ? 16 : 32},
                      {"kernel", "compute/" + probe.kernel}};
   // On NVIDIA, shader-f16 exists only through the experimental adapter toggle: the row says so, and
   // its outputs are checked against the host on every run (the validator always runs).
