@@ -75,6 +75,9 @@ struct SuiteOptions {
   // Sizes of the raw probes (technique comparisons are fixed and ignore these).
   std::uint64_t bandwidth_bytes = 64ull << 20;   // 4096x4096 f32
   std::uint32_t compute_threads = 0;             // invocations of ALU and streaming bandwidth probes; 0: default
+  // Workgroup size of the ALU probes (their WGSL `override wg_size`, set through pipeline
+  // constants); 0: 256. `webgpu-bench sweep --param workgroup` sets it.
+  std::uint32_t compute_workgroup_size = 0;
   // Working set of the probes whose footprint is not bandwidth_bytes (gather windows, the
   // dependent-chain buffer); 0: the probe's default. `webgpu-bench sweep --param size` sets it
   // together with bandwidth_bytes.

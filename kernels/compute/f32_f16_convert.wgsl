@@ -2,7 +2,7 @@
 // per loop trip: an f32 -> f16 and an f16 -> f32 conversion per step (the multiply-add between
 // them keeps the round trip from being an identity; m = 0.5 makes it contract towards 2c). The
 // chain settles within a trip, so c moves every trip: cn = c + trip_frac(n) in [1, 2).
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

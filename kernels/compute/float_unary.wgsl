@@ -5,7 +5,7 @@
 // takes the per-trip operand d = w * trip_frac(n) in [0, w) (w = p.f.w: 1, or 0.25 for sincos, whose
 // map stops contracting above x = pi/2), directly or as cn = c + d: each trip moves the fixed point,
 // and the stored value depends on the trip count.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

@@ -4,7 +4,7 @@
 // (1000 + 0..1023) plus the per-trip 0..255 (trip_word's top byte: the chain settles at 2c within a
 // trip, so c moves every trip), so every intermediate is exact in f32 (below 2^13) and the host
 // reproduces the result bit for bit.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

@@ -10,7 +10,7 @@ struct Params {
   ia: u32,          // integer operands (ia is odd: an invertible multiplier)
   ib: u32,
   threads: u32,     // invocations that compute (the grid is rounded up to whole workgroups)
-  pad0: u32,
+  workgroup: u32,   // = wg_size (the host references of branch-coherent need it; unused here)
   pad1: u32,
   pad2: u32,
   f: vec4<f32>,     // float operands; every value is exact in f16
@@ -19,6 +19,10 @@ struct Params {
   IM: array<vec4<u32>, 4>,
   IC: array<vec4<u32>, 4>,
 }
+// The workgroup size of every ALU probe: an override constant, 256 unless the pipeline sets it
+// (SuiteOptions::compute_workgroup_size, `sweep --param workgroup`). The WGSL text, and so its hash,
+// is the same at every size.
+override wg_size: u32 = 256u;
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @group(0) @binding(1) var<uniform> p: Params;
 

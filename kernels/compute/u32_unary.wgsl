@@ -3,7 +3,7 @@
 // keeps reverseBits from cancelling itself and the counting operations' chains from collapsing to
 // one value for every invocation. The counting chains settle within a trip (x stays near the
 // operand), so the operand changes every trip: cn = c + trip_word(n) (eight adds per trip).
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

@@ -35,7 +35,9 @@ Expected<std::unique_ptr<Workload>> alu::prepare(PrepareContext& pc, const alu::
   }
   const std::uint32_t threads =
       pc.options.compute_threads != 0 ? pc.options.compute_threads : alu::default_threads(gpu.adapter());
-  auto created = alu::Runner::create(gpu, probe, threads);
+  const std::uint32_t workgroup =
+      pc.options.compute_workgroup_size != 0 ? pc.options.compute_workgroup_size : alu::kDefaultWorkgroup;
+  auto created = alu::Runner::create(gpu, probe, threads, workgroup);
   if (!created) return std::move(created).error();
   auto runner = std::make_shared<alu::Runner>(std::move(*created));
 
@@ -56,7 +58,7 @@ Expected<std::unique_ptr<Workload>> alu::prepare(PrepareContext& pc, const alu::
     return alu::check_outputs(probe, params, sample, *stored);
   };
   spec.parameters = {{"invocations", threads},
-                     {"workgroup_size", 256},
+                     {"workgroup_size", workgroup},
                      {"ops_per_invocation_per_iteration", probe.ops_per_iteration},
                      {"work_model", probe.work_note},
                      {"peak_class", probe.peak_class},
@@ -89,7 +91,7 @@ std::vector<BenchmarkDefinition> compute_benchmarks() {
         .family = "",
         .in_default_suite = true,
         .prepare = [&probe](PrepareContext& pc) { return alu::prepare(pc, probe); },
-        .sweep_parameters = {"threads"},
+        .sweep_parameters = {"threads", "workgroup"},
     });
   }
   return v;

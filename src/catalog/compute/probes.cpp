@@ -266,7 +266,7 @@ Expectation branch_ref(const Params& p, u32 t) {
   const double m = p.f[0], c = p.f[1], m2 = p.f[2], c2 = p.f[3];
   double x[8];
   for (u32 k = 0; k < 8; ++k) x[k] = start(p, t, k);
-  const u32 lid = t % 256, wid = t / 256;
+  const u32 lid = t % p.workgroup, wid = t / p.workgroup;  // the grid's workgroup size
   for (u32 n = 0; n < p.iterations; ++n) {
     bool side_a = true;
     if (B == Branch::Uniform) side_a = ((n ^ p.ib) & 1u) == 0;
