@@ -27,6 +27,7 @@
 #include "report/table.hpp"
 #include "report/verdict.hpp"
 #include "store/client.hpp"
+#include "suite/plausibility.hpp"
 #include "webgpu_bench/suite.hpp"
 
 namespace wgb::cli {
@@ -54,6 +55,7 @@ struct RunFlags {
   std::uint32_t compute_threads = 0;
   std::string submit_url;    // --submit: send the finished document to a results server
   std::string submit_token;
+  std::string ceilings_path;  // --ceilings: measured ceilings of this adapter for the plausibility check
 };
 
 std::string row_line(const BenchmarkResult& r) {
@@ -131,6 +133,14 @@ int run_on_adapter(const RunFlags& f) {
   if (f.bandwidth_mib == 0 || f.bandwidth_mib > (1u << 20)) {
     return fail(ErrorKind::Usage, fmt::format("--bandwidth-mib {} is out of range (1..1048576)", f.bandwidth_mib));
   }
+  std::optional<MeasuredCeilings> ceilings;
+  if (!f.ceilings_path.empty()) {
+    auto loaded = report::load_result_document(f.ceilings_path);
+    if (!loaded) return fail(ErrorKind::Usage, loaded.error().message);
+    auto measured = measured_ceilings_from(*loaded, f.ceilings_path);
+    if (!measured) return fail(measured.error());
+    ceilings = std::move(*measured);
+  }
   // Test-only: the second process of --repro may be told to perturb one row (repro.hpp).
   std::optional<report::TestPerturbation> perturb;
   if (f.second_run) {
@@ -147,6 +157,7 @@ int run_on_adapter(const RunFlags& f) {
   options.sampling = f.sampling;
   options.bandwidth_bytes = f.bandwidth_mib << 20;
   options.compute_threads = f.compute_threads;
+  options.measured_ceilings = ceilings;
   options.cancel.flag = &g_cancel;
   options.on_progress = [&display](const ProgressEvent& e) { display.on_progress(e); };
 
@@ -158,6 +169,12 @@ int run_on_adapter(const RunFlags& f) {
     if (g_cancel) return fail(ErrorKind::Cancelled, "interrupted before any benchmark ran");
     return fail(st.error());
   }
+  if (ceilings) {
+    if (auto st = check_same_adapter(*ceilings, suite->context()->adapter()); !st) {
+      std::signal(SIGINT, previous);
+      return fail(st.error());
+    }
+  }
 
   report::ResultDocument doc("default", command_line());
   doc.set_device(*suite->context());
@@ -165,7 +182,8 @@ int run_on_adapter(const RunFlags& f) {
                    {"bandwidth_bytes", f.bandwidth_mib << 20},
                    {"compute_threads", f.compute_threads},
                    {"filter", f.filter},
-                   {"repro", f.repro}});
+                   {"repro", f.repro},
+                   {"ceilings", f.ceilings_path}});
   if (f.second_run) doc.json()["repro_second_run"] = true;
   if (perturb) {
     doc.json()["test_perturbation"] =
@@ -232,6 +250,9 @@ int run(const RunFlags& f) {
   std::transform(sel.begin(), sel.end(), sel.begin(), [](unsigned char c) { return std::tolower(c); });
   if (sel != "all") return run_on_adapter(f);
   if (f.repro) return fail(ErrorKind::Usage, "--repro with --adapter all is not supported; run each adapter");
+  if (!f.ceilings_path.empty()) {
+    return fail(ErrorKind::Usage, "--ceilings with --adapter all is not supported: the ceilings are one adapter's");
+  }
   auto adapters = gpu::Context::enumerate(f.device.options());
   if (!adapters) return fail(adapters.error());
   if (adapters->empty()) return fail(ErrorKind::NoAdapter, "no usable WebGPU adapter");
@@ -307,6 +328,9 @@ void register_run(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--compute-threads", f.compute_threads,
                   "Invocations per dispatch of the ALU and streaming bandwidth probes (0: each probe's default)");
+  cmd->add_option("--ceilings", f.ceilings_path,
+                  "A result document measured earlier on this adapter (memory suite or run): rows above its measured "
+                  "ceilings x 1.25 are marked suspect");
   cmd->add_option("--submit", f.submit_url, "Send the finished result document to this results server (see 'serve')");
   cmd->add_option("--submit-token", f.submit_token, "Bearer token for --submit");
   add_sampling_flags(*cmd, f.sampling);

@@ -64,6 +64,11 @@ int sweep_command(const SweepFlags& f) {
     report::clamp_sweep(*spec, binding ? limits.maxStorageBufferBindingSize : limits.maxBufferSize,
                         binding ? "maxStorageBufferBindingSize" : "maxBufferSize");
   }
+  if (spec->parameter == "workgroup") {
+    const bool by_x = limits.maxComputeWorkgroupSizeX < limits.maxComputeInvocationsPerWorkgroup;
+    report::clamp_sweep(*spec, by_x ? limits.maxComputeWorkgroupSizeX : limits.maxComputeInvocationsPerWorkgroup,
+                        by_x ? "maxComputeWorkgroupSizeX" : "maxComputeInvocationsPerWorkgroup");
+  }
   for (const auto& n : spec->notes) std::cerr << "sweep: " << n << '\n';
 
   report::ResultDocument doc("sweep", command_line());
@@ -118,15 +123,18 @@ int sweep_command(const SweepFlags& f) {
 }  // namespace
 
 void register_sweep(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("sweep", "Run one benchmark over a parameter range (working-set size or thread count)");
+  auto* cmd = app.add_subcommand(
+      "sweep", "Run one benchmark over a parameter range (working-set size, thread count or workgroup size)");
   static SweepFlags f;
   add_device_flags(*cmd, f.device);
   add_kernel_dir_flag(*cmd, f.kernel_dir);
   cmd->add_option("benchmark", f.benchmark, "The benchmark id (see 'webgpu-bench list')")->required();
   cmd->add_option("--param", f.parameter,
                   "size: working-set bytes (bandwidth_bytes and working_set_bytes; default 16K..1G); threads: "
-                  "compute_threads, the invocations of the ALU and streaming bandwidth probes (default 64..1048576)")
-      ->check(CLI::IsMember({"size", "threads"}));
+                  "compute_threads, the invocations of the ALU and streaming bandwidth probes (default 64..1048576); "
+                  "workgroup: compute_workgroup_size, the ALU probes' workgroup size (default 32..1024, capped by "
+                  "the adapter)")
+      ->check(CLI::IsMember({"size", "threads", "workgroup"}));
   cmd->add_option("--from", f.from, "First point (sizes take K/M/G suffixes)");
   cmd->add_option("--to", f.to, "Last point; the points are the powers of two from --from up to --to");
   cmd->add_option("--values", f.values, "Comma-separated points instead of a range (e.g. 16K,1M,64M)");

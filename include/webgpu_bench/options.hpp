@@ -5,7 +5,9 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "webgpu_bench/context.hpp"
@@ -30,6 +32,34 @@ struct SamplingOptions {
   int max_cooldowns = 3;              // suite-wide cooldown budget
 };
 
+// Ceilings measured earlier on the same adapter (`webgpu-bench run --ceilings FILE`; read from a
+// result document by src/suite/plausibility.hpp's measured_ceilings_from). The plausibility check
+// compares rows with them like with like (docs/ARCHITECTURE.md "Plausibility"). Zero: not measured.
+struct MeasuredCeilings {
+  std::string source;  // the document, named in every reason
+  // Linear streaming rates (the memory suite's read/copy, read-linear, write-linear), each with the
+  // footprint it was measured at: a row is compared only with those of no larger footprint.
+  struct Stream {
+    double bytes_per_s = 0;
+    double footprint_bytes = 0;
+    std::string from;  // the row id
+  };
+  std::vector<Stream> streams;
+  // The adapter's peak 32-bit lane-instruction rate: the best f32 FMA or i32 MAD rate / 2 (one
+  // instruction per FMA or MAD, counted 2).
+  double peak32_per_s = 0;
+  std::string peak32_from;
+  // Best measured rate per peak class ("fp32", "fp16", "int32", "int8-dot") and the row it came from.
+  struct Peak {
+    double per_s = 0;
+    std::string from;
+  };
+  std::vector<std::pair<std::string, Peak>> class_peaks;
+  // The adapter it was measured on (the CLI refuses another).
+  std::uint32_t vendor_id = 0, device_id = 0;
+  std::string device, backend;
+};
+
 // Cancellation: set from a signal handler or another thread; checked between batches.
 struct CancelToken {
   std::atomic<bool>* flag = nullptr;
@@ -45,10 +75,15 @@ struct SuiteOptions {
   // Sizes of the raw probes (technique comparisons are fixed and ignore these).
   std::uint64_t bandwidth_bytes = 64ull << 20;   // 4096x4096 f32
   std::uint32_t compute_threads = 0;             // invocations of ALU and streaming bandwidth probes; 0: default
+  // Workgroup size of the ALU probes (their WGSL `override wg_size`, set through pipeline
+  // constants); 0: 256. `webgpu-bench sweep --param workgroup` sets it.
+  std::uint32_t compute_workgroup_size = 0;
   // Working set of the probes whose footprint is not bandwidth_bytes (gather windows, the
   // dependent-chain buffer); 0: the probe's default. `webgpu-bench sweep --param size` sets it
   // together with bandwidth_bytes.
   std::uint64_t working_set_bytes = 0;
+  // Ceilings measured earlier on this adapter, for the plausibility check (`run --ceilings`).
+  std::optional<MeasuredCeilings> measured_ceilings;
   CancelToken cancel;
   std::function<void(const ProgressEvent&)> on_progress;
 };

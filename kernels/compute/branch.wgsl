@@ -5,7 +5,7 @@
 // condition alternates with the loop trip n and is the same for all lanes (uniform), for a
 // workgroup (coherent), or flips per lane (divergent); branch-none's condition is `true`, leaving
 // the bare chains. Either side does 256 FMAs per trip.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32,
         @builtin(workgroup_id) wid: vec3<u32>) {
   let t = gid.x;

@@ -2,7 +2,7 @@
 // a is a per-invocation packed 4x8-bit operand and the accumulator's own bytes are the other
 // operand, so no dot product is loop-invariant (a hoisted dot would leave only adds). 32 steps per
 // chain per loop trip = 256 dot products per trip. The accumulators wrap.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

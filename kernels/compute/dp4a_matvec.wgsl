@@ -3,7 +3,7 @@
 // dot4I8Packed products, and the four i32 outputs, reinterpreted as 16 packed bytes, are the next
 // input (x' = W x + c). One update is 16 dot products with accumulate; 16 updates per loop trip =
 // 256 per trip.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

@@ -4,7 +4,7 @@
 // with explicit fma() because WGSL's matrix * and + compile to separate multiplies and adds. One
 // update is 16 vec4 FMAs = 64 FMAs; four updates per loop trip = 256 FMAs. M is diagonally
 // dominant with row and column sums below 0.95, so S contracts towards (I - M)^-1 C.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

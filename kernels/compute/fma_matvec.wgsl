@@ -3,7 +3,7 @@
 // x' = A x + c, with explicit fma() (column k of A times lane k of x). One update of both vectors
 // is 32 FMAs; eight updates per loop trip = 256 FMAs. |d| + the off-diagonal sums stay below
 // 0.93, so the vectors contract towards (I - A)^-1 c.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

@@ -4,7 +4,7 @@
 // robustness guards every pass of a loop and a short body would measure the guard (see
 // fma_vec4.wgsl). Every chain does 32 x iterations FMAs in the same order either way. m < 1, so every
 // chain contracts towards c / (1 - m) and stays finite at any loop count.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

@@ -6,7 +6,7 @@
 // 63.3 (f32) and 122 (f16) TFLOP/s, four trips per pass 65.8 and 130, against CUDA's 66.1 and 131.4
 // (docs/results/h200-2026-11-30.md). Every lane does 16 x iterations FMAs in the same order either
 // way, so results and validation do not depend on the split.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

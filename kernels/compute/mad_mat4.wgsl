@@ -1,7 +1,7 @@
 // i32-mad-mat4: the mat4 probe in wrapping i32 arithmetic (WGSL has no integer matrices, so the
 // columns are vec4<i32>): S' = M S + C with M and C from the uniform block; one update is 64 MADs,
 // four updates per loop trip = 256 MADs.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

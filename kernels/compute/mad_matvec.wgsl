@@ -1,7 +1,7 @@
 // i32-mad-matvec: a register-resident 4x4 i32 matrix A per invocation (hashed) applied to two
 // independent vectors, x' = A x + c (wrapping): 32 MADs per update, eight updates per loop trip =
 // 256 MADs.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

@@ -1,7 +1,7 @@
 // i32-mad-scalar: eight independent i32 multiply-add chains x = x * m + c (wrapping) per
 // invocation, 32 steps each per loop trip (256 MADs per trip). m is odd, so the chains never
 // collapse to zero; m and c come from the uniform block.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

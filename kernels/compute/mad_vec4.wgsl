@@ -1,6 +1,6 @@
 // i32-mad-vec4: four independent vec4<i32> multiply-add chains (16 lanes) per invocation, 16 steps
 // each per loop trip: 64 vec4 MADs = 256 scalar MADs per trip.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

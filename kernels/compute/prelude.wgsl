@@ -10,7 +10,7 @@ struct Params {
   ia: u32,          // integer operands (ia is odd: an invertible multiplier)
   ib: u32,
   threads: u32,     // invocations that compute (the grid is rounded up to whole workgroups)
-  pad0: u32,
+  workgroup: u32,   // = wg_size (the host references of branch-coherent need it; unused here)
   pad1: u32,
   pad2: u32,
   f: vec4<f32>,     // float operands; every value is exact in f16
@@ -19,6 +19,10 @@ struct Params {
   IM: array<vec4<u32>, 4>,
   IC: array<vec4<u32>, 4>,
 }
+// The workgroup size of every ALU probe: an override constant, 256 unless the pipeline sets it
+// (SuiteOptions::compute_workgroup_size, `sweep --param workgroup`). The WGSL text, and so its hash,
+// is the same at every size.
+override wg_size: u32 = 256u;
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @group(0) @binding(1) var<uniform> p: Params;
 
@@ -35,3 +39,11 @@ fn bits(t: u32, k: u32) -> u32 { return hash32((t * 64u + k) ^ p.seed); }
 fn start(t: u32, k: u32) -> f32 { return 1.0 + f32(bits(t, k) >> 22u) * (1.0 / 1024.0); }
 // In [-16, 15] / 1024: the off-diagonal entries of a per-invocation contracting matrix.
 fn small(t: u32, k: u32) -> f32 { return f32(i32(bits(t, k) >> 27u) - 16) * (1.0 / 1024.0); }
+// The per-trip operand of the probes whose maps settle within one trip (float_unary, the
+// conversions, u32_unary): a word from trip n and a uniform, so every trip moves the chains to a new
+// place and the stored result depends on the trip count (a kernel that ran fewer trips fails
+// validation). Consecutive trips, and trips two apart, always differ in the top byte: the
+// golden-ratio multiplier steps it by 0x9E or 0x9F per trip (0x3C or 0x3D per two).
+fn trip_word(n: u32) -> u32 { return (p.ib + n) * 0x9e3779b9u; }
+// Its top byte as a fraction in [0, 1) on a 2^-8 grid: exact in f16 and f32, also when added to c < 4.
+fn trip_frac(n: u32) -> f32 { return f32(trip_word(n) >> 24u) * (1.0 / 256.0); }

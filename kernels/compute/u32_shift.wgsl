@@ -3,7 +3,7 @@
 // by the eight chains of a step; the trip number n rotates the cycle so consecutive trips differ),
 // and each shift is followed by an XOR with a per-chain operand so the value keeps bits (a shift
 // chain alone drains to zero). 256 shifts per trip.
-@compute @workgroup_size(256)
+@compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
   if (t >= p.threads) { return; }

@@ -87,8 +87,8 @@ namespace catalog {
 
 std::string kernel_source(std::string_view name) { return gpu::kernel_text(name, kernels::find(name)); }
 
-Status require_feature(gpu::Context& gpu, std::string_view webgpu_feature) {
-  if (gpu.has_feature(webgpu_feature)) return ok();
+Status require_feature(gpu::Context& gpu, std::string_view webgpu_feature, const FeatureProbe& has) {
+  if (has ? has(webgpu_feature) : gpu.has_feature(webgpu_feature)) return ok();
   std::string hint;
   // Dawn hides shader-f16 on NVIDIA's Vulkan driver unless the adapter toggle
   // vulkan_enable_f16_on_nvidia is given, which --experimental does (issue 11).
@@ -98,8 +98,8 @@ Status require_feature(gpu::Context& gpu, std::string_view webgpu_feature) {
   return make_error(ErrorKind::Skipped, fmt::format("the adapter lacks the '{}' feature{}", webgpu_feature, hint));
 }
 
-Status require_wgsl_feature(gpu::Context& gpu, std::string_view wgsl_feature) {
-  if (gpu.has_wgsl_feature(wgsl_feature)) return ok();
+Status require_wgsl_feature(gpu::Context& gpu, std::string_view wgsl_feature, const FeatureProbe& has) {
+  if (has ? has(wgsl_feature) : gpu.has_wgsl_feature(wgsl_feature)) return ok();
   return make_error(ErrorKind::Skipped, fmt::format("the WGSL language feature '{}' is not available", wgsl_feature));
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,8 +30,12 @@ inline constexpr wgpu::BufferUsage kUniform = wgpu::BufferUsage::Uniform | wgpu:
 inline constexpr std::uint32_t kMagic0 = 0x9e3779b9U;
 inline constexpr std::uint32_t kMagic1 = 0x7f4a7c15U;
 
-// Skips with the feature named when the device lacks it.
-Status require_feature(gpu::Context& gpu, std::string_view webgpu_feature);
-Status require_wgsl_feature(gpu::Context& gpu, std::string_view wgsl_feature);
+// Feature lookup used by prepare steps; the tests substitute one that lacks a feature to prove the
+// skip path (lavapipe has every optional feature the catalog uses). Empty: the device's own.
+using FeatureProbe = std::function<bool(std::string_view name)>;
+
+// Skips with the feature named when the device lacks it (as `has` says, when given).
+Status require_feature(gpu::Context& gpu, std::string_view webgpu_feature, const FeatureProbe& has = {});
+Status require_wgsl_feature(gpu::Context& gpu, std::string_view wgsl_feature, const FeatureProbe& has = {});
 
 }  // namespace wgb::catalog

@@ -52,13 +52,16 @@ Expected<std::uint64_t> parse_size(std::string_view text) {
 }
 
 std::string sweep_option_name(const std::string& parameter) {
-  return parameter == "size" ? "bandwidth_bytes, working_set_bytes" : "compute_threads";
+  if (parameter == "size") return "bandwidth_bytes, working_set_bytes";
+  return parameter == "workgroup" ? "compute_workgroup_size" : "compute_threads";
 }
 
 void apply_sweep_value(SuiteOptions& options, const std::string& parameter, std::uint64_t value) {
   if (parameter == "size") {
     options.bandwidth_bytes = value;
     options.working_set_bytes = value;
+  } else if (parameter == "workgroup") {
+    options.compute_workgroup_size = static_cast<std::uint32_t>(value);
   } else {
     options.compute_threads = static_cast<std::uint32_t>(value);
   }
@@ -68,8 +71,8 @@ Expected<SweepSpec> make_sweep_spec(const std::string& parameter, const std::str
                                     const std::string& list) {
   SweepSpec spec;
   spec.parameter = parameter;
-  if (parameter != "size" && parameter != "threads") {
-    return make_error(ErrorKind::Usage, fmt::format("--param '{}': expected size or threads", parameter));
+  if (parameter != "size" && parameter != "threads" && parameter != "workgroup") {
+    return make_error(ErrorKind::Usage, fmt::format("--param '{}': expected size, threads or workgroup", parameter));
   }
   const bool size = parameter == "size";
   auto parse = [&](const std::string& t) -> Expected<std::uint64_t> {
@@ -77,7 +80,8 @@ Expected<SweepSpec> make_sweep_spec(const std::string& parameter, const std::str
     if (!v) return v;
     if (*v == 0) return make_error(ErrorKind::Usage, fmt::format("'{}': a sweep point must be positive", t));
     if (!size && (*v > UINT32_MAX || lower(t).find_first_of("kmgb") != std::string::npos)) {
-      return make_error(ErrorKind::Usage, fmt::format("'{}' is not a thread count", t));
+      return make_error(ErrorKind::Usage, fmt::format("'{}' is not a {}", t,
+                                                      parameter == "workgroup" ? "workgroup size" : "thread count"));
     }
     return v;
   };
@@ -93,9 +97,10 @@ Expected<SweepSpec> make_sweep_spec(const std::string& parameter, const std::str
     if (spec.values.empty()) return make_error(ErrorKind::Usage, "--values is empty");
     return spec;
   }
-  auto lo = parse(from.empty() ? (size ? "16K" : "64") : from);
+  const bool workgroup = parameter == "workgroup";
+  auto lo = parse(from.empty() ? (size ? "16K" : workgroup ? "32" : "64") : from);
   if (!lo) return std::move(lo).error();
-  auto hi = parse(to.empty() ? (size ? "1G" : "1048576") : to);
+  auto hi = parse(to.empty() ? (size ? "1G" : workgroup ? "1024" : "1048576") : to);
   if (!hi) return std::move(hi).error();
   if (*lo > *hi) return make_error(ErrorKind::Usage, fmt::format("--from {} is above --to {}", *lo, *hi));
   // Powers of two from `from`: the cache transitions sit at powers of two (seed 004).
@@ -109,22 +114,24 @@ Expected<SweepSpec> make_sweep_spec(const std::string& parameter, const std::str
 }
 
 void clamp_sweep(SweepSpec& spec, std::uint64_t limit, const std::string& limit_name) {
-  if (spec.parameter != "size") return;
-  const std::uint64_t cap = limit & ~std::uint64_t{255};  // the probes need multiples of 16; keep it round
+  if (spec.parameter != "size" && spec.parameter != "workgroup") return;
+  const bool size = spec.parameter == "size";
+  // Sizes: the probes need multiples of 16; keep it round. Workgroup sizes: the limit itself.
+  const std::uint64_t cap = size ? limit & ~std::uint64_t{255} : limit;
+  auto text = [&](std::uint64_t v) { return size ? format_bytes(static_cast<double>(v)) : std::to_string(v); };
   std::vector<std::uint64_t> out;
   std::vector<std::string> clamped;
   for (auto v : spec.values) {
     std::uint64_t x = v;
     if (v > cap) {
-      clamped.push_back(format_bytes(static_cast<double>(v)));
+      clamped.push_back(text(v));
       x = cap;
     }
     if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
   }
   if (!clamped.empty()) {
     spec.notes.push_back(fmt::format("{} exceed(s) the adapter's {} ({}): clamped to {}", fmt::join(clamped, ", "),
-                                     limit_name, format_bytes(static_cast<double>(limit)),
-                                     format_bytes(static_cast<double>(cap))));
+                                     limit_name, text(limit), text(cap)));
   }
   spec.values = std::move(out);
 }
@@ -180,7 +187,9 @@ nlohmann::json sweep_json(const std::string& benchmark, const SweepSpec& spec) {
   return {{"benchmark", benchmark},
           {"parameter", spec.parameter},
           {"option", sweep_option_name(spec.parameter)},
-          {"unit", spec.parameter == "size" ? "B" : "threads"},
+          {"unit", spec.parameter == "size"        ? "B"
+                   : spec.parameter == "workgroup" ? "invocations per workgroup"
+                                                   : "threads"},
           {"values", spec.values},
           {"notes", spec.notes}};
 }

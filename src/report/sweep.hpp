@@ -4,6 +4,9 @@
 //            16 KiB .. 1 GiB in powers of two by default, clamped to the adapter's storage
 //            binding and buffer limits with a note
 //   threads  SuiteOptions::compute_threads (ALU and streaming bandwidth probes): 64 .. 1Mi in powers of two by default
+//   workgroup SuiteOptions::compute_workgroup_size (ALU probes: the WGSL override of their workgroup
+//            size): 32 .. 1024 in powers of two by default, capped by the adapter's
+//            maxComputeInvocationsPerWorkgroup / maxComputeWorkgroupSizeX with a note
 // A benchmark that ignores the varied option (its parameters and work model stay the same from
 // one point to the next) is reported as having no such knob and the sweep stops there.
 #pragma once
@@ -29,7 +32,7 @@ namespace wgb::report {
 Expected<std::uint64_t> parse_size(std::string_view text);
 
 struct SweepSpec {
-  std::string parameter;              // "size" or "threads"
+  std::string parameter;              // "size", "threads" or "workgroup"
   std::vector<std::uint64_t> values;  // in order
   std::vector<std::string> notes;     // clamping and the like
 };
@@ -39,8 +42,9 @@ struct SweepSpec {
 // inverted ranges, zero values.
 Expected<SweepSpec> make_sweep_spec(const std::string& parameter, const std::string& from, const std::string& to,
                                     const std::string& list);
-// Clamps size points above `limit` (the adapter's binding/buffer limit) to it, drops duplicates,
-// and says so in spec.notes.
+// Clamps size points above `limit` (the adapter's binding/buffer limit; a multiple of 256 below it)
+// or workgroup points above `limit` (the adapter's workgroup size limit) to it, drops duplicates,
+// and says so in spec.notes. Thread counts are left alone.
 void clamp_sweep(SweepSpec& spec, std::uint64_t limit, const std::string& limit_name);
 // The SuiteOptions field(s) the parameter sets.
 std::string sweep_option_name(const std::string& parameter);

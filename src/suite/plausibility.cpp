@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 namespace wgb {
 
@@ -140,6 +141,147 @@ void apply_plausibility(BenchmarkResult& row, const gpu::Context& gpu, const std
     if (measured->last_level_cache_bytes) known->last_level_cache_bytes = measured->last_level_cache_bytes;
   }
   if (auto reason = implausibility(row, known)) {
+    row.status = RowStatus::Suspect;
+    row.message = *reason;
+  }
+}
+
+// ---- measured ceilings ------------------------------------------------------------------------
+
+namespace {
+
+double number(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return 0;
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+std::string text(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return {};
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
+
+std::string mib(double bytes) { return fmt::format("{:.4g} MiB", bytes / (1 << 20)); }
+
+}  // namespace
+
+Expected<MeasuredCeilings> measured_ceilings_from(const nlohmann::json& doc, const std::string& origin) {
+  MeasuredCeilings m;
+  m.source = origin;
+  const nlohmann::json* adapter = nullptr;
+  if (doc.is_object() && doc.contains("machine") && doc["machine"].is_object() && doc["machine"].contains("adapter") &&
+      doc["machine"]["adapter"].is_object()) {
+    adapter = &doc["machine"]["adapter"];
+  }
+  if (adapter == nullptr) {
+    return make_error(ErrorKind::Usage,
+                      fmt::format("{}: names no adapter (machine.adapter), so its ceilings cannot be matched to this "
+                                  "one",
+                                  origin));
+  }
+  m.vendor_id = static_cast<std::uint32_t>(number(*adapter, "vendor_id"));
+  m.device_id = static_cast<std::uint32_t>(number(*adapter, "device_id"));
+  m.device = text(*adapter, "device");
+  m.backend = text(*adapter, "backend");
+  const auto rows = doc.contains("rows") && doc["rows"].is_array() ? doc["rows"] : nlohmann::json::array();
+  for (const auto& r : rows) {
+    if (!r.is_object() || text(r, "status") != "ok") continue;
+    const double v = number(r, "value");
+    if (!(v > 0)) continue;
+    const std::string id = text(r, "id");
+    const nlohmann::json params = r.contains("parameters") ? r["parameters"] : nlohmann::json::object();
+    const std::string key = r.contains("metric") ? text(r["metric"], "key") : std::string();
+    if (key == "bytes") {
+      double footprint = 0;
+      if (id == "memory-read" || id == "memory-write" || id == "memory-copy") {
+        // Two buffers of working_set_bytes, alternated by consecutive dispatches.
+        const double buffers = number(params, "buffers") > 0 ? number(params, "buffers") : 2;
+        footprint = buffers * number(params, "working_set_bytes");
+      } else if ((id == "read-linear" || id == "write-linear") && text(params, "peak_class") == "memory") {
+        footprint = number(params, "footprint_bytes");
+      }
+      if (footprint > 0) m.streams.push_back({v, footprint, id});
+      continue;
+    }
+    if ((starts_with(id, "f32-fma-") || starts_with(id, "i32-mad-")) && v / 2 > m.peak32_per_s) {
+      m.peak32_per_s = v / 2;
+      m.peak32_from = id;
+    }
+    const std::string cls = text(params, "peak_class");
+    if (cls == "fp32" || cls == "fp16" || cls == "int32" || cls == "int8-dot") {
+      auto it = std::find_if(m.class_peaks.begin(), m.class_peaks.end(), [&](const auto& p) { return p.first == cls; });
+      if (it == m.class_peaks.end()) {
+        m.class_peaks.push_back({cls, {v, id}});
+      } else if (v > it->second.per_s) {
+        it->second = {v, id};
+      }
+    }
+  }
+  if (m.streams.empty() && !(m.peak32_per_s > 0) && m.class_peaks.empty()) {
+    return make_error(ErrorKind::Usage,
+                      fmt::format("{}: holds no measured ceiling (no ok memory-read/-write/-copy, read-linear, "
+                                  "write-linear, f32-fma-*, i32-mad-* or other ALU-class row)",
+                                  origin));
+  }
+  return m;
+}
+
+Status check_same_adapter(const MeasuredCeilings& m, const gpu::AdapterDescription& a) {
+  if (m.vendor_id == a.vendor_id && m.device_id == a.device_id && m.device == a.device && m.backend == a.backend) {
+    return ok();
+  }
+  return make_error(ErrorKind::Usage,
+                    fmt::format("--ceilings {} was measured on another adapter ('{}', {}, {:#x}:{:#x}), not this one "
+                                "('{}', {}, {:#x}:{:#x})",
+                                m.source, m.device, m.backend, m.vendor_id, m.device_id, a.device, a.backend,
+                                a.vendor_id, a.device_id));
+}
+
+std::optional<std::string> measured_implausibility(const BenchmarkResult& row, const MeasuredCeilings& m) {
+  if (!row.parameters.is_object() || !row.parameters.contains("peak_class") || !(row.value > 0)) return std::nullopt;
+  const std::string peak_class = row.parameters.value("peak_class", std::string());
+  const double v = row.value;
+  if (peak_class == "memory") {
+    if (row.metric.key != "bytes" || row.parameters.value("access", std::string()) != "linear") return std::nullopt;
+    const double footprint = row.parameters.value("footprint_bytes", 0.0);
+    // Like with like: only streams measured at a footprint no larger than this row's (a smaller
+    // footprint than the measurement's may sit in a cache the measurement did not reach).
+    const MeasuredCeilings::Stream* best = nullptr;
+    for (const auto& s : m.streams) {
+      if (s.footprint_bytes <= footprint && (best == nullptr || s.bytes_per_s > best->bytes_per_s)) best = &s;
+    }
+    if (best == nullptr) return std::nullopt;
+    return above(v, best->bytes_per_s, kMeasuredMargin, "B",
+                 fmt::format("the linear streaming rate measured on this adapter ({} in {}, at a {} footprint, no "
+                             "larger than this row's {})",
+                             best->from, m.source, mib(best->footprint_bytes), mib(footprint)));
+  }
+  const std::string unit = row.metric.unit.empty() ? "OP" : row.metric.unit;
+  if (peak_class == "alu") {
+    if (!(m.peak32_per_s > 0)) return std::nullopt;
+    const bool packed16 = row.parameters.value("operand_bits", 32) == 16;
+    const double ceiling = m.peak32_per_s * (packed16 ? 2 : 1);
+    return above(v, ceiling, kMeasuredMargin, unit,
+                 fmt::format("the peak 32-bit instruction rate measured on this adapter ({} / 2, one instruction per "
+                             "FMA or MAD, in {}{})",
+                             m.peak32_from, m.source, packed16 ? "; x 2 for 16-bit operands, two per lane" : ""));
+  }
+  for (const auto& [cls, peak] : m.class_peaks) {
+    if (cls != peak_class) continue;
+    return above(v, peak.per_s, kMeasuredMargin, unit,
+                 fmt::format("the best {} rate measured on this adapter ({} in {})", cls, peak.from, m.source));
+  }
+  return std::nullopt;
+}
+
+void apply_plausibility(BenchmarkResult& row, const gpu::Context& gpu,
+                        const std::optional<MeasuredCeilings>& measured) {
+  apply_plausibility(row, gpu);
+  if (row.status != RowStatus::Ok || !measured) return;
+  if (auto reason = measured_implausibility(row, *measured)) {
     row.status = RowStatus::Suspect;
     row.message = *reason;
   }

@@ -4,13 +4,21 @@
 // A row is judged by the `peak_class` its workload puts into the row's parameters ("memory" with
 // a "footprint_bytes", or "fp32", "fp16", "int32", "int8-dot", "alu" for the ALU probes); rows
 // without one (technique comparisons, user definitions) are never judged.
+//
+// Ceilings come from three places: published values for known devices, physical bounds for any
+// device, and (`run --ceilings FILE`) rates measured earlier on the same adapter, which are compared
+// only like with like: a linear streaming row with streaming rates measured at no larger footprint,
+// an ALU row with the adapter's measured peak instruction rate or the best rate of its own class.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "webgpu_bench/context.hpp"
+#include "webgpu_bench/expected.hpp"
+#include "webgpu_bench/options.hpp"
 #include "webgpu_bench/result.hpp"
 
 namespace wgb {
@@ -51,5 +59,35 @@ std::optional<std::string> implausibility(const BenchmarkResult& row, const std:
 // physical bounds; may set status Suspect.
 void apply_plausibility(BenchmarkResult& row, const gpu::Context& gpu,
                         const std::optional<Ceilings>& measured = std::nullopt);
+
+// ---- ceilings measured in an earlier result document (`run --ceilings FILE`) --------------------
+
+// How far above a rate measured earlier on the same adapter a row may go. Wider than the published
+// margin: the earlier run may have met a lower boost clock or a warmer GPU, and a copy or a write
+// stream is up to ~10% slower than a read stream on HBM (issue 8: copy 4.14, read 4.57 TB/s); an
+// eliminated kernel or an overcounting work model still shows up as an integer factor.
+inline constexpr double kMeasuredMargin = 1.25;
+
+// The measured ceilings of a result document (a memory-suite document or any earlier run): linear
+// streaming rates with their footprints (memory-read/-write/-copy: 2 x working_set_bytes;
+// read-linear, write-linear: footprint_bytes), the peak 32-bit instruction rate (the best ok
+// f32-fma-* or i32-mad-* row / 2), and the best ok rate per peak class. Usage error, naming
+// `origin`, when the document names no adapter or holds none of these rows.
+Expected<MeasuredCeilings> measured_ceilings_from(const nlohmann::json& doc, const std::string& origin);
+
+// Usage error, one line, when the ceilings were measured on another adapter (vendor and device ids,
+// device name, backend).
+Status check_same_adapter(const MeasuredCeilings& m, const gpu::AdapterDescription& adapter);
+
+// The reason a completed row's rate is above a ceiling measured earlier (x kMeasuredMargin), or
+// nullopt. Streaming rows: only rows with parameters.access "linear" (never a gather or scatter
+// window, which caches may hold), against the measured streams of footprint no larger than the
+// row's. "alu" rows: the peak 32-bit instruction rate (x 2 for rows with operand_bits 16, which
+// may pack two per lane): no single-operation result issues faster than one FMA. Other ALU classes:
+// the best rate of the same class.
+std::optional<std::string> measured_implausibility(const BenchmarkResult& row, const MeasuredCeilings& m);
+
+// apply_plausibility with the published and physical ceilings, then the measured ones when given.
+void apply_plausibility(BenchmarkResult& row, const gpu::Context& gpu, const std::optional<MeasuredCeilings>& measured);
 
 }  // namespace wgb

@@ -304,7 +304,7 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
     return finish_row(row);
   }
   row.validation = *checked;
-  apply_plausibility(row, *ctx);
+  apply_plausibility(row, *ctx, options.measured_ceilings);
   if (report.flagged_throttled) {
     row.status = RowStatus::Throttled;
     row.message = "still throttling after the suite's cooldown budget was spent";

@@ -65,6 +65,30 @@ TEST(Sweep, AppliesTheValueToTheRightOptions) {
   EXPECT_EQ(o.working_set_bytes, 1u << 20);
   apply_sweep_value(o, "threads", 4096);
   EXPECT_EQ(o.compute_threads, 4096u);
+  apply_sweep_value(o, "workgroup", 64);
+  EXPECT_EQ(o.compute_workgroup_size, 64u);
+  EXPECT_EQ(o.compute_threads, 4096u);
+  EXPECT_EQ(sweep_option_name("workgroup"), "compute_workgroup_size");
+}
+
+// Issue 7: workgroup size for the ALU probes, 32 .. 1024 by default, capped by the adapter.
+TEST(Sweep, WorkgroupSizesDefaultToPowersOfTwoAndAreCappedByTheAdapter) {
+  auto s = make_sweep_spec("workgroup", "", "", "");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->values, (std::vector<std::uint64_t>{32, 64, 128, 256, 512, 1024}));
+  clamp_sweep(*s, 256, "maxComputeInvocationsPerWorkgroup");
+  EXPECT_EQ(s->values, (std::vector<std::uint64_t>{32, 64, 128, 256}));
+  ASSERT_EQ(s->notes.size(), 1u);
+  EXPECT_NE(s->notes[0].find("512, 1024 exceed(s) the adapter's maxComputeInvocationsPerWorkgroup (256)"),
+            std::string::npos)
+      << s->notes[0];
+  auto l = make_sweep_spec("workgroup", "", "", "64,96");
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->values, (std::vector<std::uint64_t>{64, 96}));
+  auto bad = make_sweep_spec("workgroup", "", "", "1K");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("not a workgroup size"), std::string::npos) << bad.error().message;
+  EXPECT_EQ(sweep_json("f32-sqrt", *s)["option"], "compute_workgroup_size");
 }
 
 }  // namespace

@@ -158,12 +158,13 @@ Expected<std::unique_ptr<Workload>> prepare_read(PrepareContext& pc, const std::
   spec.work = [bytes](std::uint64_t) { return WorkModel{.bytes_read = static_cast<double>(bytes)}; };
   spec.parameters = {{"buffer_bytes", bytes}, {"buffers", 2}, {"element", "vec4<u32>"},
                      {"workgroup_size", kWorkgroup}, {"invocations", grid.threads}, {"loads", count}};
+  spec.parameters["access"] = gather ? "gather" : "linear";  // plausibility compares linear streams only
+  spec.parameters["shape"] = buffer_shape(bytes);
   if (gather) {
     spec.parameters["window_bytes"] = static_cast<std::uint64_t>(window) * 16;
     spec.parameters["nominal_window_bytes"] = nominal_window;
     add_footprint(spec.parameters, 2ull * window * 16);
   } else {
-    spec.parameters["shape"] = "4096x4096 4-byte words at the default size";
     add_footprint(spec.parameters, 2 * bytes);
   }
   spec.validate = [a = pair->a, sink = *sink, uniform = *uniform, pipeline = *pipeline, params, grid, gather](
@@ -205,9 +206,10 @@ Expected<std::unique_ptr<Workload>> prepare_write_linear(PrepareContext& pc) {
                       bind_buffers(gpu, *pipeline, {pair->b, *uniform})};
   spec.workgroups = {grid.groups, 1, 1};
   spec.work = [bytes](std::uint64_t) { return WorkModel{.bytes_written = static_cast<double>(bytes)}; };
-  spec.parameters = {{"buffer_bytes", bytes}, {"buffers", 2}, {"element", "vec4<u32>"},
-                     {"workgroup_size", kWorkgroup}, {"invocations", grid.threads},
-                     {"shape", "4096x4096 4-byte words at the default size"}};
+  spec.parameters = {{"buffer_bytes", bytes},       {"buffers", 2},
+                     {"element", "vec4<u32>"},      {"workgroup_size", kWorkgroup},
+                     {"invocations", grid.threads}, {"shape", buffer_shape(bytes)},
+                     {"access", "linear"}};
   add_footprint(spec.parameters, 2 * bytes);
   // Validation: re-fill buffer A with hashed data, run one pass, and check every element: an
   // element the kernel skipped still holds the hash, not its index value.
@@ -258,10 +260,15 @@ Expected<std::unique_ptr<Workload>> prepare_write_scatter(PrepareContext& pc, co
   spec.workgroups = {grid.groups, 1, 1};
   const auto written = static_cast<double>(plan.bytes_written);
   spec.work = [written](std::uint64_t) { return WorkModel{.bytes_written = written}; };
-  spec.parameters = {{"window_bytes", window_bytes}, {"nominal_window_bytes", nominal_window},
-                     {"rounds", rounds}, {"buffers", 2}, {"element", "vec4<u32>"},
-                     {"sentinel_bytes", kSentinelElements * 16}, {"workgroup_size", kWorkgroup},
-                     {"invocations", grid.threads}};
+  spec.parameters = {{"window_bytes", window_bytes},
+                     {"nominal_window_bytes", nominal_window},
+                     {"rounds", rounds},
+                     {"buffers", 2},
+                     {"element", "vec4<u32>"},
+                     {"sentinel_bytes", kSentinelElements * 16},
+                     {"workgroup_size", kWorkgroup},
+                     {"invocations", grid.threads},
+                     {"access", "scatter"}};
   add_footprint(spec.parameters, 2 * window_bytes);
   // Validation: (1) the timed passes left both sentinels alone; (2) a one-round pass over a
   // freshly filled buffer A wrote every destination exactly once and nothing past the window.
@@ -320,13 +327,15 @@ std::vector<BenchmarkDefinition> bandwidth_benchmarks() {
   std::vector<BenchmarkDefinition> v;
   v.push_back(bandwidth_definition(
       "read-linear", "Linear read",
-      "Coalesced grid-stride vec4<u32> reads of a 64 MiB buffer (4096x4096 4-byte words) filled with hashed "
-      "data; four independent 16-byte loads per step, XOR-folded and kept by a sentinel compare. Consecutive "
+      "Coalesced grid-stride vec4<u32> reads of a buffer filled with hashed data (64 MiB, 4096x4096 4-byte words, "
+      "by default; --bandwidth-mib sets it and the row's shape and buffer_bytes say what was used); four independent "
+      "16-byte loads per step, XOR-folded and kept by a sentinel compare. Consecutive "
       "dispatches alternate between two such buffers. Counts bytes read.",
       read, "bandwidth/read_linear", [](PrepareContext& pc) { return prepare_read(pc, "read-linear", 0); }));
   v.push_back(bandwidth_definition(
       "write-linear", "Linear write",
-      "Coalesced grid-stride vec4<u32> stores covering a 64 MiB buffer (4096x4096 4-byte words); four "
+      "Coalesced grid-stride vec4<u32> stores covering a buffer (64 MiB, 4096x4096 4-byte words, by default; "
+      "--bandwidth-mib sets it and the row's shape and buffer_bytes say what was used); four "
       "independent 16-byte stores per step of a value computed from the index. Consecutive dispatches "
       "alternate between two buffers. Counts bytes written.",
       written, "bandwidth/write_linear", prepare_write_linear));
@@ -341,14 +350,14 @@ std::vector<BenchmarkDefinition> bandwidth_benchmarks() {
     const std::uint64_t nominal = w.bytes;
     v.push_back(bandwidth_definition(
         id, fmt::format("Gather read, {} window", w.label),
-        fmt::format("The same number of 16-byte vec4<u32> loads as read-linear (the whole 64 MiB buffer's worth), "
-                    "each at a pseudo-random element inside the first {} of the buffer (clamped to the buffer, a "
+        fmt::format("The same number of 16-byte vec4<u32> loads as read-linear (the whole buffer's worth: 64 MiB by "
+                    "default, the row's shape and buffer_bytes give the size used), each at a pseudo-random "
+                    "element inside the first {} of the buffer (clamped to the buffer, a "
                     "power of two); addresses from per-invocation LCG streams seeded by a hash of the invocation "
                     "id and a uniform seed; four loads in flight, XOR-folded. Two buffers alternate. Counts bytes "
                     "read.",
                     w.label),
-        read, "bandwidth/read_gather",
-        [id, nominal](PrepareContext& pc) { return prepare_read(pc, id, nominal); }));
+        read, "bandwidth/read_gather", [id, nominal](PrepareContext& pc) { return prepare_read(pc, id, nominal); }));
   }
   for (const auto& w : windows) {
     const std::string id = fmt::format("write-scatter-{}", w.suffix);
@@ -357,8 +366,9 @@ std::vector<BenchmarkDefinition> bandwidth_benchmarks() {
         id, fmt::format("Scatter write, {} window", w.label),
         fmt::format("Each 16-byte vec4<u32> of a {} window (clamped to the buffer size, a power of two) is "
                     "written exactly once per round through a hashed unique-destination permutation; a dispatch "
-                    "runs as many rounds as the 64 MiB bandwidth size holds windows. A sentinel past the window "
-                    "must stay untouched. Two buffers alternate. Counts bytes written (window x rounds).",
+                    "runs as many rounds as the bandwidth size (64 MiB by default; the row's rounds say how many) "
+                    "holds windows. A sentinel past the window must stay untouched. Two buffers alternate. Counts "
+                    "bytes written (window x rounds).",
                     w.label),
         written, "bandwidth/write_scatter",
         [id, nominal](PrepareContext& pc) { return prepare_write_scatter(pc, id, nominal); }));

@@ -24,6 +24,11 @@ inline constexpr std::uint32_t kSentinelElements = 16;
 std::uint32_t window_elements(std::uint64_t nominal_bytes, std::uint64_t buffer_bytes);
 std::uint32_t log2_exact(std::uint32_t power_of_two);
 
+// The row's `shape` text for a buffer of `bytes` (a multiple of 16): "4096x4096 4-byte words
+// (64 MiB)" when the word count is a square, else "<n> 4-byte words (<size>)"; the default size
+// (SuiteOptions::bandwidth_bytes, --bandwidth-mib) says so.
+std::string buffer_shape(std::uint64_t bytes);
+
 // What one dispatch of write-scatter does: the window (elements), how many rounds (whole windows
 // per bandwidth size, at least 1), and the bytes written (the work model).
 struct ScatterPlan {

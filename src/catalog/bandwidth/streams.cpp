@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <vector>
 
 #include "catalog/bandwidth/bandwidth.hpp"
@@ -83,6 +84,26 @@ Expected<std::string> check_write_linear(std::span<const std::uint32_t> words, s
     }
   }
   return fmt::format("all {} elements hold the value of their index", count);
+}
+
+std::string buffer_shape(std::uint64_t bytes) {
+  const std::uint64_t words = bytes / 4;
+  auto side = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(words)));
+  while (side * side > words) --side;
+  while ((side + 1) * (side + 1) <= words) ++side;
+  std::string size;
+  if (bytes % (1ull << 30) == 0) {
+    size = fmt::format("{} GiB", bytes >> 30);
+  } else if (bytes % (1ull << 20) == 0) {
+    size = fmt::format("{} MiB", bytes >> 20);
+  } else if (bytes % 1024 == 0) {
+    size = fmt::format("{} KiB", bytes >> 10);
+  } else {
+    size = fmt::format("{} bytes", bytes);
+  }
+  const std::string words_text =
+      side * side == words ? fmt::format("{}x{} 4-byte words", side, side) : fmt::format("{} 4-byte words", words);
+  return fmt::format("{} ({}{})", words_text, size, bytes == (64ull << 20) ? ", the default size" : "");
 }
 
 ScatterShape scatter_shape(std::uint32_t n, std::uint32_t seed) {

@@ -125,15 +125,71 @@ Expected<std::string> check_outputs(const Probe& probe, const Params& params, st
                      invocations.size(), params.iterations, worst, probe.tolerance);
 }
 
-Expected<Runner> Runner::create(gpu::Context& gpu, const Probe& probe, std::uint32_t threads) {
-  const std::uint64_t max_threads = static_cast<std::uint64_t>(gpu.limits().maxComputeWorkgroupsPerDimension) * kWorkgroup;
+namespace {
+
+// The probe's pipeline with its `wg_size` override set, inside validation and out-of-memory error
+// scopes like Context::pipeline (which takes no constants).
+Expected<wgpu::ComputePipeline> pipeline_with_workgroup(gpu::Context& gpu, const Probe& probe,
+                                                        std::uint32_t workgroup) {
+  auto module = gpu.compile(probe.source(), probe.id);
+  if (!module) return std::move(module).error();
+  const wgpu::Device& device = gpu.device();
+  device.PushErrorScope(wgpu::ErrorFilter::OutOfMemory);
+  device.PushErrorScope(wgpu::ErrorFilter::Validation);
+  wgpu::ConstantEntry constant;
+  constant.key = wgpu::StringView("wg_size");
+  constant.value = workgroup;
+  wgpu::ComputePipelineDescriptor desc;
+  desc.label = wgpu::StringView(probe.id);
+  desc.compute.module = *module;
+  desc.compute.entryPoint = wgpu::StringView("main");
+  desc.compute.constantCount = 1;
+  desc.compute.constants = &constant;
+  wgpu::ComputePipeline pipeline = device.CreateComputePipeline(&desc);
+  std::string failure;
+  for (int scope = 0; scope < 2; ++scope) {
+    wgpu::Future f =
+        device.PopErrorScope(wgpu::CallbackMode::WaitAnyOnly,
+                             [&failure](wgpu::PopErrorScopeStatus, wgpu::ErrorType type, wgpu::StringView m) {
+                               if (type != wgpu::ErrorType::NoError && failure.empty())
+                                 failure = std::string(m.data, m.length);
+                             });
+    gpu.instance().WaitAny(f, UINT64_MAX);
+  }
+  if (!failure.empty()) {
+    return make_error(ErrorKind::Compile,
+                      fmt::format("pipeline '{}' (workgroup size {}): {}", probe.id, workgroup, failure));
+  }
+  return pipeline;
+}
+
+}  // namespace
+
+Expected<Runner> Runner::create(gpu::Context& gpu, const Probe& probe, std::uint32_t threads, std::uint32_t workgroup) {
+  const auto& limits = gpu.limits();
+  const bool by_x = limits.maxComputeWorkgroupSizeX < limits.maxComputeInvocationsPerWorkgroup;
+  const std::uint32_t max_workgroup = by_x ? limits.maxComputeWorkgroupSizeX : limits.maxComputeInvocationsPerWorkgroup;
+  if (workgroup == 0) {
+    return make_error(ErrorKind::Usage, "workgroup size 0: a workgroup has at least one invocation");
+  }
+  if (workgroup > max_workgroup) {
+    return make_error(
+        ErrorKind::Skipped,
+        fmt::format("workgroup size {} exceeds the adapter's {} ({})", workgroup,
+                    by_x ? "maxComputeWorkgroupSizeX" : "maxComputeInvocationsPerWorkgroup", max_workgroup));
+  }
+  const std::uint64_t max_threads = static_cast<std::uint64_t>(limits.maxComputeWorkgroupsPerDimension) * workgroup;
   if (threads == 0 || threads > max_threads) {
     return make_error(ErrorKind::Usage,
-                      fmt::format("compute threads {} out of range (1..{} on this adapter)", threads, max_threads));
+                      fmt::format("compute threads {} out of range (1..{} on this adapter at workgroup size {})",
+                                  threads, max_threads, workgroup));
   }
   Runner r;
   r.params_ = probe.params(threads, static_cast<std::uint32_t>(probe.initial_iterations));
-  auto pipeline = gpu.pipeline(probe.source(), probe.id);
+  r.params_.workgroup = workgroup;
+  // The default size compiles exactly as before (no constants); any other sets the override.
+  auto pipeline = workgroup == kDefaultWorkgroup ? gpu.pipeline(probe.source(), probe.id)
+                                                 : pipeline_with_workgroup(gpu, probe, workgroup);
   if (!pipeline) return std::move(pipeline).error();
   r.pipeline_ = *pipeline;
   auto out = gpu.buffer(static_cast<std::uint64_t>(threads) * 4, kStorage, probe.id + " out");

@@ -12,12 +12,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "catalog/common.hpp"
 #include "webgpu_bench/context.hpp"
 #include "webgpu_bench/definition.hpp"
 #include "webgpu_bench/expected.hpp"
@@ -32,7 +34,7 @@ Expected<std::string> expand(std::string_view tmpl, const Substitutions& subst);
 
 // Host mirror of the kernels' uniform block (prelude.wgsl `Params`), 304 bytes.
 struct Params {
-  std::uint32_t iterations = 1, seed = 0, ia = 0, ib = 0, threads = 0, pad0 = 0, pad1 = 0, pad2 = 0;
+  std::uint32_t iterations = 1, seed = 0, ia = 0, ib = 0, threads = 0, workgroup = 256, pad1 = 0, pad2 = 0;
   float f[4] = {0, 0, 0, 0};
   float M[16] = {};  // column-major: M[4 * column + row]
   float C[16] = {};
@@ -72,9 +74,19 @@ struct Probe {
 // The work model of one dispatch: threads x iterations x ops_per_iteration, in metric units.
 WorkModel work_model(const Probe& probe, std::uint32_t threads, std::uint64_t iterations);
 
+// The probes' workgroup size unless SuiteOptions::compute_workgroup_size says otherwise.
+inline constexpr std::uint32_t kDefaultWorkgroup = 256;
+
 // Every ALU probe, in catalog order.
 const std::vector<Probe>& probes();
 const Probe* find_probe(std::string_view id);
+
+// The prepare step of the probe's definition (compute.cpp): skips, naming the feature, when the
+// device lacks shader-f16 or packed_4x8_integer_dot_product that the probe needs. The feature
+// lookups default to the device's own; the tests pass ones that hide a feature.
+Expected<std::unique_ptr<Workload>> prepare(PrepareContext& pc, const Probe& probe,
+                                            const FeatureProbe& has_feature = {},
+                                            const FeatureProbe& has_wgsl_feature = {});
 
 // Invocations per dispatch when SuiteOptions::compute_threads is 0. On GPUs: 6336 workgroups of
 // 256 = 1,622,016 invocations, a multiple of 132 SMs x 2048 resident threads / (1, 2, 3, 4, 6, 8
@@ -95,13 +107,17 @@ Expected<std::string> check_outputs(const Probe& probe, const Params& params, st
 // A compiled probe on a device: pipeline, output and uniform buffers. run() dispatches once at
 // `iterations` and reads every stored word back (the validator and the tests use it); with
 // `active` non-zero only the first `active` invocations compute (a cheap run at a huge loop count).
+// `workgroup` sets the kernel's `wg_size` override through the pipeline constants; a size above
+// the adapter's maxComputeInvocationsPerWorkgroup or maxComputeWorkgroupSizeX is Skipped, naming it.
 class Runner {
  public:
-  static Expected<Runner> create(gpu::Context& gpu, const Probe& probe, std::uint32_t threads);
+  static Expected<Runner> create(gpu::Context& gpu, const Probe& probe, std::uint32_t threads,
+                                 std::uint32_t workgroup = kDefaultWorkgroup);
   Expected<std::vector<std::uint32_t>> run(gpu::Context& gpu, std::uint32_t iterations, std::uint32_t active = 0);
   const Params& params() const { return params_; }
   std::uint32_t threads() const { return params_.threads; }
-  std::uint32_t workgroups() const { return (params_.threads + 255) / 256; }
+  std::uint32_t workgroup_size() const { return params_.workgroup; }
+  std::uint32_t workgroups() const { return (params_.threads + params_.workgroup - 1) / params_.workgroup; }
   const wgpu::ComputePipeline& pipeline() const { return pipeline_; }
   const wgpu::BindGroup& bind_group() const { return group_; }
   const wgpu::Buffer& uniform() const { return uniform_; }

@@ -19,17 +19,25 @@ namespace {
 constexpr const char* kComputeStatisticReason =
     "best (fastest) run: compute-bound, and noise only ever slows a run down (seed 000, seed 004)";
 
-Expected<std::unique_ptr<Workload>> prepare_alu(PrepareContext& pc, const alu::Probe& probe) {
+}  // namespace
+
+Expected<std::unique_ptr<Workload>> alu::prepare(PrepareContext& pc, const alu::Probe& probe,
+                                                 const FeatureProbe& has_feature,
+                                                 const FeatureProbe& has_wgsl_feature) {
   auto& gpu = pc.gpu;
   if (probe.f16) {
-    if (auto st = require_feature(gpu, "shader-f16"); !st) return std::move(st).error();
+    if (auto st = require_feature(gpu, "shader-f16", has_feature); !st) return std::move(st).error();
   }
   if (probe.dot4) {
-    if (auto st = require_wgsl_feature(gpu, "packed_4x8_integer_dot_product"); !st) return std::move(st).error();
+    if (auto st = require_wgsl_feature(gpu, "packed_4x8_integer_dot_product", has_wgsl_feature); !st) {
+      return std::move(st).error();
+    }
   }
   const std::uint32_t threads =
       pc.options.compute_threads != 0 ? pc.options.compute_threads : alu::default_threads(gpu.adapter());
-  auto created = alu::Runner::create(gpu, probe, threads);
+  const std::uint32_t workgroup =
+      pc.options.compute_workgroup_size != 0 ? pc.options.compute_workgroup_size : alu::kDefaultWorkgroup;
+  auto created = alu::Runner::create(gpu, probe, threads, workgroup);
   if (!created) return std::move(created).error();
   auto runner = std::make_shared<alu::Runner>(std::move(*created));
 
@@ -50,10 +58,11 @@ Expected<std::unique_ptr<Workload>> prepare_alu(PrepareContext& pc, const alu::P
     return alu::check_outputs(probe, params, sample, *stored);
   };
   spec.parameters = {{"invocations", threads},
-                     {"workgroup_size", 256},
+                     {"workgroup_size", workgroup},
                      {"ops_per_invocation_per_iteration", probe.ops_per_iteration},
                      {"work_model", probe.work_note},
                      {"peak_class", probe.peak_class},
+                     {"operand_bits", probe.f16 ? 16 : 32},
                      {"kernel", "compute/" + probe.kernel}};
   // On NVIDIA, shader-f16 exists only through the experimental adapter toggle: the row says so, and
   // its outputs are checked against the host on every run (the validator always runs).
@@ -62,8 +71,6 @@ Expected<std::unique_ptr<Workload>> prepare_alu(PrepareContext& pc, const alu::P
   }
   return make_kernel_workload(gpu, std::move(spec));
 }
-
-}  // namespace
 
 std::vector<BenchmarkDefinition> compute_benchmarks() {
   std::vector<BenchmarkDefinition> v;
@@ -83,8 +90,8 @@ std::vector<BenchmarkDefinition> compute_benchmarks() {
         .requires_features = std::move(features),
         .family = "",
         .in_default_suite = true,
-        .prepare = [&probe](PrepareContext& pc) { return prepare_alu(pc, probe); },
-        .sweep_parameters = {"threads"},
+        .prepare = [&probe](PrepareContext& pc) { return alu::prepare(pc, probe); },
+        .sweep_parameters = {"threads", "workgroup"},
     });
   }
   return v;

@@ -24,6 +24,11 @@ double small(const Params& p, u32 t, u32 k) {
   return static_cast<double>(static_cast<i32>(bits(p, t, k) >> 27) - 16) / 1024.0;
 }
 
+// Twins of prelude.wgsl's trip_word / trip_frac: the per-trip operand of the probes that settle
+// within a trip.
+u32 trip_word(const Params& p, u32 n) { return (p.ib + n) * 0x9e3779b9u; }
+double trip_frac(const Params& p, u32 n) { return static_cast<double>(trip_word(p, n) >> 24) / 256.0; }
+
 Expectation exact(u32 v) { return Expectation{.exact = true, .bits = v}; }
 
 template <std::size_t N>
@@ -45,6 +50,21 @@ Expectation float_chains(const Params& p, u32 t, u32 steps_per_trip, Step step) 
   const std::uint64_t steps = static_cast<std::uint64_t>(p.iterations) * steps_per_trip;
   for (std::uint64_t s = 0; s < steps; ++s) {
     for (auto& v : x) v = step(v);
+  }
+  return float_sum(x);
+}
+
+// Like float_chains for the maps that take the per-trip operand: `step(x, d)` with
+// d = f[3] x trip_frac(trip), 32 steps per trip (float_unary.wgsl, f32_f16_convert.wgsl).
+template <std::size_t N, class Step>
+Expectation float_trip_chains(const Params& p, u32 t, Step step) {
+  double x[N];
+  for (u32 k = 0; k < N; ++k) x[k] = start(p, t, k);
+  for (u32 n = 0; n < p.iterations; ++n) {
+    const double d = static_cast<double>(p.f[3]) * trip_frac(p, n);
+    for (u32 s = 0; s < 32; ++s) {
+      for (auto& v : x) v = step(v, d);
+    }
   }
   return float_sum(x);
 }
@@ -246,7 +266,7 @@ Expectation branch_ref(const Params& p, u32 t) {
   const double m = p.f[0], c = p.f[1], m2 = p.f[2], c2 = p.f[3];
   double x[8];
   for (u32 k = 0; k < 8; ++k) x[k] = start(p, t, k);
-  const u32 lid = t % 256, wid = t / 256;
+  const u32 lid = t % p.workgroup, wid = t / p.workgroup;  // the grid's workgroup size
   for (u32 n = 0; n < p.iterations; ++n) {
     bool side_a = true;
     if (B == Branch::Uniform) side_a = ((n ^ p.ib) & 1u) == 0;
@@ -277,10 +297,12 @@ Expectation i32_f32_ref(const Params& p, u32 t) {
     x[k] = static_cast<i32>(bits(p, t, k) >> 20);
     c[k] = p.f[1] + static_cast<double>(bits(p, t, 8 + k) >> 22);
   }
-  const std::uint64_t steps = static_cast<std::uint64_t>(p.iterations) * 32;
-  for (std::uint64_t s = 0; s < steps; ++s) {
-    // Exact in f32 too: |x| < 2^13, h = 0.5 and c a small integer.
-    for (u32 k = 0; k < 8; ++k) x[k] = static_cast<i32>(std::trunc(static_cast<double>(x[k]) * h + c[k]));
+  for (u32 n = 0; n < p.iterations; ++n) {
+    const double dn = static_cast<double>(trip_word(p, n) >> 24);
+    for (u32 s = 0; s < 32; ++s) {
+      // Exact in f32 too: |x| < 2^13, h = 0.5 and c + dn a small integer.
+      for (u32 k = 0; k < 8; ++k) x[k] = static_cast<i32>(std::trunc(static_cast<double>(x[k]) * h + c[k] + dn));
+    }
   }
   u32 sum = 0;
   for (i32 v : x) sum += static_cast<u32>(v);
@@ -321,14 +343,17 @@ Probe fma_probe(std::string type, std::string shape, std::string kernel, std::st
 }
 
 Probe unary_probe(std::string type, std::string name, std::string op, std::string what, Metric metric,
-                  double ops_per_step, std::function<double(double, const Params&)> step, std::array<float, 4> f,
-                  double tol32, double tol16, std::uint64_t max_iterations) {
+                  double ops_per_step, std::function<double(double, double, const Params&)> step,
+                  std::array<float, 4> f, double tol32, double tol16, std::uint64_t max_iterations) {
   const bool half = type == "f16";
   Probe p;
   p.id = type + "-" + name;
   p.label = type + " " + name;
   p.description = what + (half ? " In f16 (needs shader-f16)." : "") +
-                  " Eight independent chains, 32 steps each per loop trip. Counts results: " + metric.name + ".";
+                  " Eight independent chains, 32 steps each per loop trip; d is a per-trip operand (the top byte "
+                  "of a hash of the trip index and a uniform, / 256, times a scale), so every trip moves the fixed "
+                  "point and the result depends on the trip count. Counts results: " +
+                  metric.name + ".";
   p.kernel = "float_unary";
   p.substitutions = {{"OP", std::move(op)}};
   p.f16 = half;
@@ -341,7 +366,7 @@ Probe unary_probe(std::string type, std::string name, std::string op, std::strin
   std::copy(f.begin(), f.end(), p.f);
   p.tolerance = half ? tol16 : tol32;
   p.reference = [step = std::move(step)](const Params& prm, u32 t) {
-    return float_chains<8>(prm, t, 32, [&](double x) { return step(x, prm); });
+    return float_trip_chains<8>(prm, t, [&](double x, double d) { return step(x, d, prm); });
   };
   return p;
 }
@@ -350,8 +375,11 @@ Probe bit_probe(std::string name, std::string op, std::string what, std::string 
   Probe p;
   p.id = "u32-" + name;
   p.label = "u32 " + name;
-  p.description = what + " Eight independent chains, 32 steps each per loop trip; the add of a per-chain operand "
-                         "after each keeps the chain varying. Counts results: 1 per " + counted + " (the add is not counted).";
+  p.description = what +
+                  " Eight independent chains, 32 steps each per loop trip; the add of a per-chain operand c "
+                  "after each keeps the chain varying, and c moves every trip (plus a hash of the trip index "
+                  "and a uniform), so the result depends on the trip count. Counts results: 1 per " +
+                  counted + " (the adds are not counted).";
   p.kernel = "u32_unary";
   p.substitutions = {{"OP", std::move(op)}};
   p.metric = {"ops", "OP", "Bit operations (the add after each is not counted)"};
@@ -364,9 +392,11 @@ Probe bit_probe(std::string name, std::string op, std::string what, std::string 
       x[k] = bits(prm, t, k);
       c[k] = bits(prm, t, 8 + k);
     }
-    const std::uint64_t steps = static_cast<std::uint64_t>(prm.iterations) * 32;
-    for (std::uint64_t s = 0; s < steps; ++s) {
-      for (u32 k = 0; k < 8; ++k) x[k] = fn(x[k]) + c[k];
+    for (u32 n = 0; n < prm.iterations; ++n) {
+      const u32 w = trip_word(prm, n);
+      for (u32 s = 0; s < 32; ++s) {
+        for (u32 k = 0; k < 8; ++k) x[k] = fn(x[k]) + (c[k] + w);
+      }
     }
     u32 sum = 0;
     for (u32 v : x) sum += v;
@@ -524,36 +554,52 @@ std::vector<Probe> build() {
     v.push_back(std::move(p));
   }
 
-  // Transcendental and division probes: each map contracts towards a fixed point.
+  // Transcendental and division probes: each map contracts towards a fixed point that the per-trip
+  // operand d in [0, 1) moves (cn = c + d).
   for (const std::string type : {"f32", "f16"}) {
-    v.push_back(unary_probe(type, "div", "m / x$k + c",
-                            "Division chains x = m / x + c (m = 1, c = 2: contracts towards 1 + sqrt(2)).",
-                            {"ops", "OP", "Divisions (the add is not counted)"}, 1,
-                            [](double x, const Params& p) { return p.f[0] / x + p.f[1]; }, {1.0f, 2.0f, 0.0f, 0.0f},
-                            1e-5, 0.015, 1 << 14));
-    v.push_back(unary_probe(type, "sqrt", "sqrt(x$k)", "Square-root chains x = sqrt(x) (contracts towards 1).",
-                            {"ops", "OP", "Square roots"}, 1, [](double x, const Params&) { return std::sqrt(x); },
-                            {0, 0, 0, 0}, 1e-5, 0.015, 1 << 14));
-    v.push_back(unary_probe(type, "rsqrt", "inverseSqrt(x$k)",
-                            "Inverse-square-root chains x = inverseSqrt(x) (contracts towards 1).",
-                            {"ops", "OP", "Inverse square roots"}, 1,
-                            [](double x, const Params&) { return 1.0 / std::sqrt(x); }, {0, 0, 0, 0}, 1e-5, 0.015,
-                            1 << 14));
-    v.push_back(unary_probe(type, "log", "log(x$k) + c",
-                            "Natural-logarithm chains x = log(x) + c (c = 2: contracts towards 3.146).",
-                            {"ops", "OP", "Logarithms (the add is not counted)"}, 1,
-                            [](double x, const Params& p) { return std::log(x) + p.f[1]; }, {0.0f, 2.0f, 0.0f, 0.0f},
-                            1e-3, 0.05, 1 << 13));
-    v.push_back(unary_probe(type, "pow", "pow(x$k, e)", "Power chains x = pow(x, e) (e = 0.75: contracts towards 1).",
-                            {"ops", "OP", "Powers"}, 1,
-                            [](double x, const Params& p) { return std::pow(x, static_cast<double>(p.f[2])); },
-                            {0.0f, 0.0f, 0.75f, 0.0f}, 1e-3, 0.05, 1 << 13));
-    v.push_back(unary_probe(type, "sincos", "sin(x$k) + cos(x$k)",
-                            "Chains x = sin(x) + cos(x), a sine and a cosine of the same argument per step (contracts "
-                            "towards 1.2587).",
-                            {"ops", "OP", "Sines and cosines (each counts 1; the add is not counted)"}, 2,
-                            [](double x, const Params&) { return std::sin(x) + std::cos(x); }, {0, 0, 0, 0}, 1e-3, 0.05,
-                            1 << 13));
+    v.push_back(unary_probe(
+        type, "div", "m / x$k + cn",
+        "Division chains x = m / x + (c + d) (m = 1, c = 2, d in [0, 1): contracts towards a fixed "
+        "point in [2.41, 3.30)).",
+        {"ops", "OP", "Divisions (the add is not counted)"}, 1,
+        [](double x, double d, const Params& p) { return p.f[0] / x + (p.f[1] + d); }, {1.0f, 2.0f, 0.0f, 1.0f}, 1e-5,
+        0.015, 1 << 14));
+    v.push_back(unary_probe(
+        type, "sqrt", "sqrt(x$k) + d",
+        "Square-root chains x = sqrt(x) + d (d in [0, 1): contracts towards a fixed point in "
+        "[1, 2.62)).",
+        {"ops", "OP", "Square roots (the add is not counted)"}, 1,
+        [](double x, double d, const Params&) { return std::sqrt(x) + d; }, {0.0f, 0.0f, 0.0f, 1.0f}, 1e-5, 0.015,
+        1 << 14));
+    v.push_back(unary_probe(
+        type, "rsqrt", "inverseSqrt(x$k) + d",
+        "Inverse-square-root chains x = inverseSqrt(x) + d (d in [0, 1): contracts towards a fixed "
+        "point in [1, 1.76)).",
+        {"ops", "OP", "Inverse square roots (the add is not counted)"}, 1,
+        [](double x, double d, const Params&) { return 1.0 / std::sqrt(x) + d; }, {0.0f, 0.0f, 0.0f, 1.0f}, 1e-5, 0.015,
+        1 << 14));
+    v.push_back(unary_probe(
+        type, "log", "log(x$k) + cn",
+        "Natural-logarithm chains x = log(x) + (c + d) (c = 2, d in [0, 1): contracts towards a "
+        "fixed point in [3.14, 4.51)).",
+        {"ops", "OP", "Logarithms (the add is not counted)"}, 1,
+        [](double x, double d, const Params& p) { return std::log(x) + (p.f[1] + d); }, {0.0f, 2.0f, 0.0f, 1.0f}, 1e-3,
+        0.05, 1 << 13));
+    v.push_back(unary_probe(
+        type, "pow", "pow(x$k, e) + d",
+        "Power chains x = pow(x, e) + d (e = 0.75, d in [0, 1): contracts towards a fixed point "
+        "in [1, 3.64)).",
+        {"ops", "OP", "Powers (the add is not counted)"}, 1,
+        [](double x, double d, const Params& p) { return std::pow(x, static_cast<double>(p.f[2])) + d; },
+        {0.0f, 0.0f, 0.75f, 1.0f}, 1e-3, 0.05, 1 << 13));
+    v.push_back(unary_probe(
+        type, "sincos", "sin(x$k) + cos(x$k) + d",
+        "Chains x = sin(x) + cos(x) + d, a sine and a cosine of the same argument per step "
+        "(d in [0, 0.25): bounded by d +- sqrt(2), contracts towards a fixed point in [1.25, 1.41), "
+        "below pi / 2 where the map stops contracting).",
+        {"ops", "OP", "Sines and cosines (each counts 1; the adds are not counted)"}, 2,
+        [](double x, double d, const Params&) { return std::sin(x) + std::cos(x) + d; }, {0.0f, 0.0f, 0.0f, 0.25f},
+        1e-3, 0.05, 1 << 13));
   }
 
   {
@@ -561,8 +607,8 @@ std::vector<Probe> build() {
     p.id = "i32-f32-convert";
     p.label = "i32 <-> f32 conversion";
     p.description =
-        "Eight independent chains x = i32(f32(x) * h + c) per invocation (h = 0.5, c = 1000 + a per-chain 0..1023: "
-        "every intermediate exact), "
+        "Eight independent chains x = i32(f32(x) * h + c) per invocation (h = 0.5, c = 1000 + a per-chain 0..1023 + a "
+        "per-trip 0..255 hashed from the trip index, so every trip moves the chain: every intermediate exact), "
         "32 steps each per loop trip. Counts results: 2 conversions per step (i32 to f32 and back; the multiply-add "
         "is not counted).";
     p.kernel = "i32_f32_convert";
@@ -581,9 +627,10 @@ std::vector<Probe> build() {
     p.id = "f32-f16-convert";
     p.label = "f32 <-> f16 conversion";
     p.description =
-        "Eight independent chains x = f32(f16(x)) * m + c per invocation (m = 0.5, c = 1: contracts towards 2), 32 "
-        "steps each per loop trip. Needs shader-f16. Counts results: 2 conversions per step (f32 to f16 and back; the "
-        "multiply-add is not counted).";
+        "Eight independent chains x = f32(f16(x)) * m + c per invocation (m = 0.5, c = 1 + a per-trip d in [0, 1) "
+        "hashed from the trip index: contracts towards 2c, which moves every trip), 32 steps each per loop trip. "
+        "Needs shader-f16. Counts results: 2 conversions per step (f32 to f16 and back; the multiply-add is not "
+        "counted).";
     p.kernel = "f32_f16_convert";
     p.f16 = true;
     p.metric = {"ops", "OP", "Conversions (each direction counts 1)"};
@@ -593,18 +640,19 @@ std::vector<Probe> build() {
     p.max_iterations = 1 << 14;
     p.f[0] = 0.5f;
     p.f[1] = 1.0f;
+    p.f[3] = 1.0f;  // the per-trip operand's scale
     // f32 -> f16 rounding is implementation-defined (either neighbour): a few f16 ulps.
     p.tolerance = 2e-3;
     p.reference = [](const Params& prm, u32 t) {
-      return float_chains<8>(prm, t, 32, [&](double x) { return x * prm.f[0] + prm.f[1]; });
+      return float_trip_chains<8>(prm, t, [&](double x, double d) { return x * prm.f[0] + (prm.f[1] + d); });
     };
     v.push_back(std::move(p));
   }
-  v.push_back(bit_probe("countonebits", "countOneBits(x$k) + c$k", "Population-count chains x = countOneBits(x) + c.",
+  v.push_back(bit_probe("countonebits", "countOneBits(x$k) + cn$k", "Population-count chains x = countOneBits(x) + c.",
                         "population count", [](u32 x) { return static_cast<u32>(std::popcount(x)); }));
-  v.push_back(bit_probe("reversebits", "reverseBits(x$k) + c$k", "Bit-reversal chains x = reverseBits(x) + c.",
+  v.push_back(bit_probe("reversebits", "reverseBits(x$k) + cn$k", "Bit-reversal chains x = reverseBits(x) + c.",
                         "bit reversal", reverse_bits));
-  v.push_back(bit_probe("firstleadingbit", "firstLeadingBit(x$k) + c$k",
+  v.push_back(bit_probe("firstleadingbit", "firstLeadingBit(x$k) + cn$k",
                         "Leading-bit chains x = firstLeadingBit(x) + c (0xFFFFFFFF for 0).", "leading-bit search",
                         first_leading_bit));
   return v;

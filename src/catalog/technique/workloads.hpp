@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "catalog/common.hpp"
 #include "catalog/technique/reference.hpp"
 #include "webgpu_bench/definition.hpp"
 
@@ -64,9 +65,8 @@ class TechniqueWorkload : public Workload {
   virtual const wgpu::Buffer& input_buffer() const = 0;
 };
 
-// Feature lookup used by prepare; the tests substitute one that lacks a feature to prove the
-// skip path. Empty: the device's own features.
-using FeatureProbe = std::function<bool(std::string_view webgpu_feature)>;
+// Feature lookup (catalog/common.hpp's FeatureProbe) used by prepare; the tests substitute one that
+// lacks a feature to prove the skip path. Empty: the device's own features.
 
 Expected<std::unique_ptr<TechniqueWorkload>> prepare_variant(PrepareContext& pc, Variant v, Size size,
                                                              const FeatureProbe& has_feature = {});
