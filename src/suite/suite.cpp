@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "gpu/hash.hpp"
+#include "measure/progress.hpp"
 #include "measure/sampler.hpp"
 #include "measure/stats.hpp"
 #include "measure/timing.hpp"
@@ -187,9 +188,14 @@ struct SuiteRun::Impl {
     }
     t0 = Clock::now();
     emit(measure::ProgressEvent::Kind::SuiteStart, 0);
+    // Tell the estimator at once which benchmarks will cost nothing (resolved while preparing).
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+      if (!workloads[i]) emit(measure::ProgressEvent::Kind::Resolved, i, "resolved", 0);
+    }
     return ok();
   }
 
+  // 0 for a benchmark resolved at prepare time: known to cost nothing (not unknown).
   double estimate_s(std::size_t i) const {
     if (i >= defs.size() || !workloads[i]) return 0;
     measure::CooldownBudget scratch{0};
