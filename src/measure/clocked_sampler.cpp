@@ -42,12 +42,12 @@ void ClockedSampler::restart_on_wall_clock(const TimedSample& trigger) {
   }
   earlier_discarded_.insert(earlier_discarded_.end(), before.discarded.begin(), before.discarded.end());
   const std::uint32_t reps = pending.repetitions > 0 ? pending.repetitions : 1;
-  earlier_discarded_.push_back({trigger.ms / reps, reps, pending.knob, to_string(pending.stage), "clock-demoted",
-                                trigger.note});
+  earlier_discarded_.push_back(
+      {trigger.ms / reps, reps, pending.knob, to_string(pending.stage), "clock-demoted", trigger.note});
   earlier_notes_.insert(earlier_notes_.end(), before.notes.begin(), before.notes.end());
   std::ostringstream os;
-  os << "GPU timestamps distrusted " << arbiter_.strikes()
-     << " times: sampling restarted on the wall clock; the " << before.kept_ms.size() + before.throttled_ms.size()
+  os << "GPU timestamps distrusted " << arbiter_.strikes() << " times: sampling restarted on the wall clock; the "
+     << before.kept_ms.size() + before.throttled_ms.size()
      << " timed round(s) taken on timestamps are in the discarded record";
   earlier_notes_.push_back(os.str());
   earlier_cooldowns_ += before.cooldowns_taken;
