@@ -15,63 +15,17 @@
 #include <vector>
 
 #include "catalog/common.hpp"
+#include "cli_process.hpp"
 #include "gpu_fixture.hpp"
 
 namespace wgb {
 namespace {
 
-struct Child {
-  pid_t pid = -1;
-  std::filesystem::path out, err;
-};
-
-Child spawn(const std::vector<std::string>& args) {
-  static int n = 0;
-  Child c;
-  const auto dir = std::filesystem::temp_directory_path();
-  c.out = dir / ("wgb-cli-" + std::to_string(getpid()) + "-" + std::to_string(n) + ".out");
-  c.err = dir / ("wgb-cli-" + std::to_string(getpid()) + "-" + std::to_string(n++) + ".err");
-  c.pid = fork();
-  if (c.pid == 0) {
-    freopen(c.out.c_str(), "w", stdout);
-    freopen(c.err.c_str(), "w", stderr);
-    std::vector<char*> argv;
-    std::string bin = WGB_CLI;
-    argv.push_back(bin.data());
-    std::vector<std::string> copy = args;
-    for (auto& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(bin.c_str(), argv.data());
-    _exit(127);
-  }
-  return c;
-}
-
-int wait_exit(const Child& c) {
-  int status = 0;
-  waitpid(c.pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_cli(const std::vector<std::string>& args) {
-  auto c = spawn(args);
-  const int code = wait_exit(c);
-  return {code, slurp(c.out), slurp(c.err)};
-}
-
-int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+using test::lines;
+using test::run_cli;
+using test::slurp;
+using test::spawn;
+using test::wait_exit;
 
 TEST(Cli, UnknownBenchmarkIsAUsageErrorOnOneLine) {
   auto r = run_cli({"run", "--filter", "no-such-benchmark"});
