@@ -104,7 +104,7 @@ TEST(CliJobControl, CtrlZStopsTheRunAsAPauseAndItCompletesAfterContinue) {
   WGB_GPU_OR_SKIP(ctx);
   const auto json = std::filesystem::temp_directory_path() / ("wgb-cli-tstp-" + std::to_string(getpid()) + ".json");
   auto c = test::spawn({"run", "--filter", "read-linear,write-linear", "--bandwidth-mib", "1", "--measurement-ms", "5",
-                        "--idle-gap-ms", "10", "--min-rounds", "20", "--max-rounds", "20", "--throttle-ratio", "100",
+                        "--idle-gap-ms", "10", "--min-rounds", "60", "--max-rounds", "60", "--throttle-ratio", "100",
                         "--json", json.string(), "--progress"});
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   bool first_done = false;
