@@ -258,9 +258,14 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
       row.message = raw.error().message;
       return finish_row(row);
     }
+    const int restarts = sampler.restarts();
     const auto sample = sampler.add(measure::RawTiming{raw->gpu_ms, raw->wall_ms});
     if (sample.timestamp_rejected && row.timing_notes.size() < 8) row.timing_notes.push_back(sample.note);
-    if (a.recorded) ++round;
+    if (sampler.restarts() != restarts) {
+      round = 0;  // sampling started over on the wall clock
+    } else if (a.recorded) {
+      ++round;
+    }
     const char* stage = a.stage == measure::Action::Stage::Calibrate ? "calibrate"
                         : a.stage == measure::Action::Stage::WarmUp  ? "warm-up"
                                                                      : "sample";
