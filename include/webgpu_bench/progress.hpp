@@ -50,6 +50,9 @@ class SuiteProgress {
 
   void on_progress(const ProgressEvent& e);
   void on_result(std::size_t index, double now_s);  // a benchmark finished (ok/skipped/error alike)
+  // Seed 000's progress.onResult(result): at the time of the latest event (the scheduler emits
+  // BenchmarkEnd just before it yields the row), for callers that do not read its clock.
+  void on_result(std::size_t index) { on_result(index, now_s_); }
   void tick(double now_s);                           // poll between events to advance the countdown
   void finish();
 

@@ -238,5 +238,16 @@ TEST(Progress, ResolvedEventMakesABenchmarkCostNothingAtOnce) {
   EXPECT_NEAR(*q.remaining_seconds(), SuiteProgress::kMinOverrunReserveS, 1e-9);
 }
 
+TEST(Progress, OnResultWithoutAClockUsesTheLatestEvent) {
+  SuiteProgress p(2, {10, 10});
+  p.on_progress(ev(K::SuiteStart, 0));
+  p.on_progress(ev(K::BenchmarkStart, 0, 0, 10));
+  p.on_progress(ev(K::BenchmarkEnd, 20, 0));
+  p.on_result(0);
+  EXPECT_EQ(p.completed_benchmarks(), 1u);
+  EXPECT_FALSE(p.is_approximate());
+  EXPECT_DOUBLE_EQ(*p.remaining_seconds(), 20);  // the first took twice its estimate
+}
+
 }  // namespace
 }  // namespace wgb::measure
