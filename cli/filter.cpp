@@ -8,8 +8,7 @@
 
 namespace wgb::cli {
 
-Expected<std::vector<BenchmarkDefinition>> select_benchmarks(const std::vector<BenchmarkDefinition>& all,
-                                                             const std::string& filter, bool default_only) {
+std::vector<std::string> split_globs(const std::string& filter) {
   std::vector<std::string> globs;
   std::stringstream s(filter);
   std::string g;
@@ -18,6 +17,19 @@ Expected<std::vector<BenchmarkDefinition>> select_benchmarks(const std::vector<B
     while (!g.empty() && (g.back() == ' ' || g.back() == '\t')) g.pop_back();
     if (!g.empty()) globs.push_back(g);
   }
+  return globs;
+}
+
+Status require_globs(const std::string& filter) {
+  if (!split_globs(filter).empty()) return ok();
+  return make_error(ErrorKind::Usage, fmt::format("--filter '{}' names no benchmark: give at least one glob "
+                                                  "(see 'webgpu-bench list'), or leave --filter out for the default suite",
+                                                  filter));
+}
+
+Expected<std::vector<BenchmarkDefinition>> select_benchmarks(const std::vector<BenchmarkDefinition>& all,
+                                                             const std::string& filter, bool default_only) {
+  const std::vector<std::string> globs = split_globs(filter);
   std::vector<BenchmarkDefinition> out;
   if (globs.empty()) {
     for (const auto& d : all) {

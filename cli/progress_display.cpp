@@ -1,15 +1,17 @@
-// Draws SuiteProgress as "[#####-----] 3/20 ~1m 05s left (range 50s-1m 20s)  read-linear: sample 2/10".
+// Draws SuiteProgress as "[#####-----]  15% 3/20 ~1m 05s left (50s-1m 20s)  read-linear: sample 2/10".
 #include "cli/progress_display.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
 namespace wgb::cli {
 
 std::string format_duration(double s) {
+  if (!std::isfinite(s) || s < 0) s = 0;
   if (s < 1) return fmt::format("{:.1f}s", s);
   const auto total = static_cast<long>(std::lround(s));
   if (total < 60) return fmt::format("{}s", total);
@@ -17,9 +19,50 @@ std::string format_duration(double s) {
   return fmt::format("{}h {:02}m", total / 3600, (total % 3600) / 60);
 }
 
-ProgressDisplay::ProgressDisplay(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO) != 0) {}
+ProgressSnapshot snapshot(const SuiteProgress& p, std::string current, std::string stage) {
+  ProgressSnapshot s;
+  s.fraction = p.display_fraction();
+  s.finished = p.finished();
+  s.remaining_s = p.remaining_seconds();
+  s.range_s = p.remaining_seconds_range();
+  s.approximate = p.is_approximate();
+  s.completed = p.completed_benchmarks();
+  s.count = p.benchmark_count();
+  s.current = std::move(current);
+  s.stage = std::move(stage);
+  return s;
+}
 
-ProgressDisplay::~ProgressDisplay() {
+std::string format_progress_line(const ProgressSnapshot& s, int bar_width) {
+  const double f = s.finished ? 1.0 : std::clamp(std::isfinite(s.fraction) ? s.fraction : 0.0, 0.0, 1.0);
+  // Floor, and at most 99 before the end: only finish() may show 100 % (seed 000).
+  const int percent = s.finished ? 100 : std::min(99, static_cast<int>(std::floor(100 * f)));
+  const int filled = s.finished ? bar_width : std::min(bar_width - 1, static_cast<int>(f * bar_width));
+  std::string bar(static_cast<std::size_t>(std::max(0, filled)), '#');
+  bar.append(static_cast<std::size_t>(bar_width - std::max(0, filled)), '-');
+  std::string eta;
+  if (s.finished) {
+    eta = "done";
+  } else if (s.remaining_s) {
+    eta = fmt::format("{}{} left", s.approximate ? "~" : "", format_duration(*s.remaining_s));
+    if (s.range_s)
+      eta += fmt::format(" ({}-{})", format_duration(s.range_s->first), format_duration(s.range_s->second));
+  } else {
+    eta = "paused";  // an unbounded pause: no honest number exists
+  }
+  std::string line = fmt::format("[{}] {:3}% {}/{} {}", bar, percent, s.completed, s.count, eta);
+  if (!s.finished && !s.current.empty()) {
+    line += fmt::format("  {}{}{}", s.current, s.stage.empty() ? "" : ": ", s.stage);
+  }
+  return line;
+}
+
+ProgressDisplay::ProgressDisplay(ProgressMode mode)
+    : enabled_(mode == ProgressMode::Always || (mode == ProgressMode::Auto && isatty(STDERR_FILENO) != 0)) {}
+
+ProgressDisplay::~ProgressDisplay() { stop_thread(); }
+
+void ProgressDisplay::stop_thread() {
   stop_ = true;
   if (thread_.joinable()) thread_.join();
 }
@@ -37,7 +80,7 @@ void ProgressDisplay::begin(std::size_t count, std::vector<double> estimates_s) 
     while (!stop_) {
       {
         std::lock_guard l(mutex_);
-        if (progress_) {
+        if (progress_ && !ended_) {
           progress_->tick(now_s() + offset_s_);
           draw_locked();
         }
@@ -49,16 +92,18 @@ void ProgressDisplay::begin(std::size_t count, std::vector<double> estimates_s) 
 
 void ProgressDisplay::on_progress(const ProgressEvent& e) {
   std::lock_guard lock(mutex_);
-  if (!progress_) return;
+  if (!progress_ || ended_) return;
   // The scheduler's clock starts after preparation; align it with ours on its first event.
   if (e.kind == ProgressEvent::Kind::SuiteStart) offset_s_ = e.now_s - now_s();
   progress_->on_progress(e);
+  if (e.kind == ProgressEvent::Kind::Resolved) return;  // about another benchmark than the current
   if (!e.id.empty()) current_ = e.id;
   stage_ = e.stage;
 }
 
 void ProgressDisplay::on_result(std::size_t index, const std::string& line) {
   std::lock_guard lock(mutex_);
+  if (ended_) return;
   if (progress_) progress_->on_result(index, now_s() + offset_s_);
   if (!line.empty() && enabled_) {
     clear_locked();
@@ -67,15 +112,52 @@ void ProgressDisplay::on_result(std::size_t index, const std::string& line) {
   draw_locked();
 }
 
-void ProgressDisplay::finish() {
-  stop_ = true;
-  if (thread_.joinable()) thread_.join();
+void ProgressDisplay::pause(const std::string& why) {
   std::lock_guard lock(mutex_);
+  if (!progress_ || ended_ || !pause_reason_.empty()) return;
+  ProgressEvent e;
+  e.kind = ProgressEvent::Kind::PauseStart;
+  e.now_s = now_s() + offset_s_;
+  progress_->on_progress(e);
+  pause_reason_ = why.empty() ? "paused" : why;
+  if (enabled_) {
+    draw_locked();  // "paused" in place of the ETA; the line is ended so the shell's message has its own
+    std::cerr << '\n' << std::flush;
+    drawn_ = false;
+  }
+}
+
+void ProgressDisplay::resume() {
+  std::lock_guard lock(mutex_);
+  if (!progress_ || ended_ || pause_reason_.empty()) return;
+  ProgressEvent e;
+  e.kind = ProgressEvent::Kind::PauseEnd;
+  e.now_s = now_s() + offset_s_;
+  progress_->on_progress(e);
+  pause_reason_.clear();
+  draw_locked();
+}
+
+void ProgressDisplay::finish() {
+  stop_thread();
+  std::lock_guard lock(mutex_);
+  if (ended_) return;
+  ended_ = true;
   if (progress_) progress_->finish();
   if (enabled_) {
     draw_locked();
     std::cerr << '\n';
   }
+}
+
+void ProgressDisplay::stop() {
+  stop_thread();
+  std::lock_guard lock(mutex_);
+  if (ended_) return;
+  ended_ = true;
+  // Leave the last drawn (honest, below 100 %) state on screen and end its line.
+  if (enabled_ && drawn_) std::cerr << '\n';
+  drawn_ = false;
 }
 
 void ProgressDisplay::clear_locked() {
@@ -85,23 +167,8 @@ void ProgressDisplay::clear_locked() {
 
 void ProgressDisplay::draw_locked() {
   if (!enabled_ || !progress_) return;
-  const double f = progress_->display_fraction();
-  constexpr int kWidth = 24;
-  const int filled = static_cast<int>(f * kWidth);
-  std::string bar(static_cast<std::size_t>(filled), '#');
-  bar.append(static_cast<std::size_t>(kWidth - filled), '-');
-  std::string eta;
-  if (auto rem = progress_->remaining_seconds()) {
-    eta = fmt::format("{}{} left", progress_->is_approximate() ? "~" : "", format_duration(*rem));
-    if (auto range = progress_->remaining_seconds_range()) {
-      eta += fmt::format(" ({}-{})", format_duration(range->first), format_duration(range->second));
-    }
-  } else {
-    eta = "paused";
-  }
-  // Floor, not round: only finish() may show 100 % (seed 000).
-  std::cerr << fmt::format("\r\033[2K[{}] {:3.0f}% {}/{} {}  {}{}{}", bar, std::floor(100 * f), progress_->completed_benchmarks(),
-                           progress_->benchmark_count(), eta, current_, stage_.empty() ? "" : ": ", stage_)
+  std::cerr << "\r\033[2K"
+            << format_progress_line(snapshot(*progress_, current_, pause_reason_.empty() ? stage_ : pause_reason_))
             << std::flush;
   drawn_ = true;
 }

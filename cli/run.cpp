@@ -18,6 +18,7 @@
 #include "catalog/subgroup_matrix/subgroup_matrix.hpp"
 #include "cli/common.hpp"
 #include "cli/filter.hpp"
+#include "cli/job_control.hpp"
 #include "cli/progress_display.hpp"
 #include "cli/sampling_flags.hpp"
 #include "cli/second_process.hpp"
@@ -45,9 +46,11 @@ struct RunFlags {
   DeviceFlags device;
   std::string kernel_dir;  // --kernel-dir
   std::string filter;
+  bool filter_given = false;  // --filter was on the command line (even empty)
   std::string json_path;
   std::string csv_path;
-  bool quiet = false;
+  bool quiet = false;     // nothing on stderr but errors
+  bool progress = false;  // the bar and per-row lines on stderr even when it is not a terminal
   bool repro = false;
   bool second_run = false;  // hidden: this process is the second run of --repro
   SamplingOptions sampling;
@@ -84,7 +87,7 @@ void check_reproducibility(const RunFlags& f, report::ResultDocument& doc) {
   const auto tmp = std::filesystem::temp_directory_path() / fmt::format("webgpu-bench-repro-{}.json", getpid());
   std::vector<std::string> args(command_line().begin() + (command_line().empty() ? 0 : 1), command_line().end());
   args = report::second_run_arguments(args, tmp.string());
-  std::cerr << "repro: running the whole procedure again in a second process...\n";
+  if (!f.quiet) std::cerr << "repro: running the whole procedure again in a second process...\n";
   nlohmann::json second{{"command", args}, {"started_at", report::utc_now_iso8601()}};
   const double tolerance = f.sampling.improvement_tolerance;
   auto code = run_self(args);
@@ -118,6 +121,11 @@ void check_reproducibility(const RunFlags& f, report::ResultDocument& doc) {
 }
 
 int run_on_adapter(const RunFlags& f) {
+  ProgressDisplay display(f.quiet ? ProgressMode::Never : f.progress ? ProgressMode::Always : ProgressMode::Auto);
+  // Ctrl-Z is an unbounded pause: no ETA while stopped, and the stopped time is not counted as the
+  // running benchmark's duration. Before the device exists, so its driver threads leave SIGTSTP
+  // to the watcher (job_control.hpp).
+  StopWatcher stop_watcher([&display] { display.pause("stopped (job control)"); }, [&display] { display.resume(); });
   // With --experimental the device is opened first, so the subgroup-matrix configurations the
   // adapter reports beyond the built-in ones become benchmarks too.
   std::unique_ptr<gpu::Context> context;
@@ -149,7 +157,6 @@ int run_on_adapter(const RunFlags& f) {
     perturb = *p;
   }
 
-  ProgressDisplay display(!f.quiet);
   SuiteOptions options;
   options.device = f.device.options();
   options.context = context.get();
@@ -192,26 +199,37 @@ int run_on_adapter(const RunFlags& f) {
   if (auto st = write_outputs(f, doc); !st) return fail(st.error());
 
   const auto& a = suite->context()->adapter();
-  std::cerr << fmt::format("adapter: {} ({}, {}, {}), robustness {}\n", a.device.empty() ? a.description : a.device,
-                           a.backend, a.adapter_type, a.driver, suite->context()->options().robustness ? "on" : "off");
+  // Informational, like the bar: only where the bar is drawn (a terminal, or --progress).
+  if (display.enabled()) {
+    std::cerr << fmt::format("adapter: {} ({}, {}, {}), robustness {}\n", a.device.empty() ? a.description : a.device,
+                             a.backend, a.adapter_type, a.driver, suite->context()->options().robustness ? "on" : "off");
+  }
   display.begin(suite->benchmark_count(), suite->initial_estimates_s());
   bool any_error = false;
+  std::size_t completed = 0;  // rows that really completed (not the cancelled ones of an interrupt)
   Status io = ok();
   while (auto row = suite->next()) {
     // Outside the measured path: the row is complete; only its reported times are scaled.
     if (perturb) report::apply_test_perturbation(*row, *perturb);
     any_error = any_error || row->status == RowStatus::Error;
-    display.on_result(row->index, display.enabled() ? row_line(*row) : std::string());
-    if (!display.enabled() && !f.quiet) std::cerr << row_line(*row) << '\n';
+    if (row->status != RowStatus::Cancelled) {
+      ++completed;
+      display.on_result(row->index, row_line(*row));  // printed above the bar when the bar is shown
+    }
     report::annotate_technique_row(*row);  // derived numbers (ns/hop) before the row is recorded
     doc.add_row(*row);
     if (auto st = write_outputs(f, doc); !st && io) io = st;
   }
-  display.finish();
-  std::signal(SIGINT, previous);
-
   const bool cancelled = g_cancel.load();
   const std::optional<Error> fatal = suite->fatal_error();
+  // Only a run that completed reaches 100 %; an interrupted one stops drawing where it was.
+  if (cancelled || fatal) {
+    display.stop();
+  } else {
+    display.finish();
+  }
+  std::signal(SIGINT, previous);
+
   suite.reset();  // release the device before a second process needs one
   context.reset();
   doc.finish(cancelled ? "cancelled" : fatal ? to_string(fatal->kind) : "complete");
@@ -227,10 +245,11 @@ int run_on_adapter(const RunFlags& f) {
   if (!f.submit_url.empty() && !cancelled) {
     // Nothing is sent anywhere unless the user asked (--submit).
     if (auto st = store::submit_document(doc.json(), f.submit_url, f.submit_token); !st) return fail(st.error());
-    std::cerr << fmt::format("submitted to {}\n", f.submit_url);
+    if (!f.quiet) std::cerr << fmt::format("submitted to {}\n", f.submit_url);
   }
   if (cancelled) {
-    return fail(ErrorKind::Cancelled, fmt::format("interrupted; {} completed rows were kept{}", doc.rows().size(),
+    return fail(ErrorKind::Cancelled, fmt::format("interrupted; {} completed row{} kept{}", completed,
+                                                  completed == 1 ? " was" : "s were",
                                                   f.json_path.empty() ? "" : " in " + f.json_path));
   }
   if (fatal) return fail(*fatal);
@@ -246,6 +265,9 @@ int run_on_adapter(const RunFlags& f) {
 // --adapter all: the same run on every adapter in turn, then the rates side by side. Each adapter's
 // document goes to <json>.<index>.json (and CSV likewise) when --json/--csv are given.
 int run(const RunFlags& f) {
+  if (f.filter_given) {
+    if (auto st = require_globs(f.filter); !st) return fail(st.error());
+  }
   std::string sel = f.device.adapter;
   std::transform(sel.begin(), sel.end(), sel.begin(), [](unsigned char c) { return std::tolower(c); });
   if (sel != "all") return run_on_adapter(f);
@@ -274,7 +296,7 @@ int run(const RunFlags& f) {
     // Each adapter's document is read back for the side-by-side table, so keep one even without --json.
     const auto tmp = std::filesystem::temp_directory_path() / fmt::format("webgpu-bench-all-{}-{}.json", getpid(), a.index);
     if (one.json_path.empty()) one.json_path = tmp.string();
-    std::cerr << fmt::format("=== adapter [{}] {} ({}) ===\n", a.index, a.device, a.backend);
+    if (!f.quiet) std::cerr << fmt::format("=== adapter [{}] {} ({}) ===\n", a.index, a.device, a.backend);
     const int code = run_on_adapter(one);
     if (code == kExitCancelled) return code;
     worst = std::max(worst, code);
@@ -316,14 +338,18 @@ void register_run(CLI::App& app, int& exit_code) {
   static RunFlags f;
   add_device_flags(*cmd, f.device);
   add_kernel_dir_flag(*cmd, f.kernel_dir);
-  cmd->add_option("--filter", f.filter, "Comma-separated globs of benchmark ids (default: the default suite)");
+  auto* filter = cmd->add_option("--filter", f.filter,
+                                 "Comma-separated globs of benchmark ids (default: the default suite)");
   cmd->add_option("--json", f.json_path, "Write the result document here (after every row, atomically)");
   cmd->add_option("--csv", f.csv_path, "Write the rows as CSV here (after every row, atomically)");
   cmd->add_flag("--repro", f.repro,
                 "Run everything again in a second process and flag rows where the two runs disagree by more than "
                 "the reported dispersion (exit code 1 when any does)");
   cmd->add_flag(report::kSecondRunFlag, f.second_run)->group("");  // hidden: set by --repro
-  cmd->add_flag("-q,--quiet", f.quiet, "No progress output on stderr");
+  cmd->add_flag("-q,--quiet", f.quiet, "Nothing on stderr but errors (wins over --progress)");
+  cmd->add_flag("--progress", f.progress,
+                "Draw the progress bar and per-row lines on stderr even when it is not a terminal (by default "
+                "they are shown only on a terminal)");
   cmd->add_option("--bandwidth-mib", f.bandwidth_mib, "Buffer size of the bandwidth probes in MiB (default 64)")
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--compute-threads", f.compute_threads,
@@ -334,7 +360,10 @@ void register_run(CLI::App& app, int& exit_code) {
   cmd->add_option("--submit", f.submit_url, "Send the finished result document to this results server (see 'serve')");
   cmd->add_option("--submit-token", f.submit_token, "Bearer token for --submit");
   add_sampling_flags(*cmd, f.sampling);
-  cmd->callback([&exit_code] { exit_code = with_kernel_dir(f.kernel_dir, [] { return run(f); }); });
+  cmd->callback([&exit_code, filter] {
+    f.filter_given = filter->count() > 0;
+    exit_code = with_kernel_dir(f.kernel_dir, [] { return run(f); });
+  });
 }
 
 }  // namespace wgb::cli

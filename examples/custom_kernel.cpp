@@ -7,6 +7,7 @@
 // and every invocation stores its result, so nothing can be folded away. Its validator recomputes
 // a few invocations on the host.
 #include <webgpu_bench/definition.hpp>
+#include <webgpu_bench/progress.hpp>
 #include <webgpu_bench/suite.hpp>
 
 #include <cstdio>
@@ -102,12 +103,22 @@ int main(int argc, char** argv) {
     options.sampling.idle_gap_ms = 0;
     options.sampling.max_rounds = 3;
   }
+  // Seed 000's "Displaying progress", from the public headers too.
+  wgb::SuiteProgress progress(options.benchmarks.size());
+  options.on_progress = [&progress](const wgb::ProgressEvent& e) { progress.on_progress(e); };
   int failures = 0;
   auto status = wgb::run_suite(options, [&](const wgb::BenchmarkResult& r) {
+    progress.on_result(r.index);
     std::printf("%-16s %-8s %12.4g %s/s  %s\n", r.id.c_str(), wgb::to_string(r.status), r.value,
                 r.metric.unit.c_str(), r.status == wgb::RowStatus::Ok ? r.validation.c_str() : r.message.c_str());
+    const auto left = progress.remaining_seconds();
+    // Floored: display_fraction stays below 1 until finish(), and so must the percentage.
+    std::printf("  %zu/%zu done, %d%%, %s%.1f s left\n", progress.completed_benchmarks(), progress.benchmark_count(),
+                static_cast<int>(100 * progress.display_fraction()), progress.is_approximate() ? "~" : "",
+                left ? *left : 0.0);
     if (r.status != wgb::RowStatus::Ok) ++failures;
   });
+  progress.finish();
   if (!status) {
     std::fprintf(stderr, "custom_kernel: %s\n", status.error().message.c_str());
     return 3;

@@ -21,6 +21,20 @@ struct RowStats {  // of the kept per-repetition times, in ms
   double min = 0, max = 0, mean = 0, median = 0, stddev = 0, ci95 = 0, cv = 0, q1 = 0, q3 = 0, iqr = 0;
 };
 
+// A timed batch that is not among a row's kept samples nor its thermal discards (throttled_ms), and
+// why: every measured batch stays in the row (issue 3), also those the statistics leave out.
+struct DiscardedSample {
+  double ms = 0;                  // per-repetition ms (the batch's time / repetitions); may be NaN
+  std::uint32_t repetitions = 1;  // batch size it was measured at
+  std::uint64_t knob = 0;         // work knob it was measured at
+  std::string stage;              // "calibrate-knob", "calibrate-batch", "warm-up", "sample"
+  // "unusable" (non-finite or <= 0), "batch-resized" (a round at a batch size sampling abandoned),
+  // "timestamp-rejected" / "timestamp-missing" (only another clock's reading existed),
+  // "clock-demoted" (timed on GPU timestamps before the row moved to the wall clock)
+  std::string reason;
+  std::string note;               // detail; may be empty
+};
+
 struct BenchmarkResult {
   std::size_t index = 0;
   std::string id, label, description, category, family;
@@ -43,6 +57,7 @@ struct BenchmarkResult {
   std::vector<std::pair<std::uint64_t, double>> calibration;  // (knob, ms per repetition)
   std::vector<double> samples_ms;    // kept per-repetition times
   std::vector<double> throttled_ms;  // discarded as thermal noise, outside the stats
+  std::vector<DiscardedSample> discarded;  // every other batch left out of the stats, and why
   RowStats stats;
   std::string stop_reason;           // converged / max-rounds / throttled
   int cooldowns = 0;

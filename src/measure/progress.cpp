@@ -6,12 +6,12 @@
 // where ratio = sum(actual active durations) / sum(estimates) over benchmarks that really timed.
 // Active durations exclude pauses and cooldowns: those are unscheduled events, and folding them into
 // the ratio would inflate the estimate for every later benchmark.
-#include "measure/progress.hpp"
+#include "webgpu_bench/progress.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-namespace wgb::measure {
+namespace wgb {
 namespace {
 
 // Ratio spread assumed before anything was measured: budget-based estimates are typically off by
@@ -31,15 +31,20 @@ bool positive(double x) { return std::isfinite(x) && x > 0; }
 SuiteProgress::SuiteProgress(std::size_t benchmark_count, std::vector<double> initial_estimates_s)
     : states_(benchmark_count) {
   for (std::size_t i = 0; i < benchmark_count && i < initial_estimates_s.size(); ++i) {
-    if (positive(initial_estimates_s[i])) states_[i].initial_s = initial_estimates_s[i];
+    const double e = initial_estimates_s[i];
+    if (std::isfinite(e) && e >= 0) {  // 0 is known (costs nothing), not unknown
+      states_[i].initial_s = e;
+      states_[i].initial_known = true;
+    }
   }
 }
 
 double SuiteProgress::estimate_for(std::size_t index) const {
   const BenchState& b = states_[index];
-  if (b.initial_s > 0) return b.initial_s;
+  if (b.initial_known) return b.initial_s;
   if (b.baseline_s > 0) return b.baseline_s;
   // Unknown: borrow the mean of what is known (initial estimates first, then start-time ones).
+  // Benchmarks known to cost nothing say nothing about the ones that do: left out of the mean.
   double sum = 0;
   std::size_t n = 0;
   for (const BenchState& s : states_) {
@@ -126,7 +131,7 @@ void SuiteProgress::on_progress(const ProgressEvent& e) {
       BenchState& b = states_[e.index];
       // The ratio must compare like with like: prefer the constructor's (budget-based) estimate,
       // which is what unstarted benchmarks are estimated with.
-      b.baseline_s = b.initial_s > 0        ? b.initial_s
+      b.baseline_s = b.initial_known          ? b.initial_s
                      : positive(e.expected_s) ? e.expected_s
                                               : estimate_for(e.index);
       b.started = true;
@@ -167,6 +172,13 @@ void SuiteProgress::on_progress(const ProgressEvent& e) {
       if (in_cooldown_) {
         if (current_) states_[*current_].excluded_s += now_s_ - cooldown_start_s_;
         in_cooldown_ = false;
+      }
+      break;
+    case K::Resolved:
+      advance(e.now_s);
+      if (e.index < states_.size() && !states_[e.index].started) {
+        states_[e.index].initial_s = 0;
+        states_[e.index].initial_known = true;
       }
       break;
   }
@@ -259,4 +271,4 @@ std::optional<std::pair<double, double>> SuiteProgress::remaining_seconds_range(
 
 bool SuiteProgress::is_approximate() const { return !finished_ && ratios_.empty(); }
 
-}  // namespace wgb::measure
+}  // namespace wgb

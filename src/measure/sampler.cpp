@@ -109,8 +109,32 @@ Action Sampler::next() {
   return run_action();
 }
 
+void Sampler::record_discarded(double batch_ms, const char* stage, std::string reason, std::string note) {
+  DiscardedSample d;
+  d.ms = batch_ms / static_cast<double>(reps_);
+  d.repetitions = reps_;
+  d.knob = knob_;
+  d.stage = stage;
+  d.reason = std::move(reason);
+  d.note = std::move(note);
+  discarded_.push_back(std::move(d));
+}
+
+const char* Sampler::stage_name() const {
+  switch (phase_) {
+    case Phase::CalibrateKnob: return "calibrate-knob";
+    case Phase::CalibrateBatch: return "calibrate-batch";
+    case Phase::WarmUp: return "warm-up";
+    case Phase::Sample: return "sample";
+    case Phase::Done: break;
+  }
+  return "done";
+}
+
 void Sampler::record_invalid(double batch_ms, const char* stage) {
+  if (rejecting_) return;  // reject() recorded it with its own reason
   invalid_ms_.push_back(batch_ms);
+  record_discarded(batch_ms, stage, "unusable", {});
   std::ostringstream os;
   os << stage << ": ignored unusable batch duration " << batch_ms << " ms (knob " << knob_
      << ", " << reps_ << " reps)";
@@ -120,7 +144,19 @@ void Sampler::record_invalid(double batch_ms, const char* stage) {
 void Sampler::add(double batch_ms) {
   if (!awaiting_result_) throw std::logic_error("Sampler::add() without a pending Run action");
   awaiting_result_ = false;
-  const bool valid = std::isfinite(batch_ms) && batch_ms > 0;
+  dispatch(batch_ms, std::isfinite(batch_ms) && batch_ms > 0);
+}
+
+void Sampler::reject(double batch_ms, std::string reason, std::string note) {
+  if (!awaiting_result_) throw std::logic_error("Sampler::reject() without a pending Run action");
+  awaiting_result_ = false;
+  record_discarded(batch_ms, stage_name(), std::move(reason), std::move(note));
+  rejecting_ = true;
+  dispatch(batch_ms, false);
+  rejecting_ = false;
+}
+
+void Sampler::dispatch(double batch_ms, bool valid) {
   switch (phase_) {
     case Phase::CalibrateKnob: add_knob_step(batch_ms, valid); break;
     case Phase::CalibrateBatch: add_batch_step(batch_ms, valid); break;
@@ -244,6 +280,14 @@ void Sampler::add_round(double batch_ms, bool valid) {
          << " round(s) at the old size dropped";
       notes_.push_back(os.str());
       ++batch_resizes_;
+      // The dropped rounds stay in the record (as discarded, at the batch size they ran at).
+      for (const double ms : kept_ms_) {
+        discarded_.push_back({ms, reps_, knob_, "sample", "batch-resized", "kept before the batch was re-sized"});
+      }
+      for (const double ms : throttled_ms_) {
+        discarded_.push_back(
+            {ms, reps_, knob_, "sample", "batch-resized", "thermal discard before the batch was re-sized"});
+      }
       reps_ = bigger;
       kept_ms_.clear();
       throttled_ms_.clear();
@@ -303,6 +347,7 @@ SamplerReport Sampler::report() const {
   r.kept_ms = kept_ms_;
   r.throttled_ms = throttled_ms_;
   r.invalid_ms = invalid_ms_;
+  r.discarded = discarded_;
   r.notes = notes_;
   r.stats = compute_stats(kept_ms_);
   r.best_ms = have_best_ ? best_ms_ : 0;

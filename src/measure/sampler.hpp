@@ -56,12 +56,25 @@ struct Action {
 };
 const char* to_string(Action::Stage);  // "calibrate", "warm-up", "sample", "idle", "cooldown", "done"
 
+// A measured batch that is not among the kept samples nor the thermal discards (throttled_ms), and
+// why. Every batch the sampler was fed during timed sampling, and every unusable one at any stage,
+// ends up kept, throttled or here: nothing measured disappears silently (issue 3).
+struct DiscardedSample {
+  double ms = 0;                  // per-repetition ms (batch / repetitions); may be non-finite
+  std::uint32_t repetitions = 1;  // batch size it was measured at
+  std::uint64_t knob = 1;         // work knob it was measured at
+  std::string stage;              // "calibrate-knob", "calibrate-batch", "warm-up", "sample"
+  std::string reason;             // "unusable", "batch-resized", "timestamp-rejected", "clock-demoted"
+  std::string note;               // detail (e.g. why a timestamp was rejected); may be empty
+};
+
 struct SamplerReport {
   std::uint64_t knob = 1;           // calibrated work knob, == knob.initial when disabled
   std::uint32_t repetitions = 1;    // calibrated batch size
   std::vector<double> kept_ms;      // per-repetition ms of every kept timed measurement
   std::vector<double> throttled_ms; // per-repetition ms of discarded (thermal) measurements
   std::vector<double> invalid_ms;   // raw batch values rejected as unusable (<= 0, NaN, inf)
+  std::vector<DiscardedSample> discarded;  // unusable / rejected / dropped batches, in order
   std::vector<std::string> notes;   // one line per invalid value (stage + value)
   Stats stats;                      // over kept_ms
   double best_ms = 0;               // fastest kept per-repetition time; 0 when nothing was kept
@@ -85,6 +98,11 @@ class Sampler {
   // Result of the last Run (batch total, ms).  Non-finite or <= 0 values are recorded as invalid
   // (see SamplerReport::invalid_ms) instead of failing.  Throws std::logic_error without a pending Run.
   void add(double batch_ms);
+  // Result of the last Run that the caller measured but cannot use (e.g. its timestamp failed the
+  // cross-check and only another clock's reading exists): recorded as discarded with `reason` and
+  // `note`, and otherwise treated like an unusable duration (a calibration step is retried, a
+  // timed round counts toward max_rounds). Throws std::logic_error without a pending Run.
+  void reject(double batch_ms, std::string reason, std::string note);
   bool done() const { return phase_ == Phase::Done; }
   SamplerReport report() const;
   // Rough upper estimate of the remaining time (ms) if things go as configured: every stage runs
@@ -97,6 +115,9 @@ class Sampler {
 
   Action run_action() const;
   void record_invalid(double batch_ms, const char* stage);
+  void record_discarded(double batch_ms, const char* stage, std::string reason, std::string note);
+  const char* stage_name() const;
+  void dispatch(double batch_ms, bool valid);
   void add_knob_step(double batch_ms, bool valid);
   void add_batch_step(double batch_ms, bool valid);
   void add_round(double batch_ms, bool valid);
@@ -129,6 +150,8 @@ class Sampler {
   bool flagged_throttled_ = false;
   StopReason stop_reason_ = StopReason::None;
   std::vector<double> kept_ms_, throttled_ms_, invalid_ms_;
+  std::vector<DiscardedSample> discarded_;
+  bool rejecting_ = false;  // inside reject(): the invalid value is recorded by reject() itself
   std::vector<std::string> notes_;
   std::vector<std::pair<std::uint64_t, double>> calibration_trace_;
 };

@@ -14,6 +14,7 @@
 #include "gpu/hash.hpp"
 #include "gpu/kernel_override.hpp"
 #include "measure/phase_sampler.hpp"
+#include "measure/progress.hpp"
 #include "measure/stats.hpp"
 #include "measure/timing.hpp"
 #include "memory/host_model.hpp"

@@ -71,6 +71,11 @@ nlohmann::json to_json(const BenchmarkResult& r) {
                    {"q3", r.stats.q3},       {"iqr", r.stats.iqr}};
   j["samples_ms"] = r.samples_ms;
   j["throttled_ms"] = r.throttled_ms;
+  j["discarded"] = nlohmann::json::array();
+  for (const auto& x : r.discarded) {
+    j["discarded"].push_back({{"ms", number_or_null(x.ms)}, {"repetitions", x.repetitions}, {"knob", x.knob},
+                              {"stage", x.stage}, {"reason", x.reason}, {"note", x.note}});
+  }
   j["wgsl_hash"] = r.wgsl_hash;
   j["validation"] = r.validation;
   j["parameters"] = r.parameters;
@@ -310,6 +315,17 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
   st.get("iqr", r.stats.iqr);
   in.get("samples_ms", r.samples_ms);
   in.get("throttled_ms", r.throttled_ms);
+  for (const auto& d : in.raw("discarded")) {  // absent in documents written before it existed
+    if (!d.is_object()) continue;
+    DiscardedSample x;
+    x.ms = d.contains("ms") && d["ms"].is_number() ? d["ms"].get<double>() : std::nan("");
+    x.repetitions = d.value("repetitions", 1u);
+    x.knob = d.value("knob", std::uint64_t{0});
+    x.stage = d.value("stage", std::string());
+    x.reason = d.value("reason", std::string());
+    x.note = d.value("note", std::string());
+    r.discarded.push_back(std::move(x));
+  }
   in.get("wgsl_hash", r.wgsl_hash);
   in.get("validation", r.validation);
   if (in.is_object("parameters")) r.parameters = j["parameters"];

@@ -12,6 +12,8 @@
 #include <thread>
 
 #include "gpu/hash.hpp"
+#include "measure/clocked_sampler.hpp"
+#include "measure/progress.hpp"
 #include "measure/sampler.hpp"
 #include "measure/stats.hpp"
 #include "measure/timing.hpp"
@@ -187,9 +189,14 @@ struct SuiteRun::Impl {
     }
     t0 = Clock::now();
     emit(measure::ProgressEvent::Kind::SuiteStart, 0);
+    // Tell the estimator at once which benchmarks will cost nothing (resolved while preparing).
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+      if (!workloads[i]) emit(measure::ProgressEvent::Kind::Resolved, i, "resolved", 0);
+    }
     return ok();
   }
 
+  // 0 for a benchmark resolved at prepare time: known to cost nothing (not unknown).
   double estimate_s(std::size_t i) const {
     if (i >= defs.size() || !workloads[i]) return 0;
     measure::CooldownBudget scratch{0};
@@ -223,8 +230,10 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
   Workload& w = *workloads[i];
   const KnobSpec knob = w.knob();
   row.knob_name = knob.name;
-  measure::Sampler sampler(sampler_config(options.sampling), knob_range(knob), budget);
-  measure::TimingArbiter arbiter(ctx->has_timestamps(), ctx->empty_submit_ms());
+  // Every kept sample comes from the clock the row names: a demotion to the wall clock restarts
+  // the sampling there (clocked_sampler.hpp).
+  measure::ClockedSampler sampler(sampler_config(options.sampling), knob_range(knob), budget,
+                                  measure::TimingArbiter(ctx->has_timestamps(), ctx->empty_submit_ms()));
   int round = 0;
   while (true) {
     if (cancelled()) {
@@ -249,10 +258,14 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
       row.message = raw.error().message;
       return finish_row(row);
     }
-    const auto sample = arbiter.resolve(measure::RawTiming{raw->gpu_ms, raw->wall_ms});
+    const int restarts = sampler.restarts();
+    const auto sample = sampler.add(measure::RawTiming{raw->gpu_ms, raw->wall_ms});
     if (sample.timestamp_rejected && row.timing_notes.size() < 8) row.timing_notes.push_back(sample.note);
-    sampler.add(sample.ms);
-    if (a.recorded) ++round;
+    if (sampler.restarts() != restarts) {
+      round = 0;  // sampling started over on the wall clock
+    } else if (a.recorded) {
+      ++round;
+    }
     const char* stage = a.stage == measure::Action::Stage::Calibrate ? "calibrate"
                         : a.stage == measure::Action::Stage::WarmUp  ? "warm-up"
                                                                      : "sample";
@@ -265,14 +278,17 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
   row.calibration = report.calibration_trace;
   row.samples_ms = report.kept_ms;
   row.throttled_ms = report.throttled_ms;
+  for (const auto& d : report.discarded) {
+    row.discarded.push_back(DiscardedSample{d.ms, d.repetitions, d.knob, d.stage, d.reason, d.note});
+  }
   const auto& s = report.stats;
   row.stats = RowStats{s.count, s.min, s.max, s.mean, s.median, s.stddev, s.ci95, s.cv, s.q1, s.q3, s.iqr};
   row.stop_reason = measure::to_string(report.stop_reason);
   row.cooldowns = report.cooldowns_taken;
-  row.timing_method = measure::to_string(arbiter.clock());
-  row.timestamp_strikes = arbiter.strikes();
-  if (arbiter.demoted()) row.timing_notes.push_back("GPU timestamps distrusted twice: demoted to the wall clock");
-  // The sampler's own notes: unusable durations it ignored, batches it re-sized.
+  row.timing_method = measure::to_string(sampler.clock());
+  row.timestamp_strikes = sampler.arbiter().strikes();
+  // The sampler's own notes: unusable durations it ignored, batches it re-sized, a restart on the
+  // wall clock after a demotion.
   row.timing_notes.insert(row.timing_notes.end(), report.notes.begin(), report.notes.end());
   w.set_knob(report.knob);
   row.work = w.work();

@@ -1,5 +1,6 @@
-// Starting the built webgpu-bench (WGB_CLI) as a child process from a GPU test: its exit status,
-// stdout and stderr (through temporary files), and its pid, so a test can send it SIGINT.
+// Starting the built webgpu-bench (WGB_CLI) as a child process from a test: its stdout and stderr
+// land in temporary files (nothing lost or interleaved), and the test can signal it (Ctrl-C).
+// Shared by the CLI test files of this folder.
 #pragma once
 
 #include <signal.h>

@@ -21,11 +21,11 @@
 namespace wgb {
 namespace {
 
+using test::lines;
 using test::run_cli;
 using test::slurp;
 using test::spawn;
 using test::wait_exit;
-using test::lines;
 
 TEST(Cli, UnknownBenchmarkIsAUsageErrorOnOneLine) {
   auto r = run_cli({"run", "--filter", "no-such-benchmark"});

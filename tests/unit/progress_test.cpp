@@ -206,5 +206,48 @@ TEST(Progress, StageTextAndOutOfOrderClock) {
   EXPECT_DOUBLE_EQ(*p.remaining_seconds(), 38);
 }
 
+// Review finding: a benchmark resolved at prepare time (skipped) has estimate 0, which was read as
+// "unknown" and borrowed the mean of the others: SuiteProgress(3, {10, 0, 10}) said 30 s, not 20.
+TEST(Progress, ZeroEstimateIsKnownToCostNothing) {
+  SuiteProgress p(3, {10, 0, 10});
+  p.on_progress(ev(K::SuiteStart, 0));
+  EXPECT_DOUBLE_EQ(*p.remaining_seconds(), 20);
+  // Still unknown: negative or missing entries borrow the mean of the known non-zero ones.
+  SuiteProgress q(3, {10, -1});
+  q.on_progress(ev(K::SuiteStart, 0));
+  EXPECT_DOUBLE_EQ(*q.remaining_seconds(), 30);
+}
+
+TEST(Progress, ResolvedEventMakesABenchmarkCostNothingAtOnce) {
+  SuiteProgress p(3);  // no initial estimates, as a user constructing it from the count alone
+  p.on_progress(ev(K::SuiteStart, 0));
+  EXPECT_DOUBLE_EQ(*p.remaining_seconds(), 3 * SuiteProgress::kDefaultBenchmarkEstimateS);
+  p.on_progress(ev(K::Resolved, 0, 1));
+  EXPECT_DOUBLE_EQ(*p.remaining_seconds(), 2 * SuiteProgress::kDefaultBenchmarkEstimateS);
+  EXPECT_EQ(p.completed_benchmarks(), 0u);  // resolved is not completed: the count stays exact
+  SuiteProgress q(3, {10, 10, 10});
+  q.on_progress(ev(K::SuiteStart, 0));
+  q.on_progress(ev(K::Resolved, 0, 2));
+  EXPECT_DOUBLE_EQ(*q.remaining_seconds(), 20);
+  // The skipped one starting and ending in no time refines nothing and costs nothing.
+  q.on_progress(ev(K::BenchmarkStart, 0, 0, 10));
+  q.on_result(0, 10);
+  q.on_progress(ev(K::BenchmarkStart, 10, 1, 10));
+  q.on_result(1, 20);
+  q.on_progress(ev(K::BenchmarkStart, 20, 2, 0));
+  EXPECT_NEAR(*q.remaining_seconds(), SuiteProgress::kMinOverrunReserveS, 1e-9);
+}
+
+TEST(Progress, OnResultWithoutAClockUsesTheLatestEvent) {
+  SuiteProgress p(2, {10, 10});
+  p.on_progress(ev(K::SuiteStart, 0));
+  p.on_progress(ev(K::BenchmarkStart, 0, 0, 10));
+  p.on_progress(ev(K::BenchmarkEnd, 20, 0));
+  p.on_result(0);
+  EXPECT_EQ(p.completed_benchmarks(), 1u);
+  EXPECT_FALSE(p.is_approximate());
+  EXPECT_DOUBLE_EQ(*p.remaining_seconds(), 20);  // the first took twice its estimate
+}
+
 }  // namespace
 }  // namespace wgb::measure

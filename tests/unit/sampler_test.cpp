@@ -468,5 +468,64 @@ TEST(Sampler, EstimateShrinksToZero) {
   EXPECT_EQ(s.estimate_remaining_ms(), 0);
 }
 
+// Review finding: the rounds dropped by a batch re-size were cleared, and unusable durations never
+// reached the row; every measured batch must stay in the record (issue 3).
+TEST(Sampler, ResizedRoundsAndUnusableDurationsAreKeptAsDiscarded) {
+  CooldownBudget budget;
+  Sampler s({}, kFixed, budget);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  bool first_timed = true;
+  Driver d{[&](const Action& a) {
+             if (a.stage == Stage::Calibrate) return 10.0 * a.repetitions;
+             if (a.recorded && first_timed) {  // the first timed round is unusable, the next one short
+               first_timed = false;
+               return nan;
+             }
+             return 0.6 * a.repetitions;
+           },
+           {},
+           {}};
+  d.run(s);
+  const SamplerReport r = s.report();
+  EXPECT_EQ(r.batch_resizes, 1);
+  ASSERT_EQ(r.discarded.size(), 2u);
+  EXPECT_EQ(r.discarded[0].reason, "unusable");
+  EXPECT_EQ(r.discarded[0].stage, "sample");
+  EXPECT_TRUE(std::isnan(r.discarded[0].ms));
+  EXPECT_EQ(r.discarded[0].repetitions, 10u);
+  EXPECT_EQ(r.discarded[1].reason, "batch-resized");
+  EXPECT_EQ(r.discarded[1].stage, "sample");
+  EXPECT_DOUBLE_EQ(r.discarded[1].ms, 0.6);  // per repetition, at the old batch size
+  EXPECT_EQ(r.discarded[1].repetitions, 10u);
+  EXPECT_EQ(r.kept_ms.size(), 3u);
+  for (const double ms : r.kept_ms) EXPECT_DOUBLE_EQ(ms, 0.6);
+}
+
+TEST(Sampler, RejectedResultIsDiscardedWithItsReasonAndCountsAsARound) {
+  CooldownBudget budget;
+  SamplerConfig cfg;
+  cfg.idle_gap_ms = 0;
+  Sampler s(cfg, kFixed, budget);
+  EXPECT_THROW(s.reject(1.0, "x", ""), std::logic_error);
+  int timed = 0;
+  for (int guard = 0; guard < 1000 && !s.done(); ++guard) {
+    const Action a = s.next();
+    if (a.kind != Kind::Run) continue;
+    if (a.recorded && timed++ == 0) {
+      s.reject(12.0 * a.repetitions, "timestamp-rejected", "timestamp negative");
+    } else {
+      s.add(10.0 * a.repetitions);
+    }
+  }
+  const SamplerReport r = s.report();
+  ASSERT_EQ(r.discarded.size(), 1u);
+  EXPECT_EQ(r.discarded[0].reason, "timestamp-rejected");
+  EXPECT_EQ(r.discarded[0].note, "timestamp negative");
+  EXPECT_DOUBLE_EQ(r.discarded[0].ms, 12.0);
+  EXPECT_TRUE(r.invalid_ms.empty());  // a rejected reading is not an unusable value
+  EXPECT_EQ(r.rounds, 4);             // it counted toward max_rounds
+  for (const double ms : r.kept_ms) EXPECT_DOUBLE_EQ(ms, 10.0);
+}
+
 }  // namespace
 }  // namespace wgb::measure
