@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/common.hpp"
+#include "gpu/names.hpp"
 #include "report/document.hpp"
 
 namespace wgb::cli {
@@ -27,7 +28,13 @@ void register_devices(CLI::App& app, int& exit_code) {
     }
     if (as_json) {
       nlohmann::json out = nlohmann::json::array();
-      for (const auto& a : *adapters) out.push_back(report::adapter_json(a));
+      for (const auto& a : *adapters) {
+        // Before a device exists: the adapter's offered features, and those a run's device enables.
+        auto j = report::adapter_json(a);
+        j["adapter_features"] = a.features;
+        j["features"] = gpu::enabled_features(a.features, flags.experimental);
+        out.push_back(std::move(j));
+      }
       std::cout << out.dump(2) << '\n';
       return;
     }
@@ -42,8 +49,10 @@ void register_devices(CLI::App& app, int& exit_code) {
         std::cout << fmt::format("    subgroups:     {}..{} lanes\n", a.subgroup_min_size, a.subgroup_max_size);
       }
       std::cout << "    limits:\n";
-      for (const auto& [k, v] : a.limits) std::cout << fmt::format("      {:<36} {}\n", k, v);
-      std::cout << fmt::format("    features:      {}\n", fmt::join(a.features, ", "));
+      for (const auto& [k, v] : a.limits) std::cout << fmt::format("      {:<42} {}\n", k, v);
+      std::cout << fmt::format("    adapter features (offered): {}\n", fmt::join(a.features, ", "));
+      std::cout << fmt::format("    device features (a run enables): {}\n",
+                               fmt::join(gpu::enabled_features(a.features, flags.experimental), ", "));
       std::cout << fmt::format("    WGSL features: {}\n", fmt::join(a.wgsl_features, ", "));
       for (const auto& h : a.memory_heaps) {
         const std::string props = h.properties.empty() ? "no properties" : fmt::format("{}", fmt::join(h.properties, ", "));

@@ -10,6 +10,7 @@
 #include "report/document.hpp"
 #include "report/html.hpp"
 #include "report/table.hpp"
+#include "report/verdict.hpp"
 
 namespace wgb::cli {
 
@@ -55,6 +56,9 @@ int report_command(const ReportFlags& f) {
       std::cout << d.path.string() << ":\n";
       report::write_table(std::cout, d.rows);
       report::write_summary(std::cout, d.rows, d.json);
+      // Technique verdicts derived from the rows (documents written before the technique_verdicts
+      // field get them too).
+      report::write_verdicts(std::cout, report::family_verdicts(d.rows));
     }
   }
   return kExitOk;
@@ -66,9 +70,10 @@ void register_report(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "report", "Report result documents: one self-contained HTML file (-o), a CSV (--csv), or a table on stdout");
   static ReportFlags f;
-  cmd->add_option("documents", f.inputs,
-                  "Result documents (JSON from run, sweep or memory); the first supplies the machine card, sweep "
-                  "documents add curves")
+  cmd->add_option(
+         "documents", f.inputs,
+         "Result documents (JSON from run, sweep, memory or host); each gets its machine card and its device's "
+         "roofline, sweep and host documents add curves")
       ->required();
   cmd->add_option("-o,--output", f.html_path, "Write the HTML report here");
   cmd->add_option("--csv", f.csv_path, "Write the rows of all documents as CSV here");

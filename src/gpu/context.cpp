@@ -78,13 +78,6 @@ constexpr const char* kToggleNoRobustness = "disable_robustness";
 constexpr const char* kToggleUnsafe = "allow_unsafe_apis";
 constexpr const char* kToggleF16Nvidia = "vulkan_enable_f16_on_nvidia";
 
-// The optional features the catalog can use; requested when the adapter has them.
-constexpr wgpu::FeatureName kWantedFeatures[] = {
-    wgpu::FeatureName::ShaderF16,
-    wgpu::FeatureName::TimestampQuery,
-    wgpu::FeatureName::Subgroups,
-};
-
 // WGSL for fill_hashed: word i of the bound range becomes hash32((base + i) ^ seed), the same
 // function as gpu::hash32 on the host, so validators can recompute any input word.
 constexpr std::string_view kFillWgsl = R"(
@@ -308,7 +301,7 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextOptions& options
     return make_error(ErrorKind::NoAdapter, "the adapter did not report its limits");
   }
   std::vector<wgpu::FeatureName> features;
-  for (auto f : kWantedFeatures) {
+  for (auto f : requested_features()) {  // the optional features the catalog can use (gpu/names.hpp)
     if (ctx->adapter_handle_.HasFeature(f)) features.push_back(f);
   }
   if (options.experimental &&

@@ -2,6 +2,7 @@
 // Dawn-only features fall back to Dawn's own enumerator name in kebab case.
 #include "gpu/names.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 #include <webgpu/webgpu_cpp_print.h>
@@ -110,20 +111,89 @@ std::string subgroup_matrix_component_name(wgpu::SubgroupMatrixComponentType t) 
 }
 
 std::vector<std::pair<std::string, std::uint64_t>> limit_list(const wgpu::Limits& l) {
+  // Every field of wgpu::Limits, in the header's order, by its WebGPU name.
   return {
-      {"maxBufferSize", l.maxBufferSize},
-      {"maxStorageBufferBindingSize", l.maxStorageBufferBindingSize},
-      {"maxUniformBufferBindingSize", l.maxUniformBufferBindingSize},
+      {"maxTextureDimension1D", l.maxTextureDimension1D},
+      {"maxTextureDimension2D", l.maxTextureDimension2D},
+      {"maxTextureDimension3D", l.maxTextureDimension3D},
+      {"maxTextureArrayLayers", l.maxTextureArrayLayers},
+      {"maxBindGroups", l.maxBindGroups},
+      {"maxBindGroupsPlusVertexBuffers", l.maxBindGroupsPlusVertexBuffers},
+      {"maxBindingsPerBindGroup", l.maxBindingsPerBindGroup},
+      {"maxDynamicUniformBuffersPerPipelineLayout", l.maxDynamicUniformBuffersPerPipelineLayout},
+      {"maxDynamicStorageBuffersPerPipelineLayout", l.maxDynamicStorageBuffersPerPipelineLayout},
+      {"maxSampledTexturesPerShaderStage", l.maxSampledTexturesPerShaderStage},
+      {"maxSamplersPerShaderStage", l.maxSamplersPerShaderStage},
       {"maxStorageBuffersPerShaderStage", l.maxStorageBuffersPerShaderStage},
+      {"maxStorageTexturesPerShaderStage", l.maxStorageTexturesPerShaderStage},
+      {"maxUniformBuffersPerShaderStage", l.maxUniformBuffersPerShaderStage},
+      {"maxUniformBufferBindingSize", l.maxUniformBufferBindingSize},
+      {"maxStorageBufferBindingSize", l.maxStorageBufferBindingSize},
+      {"minUniformBufferOffsetAlignment", l.minUniformBufferOffsetAlignment},
+      {"minStorageBufferOffsetAlignment", l.minStorageBufferOffsetAlignment},
+      {"maxVertexBuffers", l.maxVertexBuffers},
+      {"maxBufferSize", l.maxBufferSize},
+      {"maxVertexAttributes", l.maxVertexAttributes},
+      {"maxVertexBufferArrayStride", l.maxVertexBufferArrayStride},
+      {"maxInterStageShaderVariables", l.maxInterStageShaderVariables},
+      {"maxColorAttachments", l.maxColorAttachments},
+      {"maxColorAttachmentBytesPerSample", l.maxColorAttachmentBytesPerSample},
       {"maxComputeWorkgroupStorageSize", l.maxComputeWorkgroupStorageSize},
       {"maxComputeInvocationsPerWorkgroup", l.maxComputeInvocationsPerWorkgroup},
       {"maxComputeWorkgroupSizeX", l.maxComputeWorkgroupSizeX},
       {"maxComputeWorkgroupSizeY", l.maxComputeWorkgroupSizeY},
       {"maxComputeWorkgroupSizeZ", l.maxComputeWorkgroupSizeZ},
       {"maxComputeWorkgroupsPerDimension", l.maxComputeWorkgroupsPerDimension},
-      {"minStorageBufferOffsetAlignment", l.minStorageBufferOffsetAlignment},
-      {"minUniformBufferOffsetAlignment", l.minUniformBufferOffsetAlignment},
+      {"maxImmediateSize", l.maxImmediateSize},
   };
+}
+
+const std::vector<wgpu::FeatureName>& requested_features() {
+  static const std::vector<wgpu::FeatureName> f{
+      wgpu::FeatureName::ShaderF16,
+      wgpu::FeatureName::TimestampQuery,
+      wgpu::FeatureName::Subgroups,
+  };
+  return f;
+}
+
+namespace {
+
+std::vector<std::string> sorted_names(const wgpu::SupportedFeatures& features) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < features.featureCount; ++i) out.push_back(feature_name(features.features[i]));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> feature_names(const wgpu::Adapter& adapter) {
+  wgpu::SupportedFeatures features;
+  adapter.GetFeatures(&features);
+  return sorted_names(features);
+}
+
+std::vector<std::string> feature_names(const wgpu::Device& device) {
+  wgpu::SupportedFeatures features;
+  device.GetFeatures(&features);
+  return sorted_names(features);
+}
+
+std::vector<std::string> enabled_features(const std::vector<std::string>& offered, bool experimental) {
+  std::vector<wgpu::FeatureName> wanted = requested_features();
+  if (experimental) wanted.push_back(wgpu::FeatureName::ChromiumExperimentalSubgroupMatrix);
+  std::vector<std::string> out;
+  for (auto f : wanted) {
+    const std::string name = feature_name(f);
+    if (std::find(offered.begin(), offered.end(), name) != offered.end()) out.push_back(name);
+  }
+  // Dawn also enables the core features every device has (e.g. core-features-and-limits).
+  for (const char* core : {"core-features-and-limits"}) {
+    if (std::find(offered.begin(), offered.end(), core) != offered.end()) out.push_back(core);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace wgb::gpu

@@ -5,9 +5,10 @@
 
 #include <algorithm>
 #include <array>
-#include <iterator>
 #include <cmath>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "report/table.hpp"
@@ -17,11 +18,23 @@ namespace wgb::report {
 namespace {
 
 // Values measured per run (clocks, submit cost) are not part of "what differs".
+// Clocks are compared on their own (Comparison::clocks), with their sources and a tolerance.
 bool volatile_key(const std::string& path) {
-  static const std::set<std::string> kVolatile{
-      "machine.adapter.index", "machine.dawn.empty_submit_ms", "machine.host.observed_mhz",
-      "machine.host.observed_mhz_at_finish"};
-  return kVolatile.count(path) != 0;
+  static const std::set<std::string> kVolatile{"machine.adapter.index",     "machine.dawn.empty_submit_ms",
+                                               "machine.host.observed_mhz", "machine.host.observed_mhz_at_finish",
+                                               "machine.host.base_khz",     "machine.host.max_khz"};
+  return kVolatile.count(path) != 0 || path.rfind("machine.host.clocks.", 0) == 0 ||
+         path.rfind("machine.host.clock.", 0) == 0;
+}
+
+std::optional<double> number_at(const nlohmann::json& j, std::initializer_list<const char*> path) {
+  const nlohmann::json* p = &j;
+  for (const char* k : path) {
+    if (!p->is_object() || !p->contains(k)) return std::nullopt;
+    p = &(*p)[k];
+  }
+  if (!p->is_number()) return std::nullopt;
+  return p->get<double>();
 }
 
 void flatten(const nlohmann::json& j, const std::string& path, std::map<std::string, nlohmann::json>& out) {
@@ -77,8 +90,60 @@ nlohmann::json without_volatile_parameters(nlohmann::json p) {
 
 }  // namespace
 
+std::vector<ClockFigure> clock_figures(const nlohmann::json& doc) {
+  std::vector<ClockFigure> out;
+  auto add = [&out](const std::string& what, std::optional<double> mhz, std::string source) {
+    if (mhz && *mhz > 0) out.push_back({what, *mhz, 0, std::move(source), {}, false});
+  };
+  static const nlohmann::json kEmpty = nlohmann::json::object();
+  const auto& host = doc.contains("machine") && doc["machine"].is_object() && doc["machine"].contains("host")
+                         ? doc["machine"]["host"]
+                         : kEmpty;
+  if (host.contains("clocks") && host["clocks"].is_object()) {
+    for (const auto& [key, what] :
+         std::vector<std::pair<const char*, const char*>>{{"base", "base"},
+                                                          {"max", "max"},
+                                                          {"observed_at_start", "observed at start"},
+                                                          {"sustained_at_start", "sustained at start"},
+                                                          {"observed_at_finish", "observed at finish"},
+                                                          {"sustained_at_finish", "sustained at finish"}}) {
+      const auto& f = host["clocks"].contains(key) ? host["clocks"][key] : kEmpty;
+      add(what, number_at(f, {"mhz"}), f.value("source", std::string()));
+    }
+  } else {  // documents written before machine.host.clocks
+    if (auto khz = number_at(host, {"base_khz"})) add("base", *khz / 1000, "cpufreq base_frequency");
+    if (auto khz = number_at(host, {"max_khz"})) add("max", *khz / 1000, "cpufreq cpuinfo_max_freq");
+    add("observed at start", number_at(host, {"observed_mhz"}), "/proc/cpuinfo \"cpu MHz\"");
+    add("observed at finish", number_at(host, {"observed_mhz_at_finish"}), "/proc/cpuinfo \"cpu MHz\"");
+  }
+  // The host suite's own measurements on its pinned cores.
+  add("host suite: base (TSC)", number_at(host, {"clock", "base", "tsc_mhz"}), "measured: TSC rate (host suite)");
+  add("host suite: sustained", number_at(host, {"clock", "sustained_add_chain_mhz", "median"}),
+      "measured: add chain after every timed region, median (host suite)");
+  return out;
+}
+
 Comparison compare_documents(const LoadedDocument& a, const LoadedDocument& b) {
   Comparison c;
+  // Host clocks: every figure either document states, side by side.
+  const auto ca = clock_figures(a.json), cb = clock_figures(b.json);
+  for (const auto& fa : ca) {
+    ClockFigure f = fa;
+    const auto it = std::find_if(cb.begin(), cb.end(), [&](const ClockFigure& x) { return x.what == fa.what; });
+    if (it != cb.end()) {
+      f.b_mhz = it->a_mhz;
+      f.source_b = it->source_a;
+      f.differs = std::fabs(f.b_mhz / f.a_mhz - 1) > kClockTolerance;
+    } else {
+      f.differs = true;
+    }
+    c.clocks.push_back(std::move(f));
+  }
+  for (const auto& fb : cb) {
+    if (std::none_of(ca.begin(), ca.end(), [&](const ClockFigure& x) { return x.what == fb.what; })) {
+      c.clocks.push_back({fb.what, 0, fb.a_mhz, {}, fb.source_a, true});
+    }
+  }
   for (const char* section : {"machine", "build", "options"}) diff_section(a.json, b.json, section, c.differences);
 
   std::map<std::string, std::vector<const BenchmarkResult*>> in_b;
@@ -172,6 +237,21 @@ void write_comparison(std::ostream& out, const Comparison& c, const LoadedDocume
       out << fmt::format("  {}: {} | {}\n", d.what, d.a.empty() ? "-" : d.a, d.b.empty() ? "-" : d.b);
     }
   }
+  if (!c.clocks.empty()) {
+    out << fmt::format(
+        "host clocks (a frequency difference changes what a kernel does per second; 'DIFFERS' beyond "
+        "{:.0f}%):\n",
+        100 * kClockTolerance);
+    auto mhz = [](double v, const std::string& src) {
+      return v > 0 ? fmt::format("{:.0f} MHz ({})", v, src) : std::string("not stated");
+    };
+    for (const auto& f : c.clocks) {
+      const std::string change =
+          f.a_mhz > 0 && f.b_mhz > 0 ? fmt::format(" {:+.1f}%", 100 * (f.b_mhz / f.a_mhz - 1)) : "";
+      out << fmt::format("  {}: {} | {}{}{}\n", f.what, mhz(f.a_mhz, f.source_a), mhz(f.b_mhz, f.source_b), change,
+                         f.differs ? "  DIFFERS" : "");
+    }
+  }
   std::vector<std::array<std::string, 7>> lines;
   lines.push_back({"benchmark", "a", "b", "b/a", "dispersion", "significant", "notes"});
   for (const auto& r : c.rows) {
@@ -225,8 +305,23 @@ nlohmann::json comparison_json(const Comparison& c, std::optional<double> fail_p
   }
   nlohmann::json diffs = nlohmann::json::array();
   for (const auto& d : c.differences) diffs.push_back({{"what", d.what}, {"a", d.a}, {"b", d.b}});
-  nlohmann::json j{{"schema", "webgpu-bench/comparison"}, {"schema_version", 1}, {"rows", rows},
-                   {"only_a", c.only_a}, {"only_b", c.only_b}, {"differences", diffs}};
+  nlohmann::json clocks = nlohmann::json::array();
+  for (const auto& f : c.clocks) {
+    auto mhz = [](double v) { return v > 0 ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    clocks.push_back({{"what", f.what},
+                      {"a_mhz", mhz(f.a_mhz)},
+                      {"b_mhz", mhz(f.b_mhz)},
+                      {"source_a", f.source_a},
+                      {"source_b", f.source_b},
+                      {"differs", f.differs}});
+  }
+  nlohmann::json j{{"schema", "webgpu-bench/comparison"},
+                   {"schema_version", 1},
+                   {"rows", rows},
+                   {"only_a", c.only_a},
+                   {"only_b", c.only_b},
+                   {"differences", diffs},
+                   {"clocks", clocks}};
   if (fail_pct) {
     j["fail_on_regression_pct"] = *fail_pct;
     j["regressions"] = regressions(c, *fail_pct);

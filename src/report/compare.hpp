@@ -36,10 +36,26 @@ struct Difference {
   std::string a, b;
 };
 
+// One host clock figure in both documents (seed 004 "Frequency": a frequency difference between
+// baseline and variant must be reported). 0 MHz: the document does not state it.
+struct ClockFigure {
+  std::string what;  // "base", "max", "observed at start", "sustained at finish", ...
+  double a_mhz = 0, b_mhz = 0;
+  std::string source_a, source_b;
+  bool differs = false;  // both stated and |b/a - 1| > kClockTolerance, or stated in one only
+};
+inline constexpr double kClockTolerance = 0.02;
+
+// The host clock figures a document states, with their sources: machine.host.clocks (base, max,
+// observed and sustained at start and finish), the older cpufreq/proc fields where that is absent,
+// and the host suite's measured clocks (machine.host.clock).
+std::vector<ClockFigure> clock_figures(const nlohmann::json& doc);
+
 struct Comparison {
   std::vector<CompareRow> rows;  // rows present in both, in a's order
   std::vector<std::string> only_a, only_b;
   std::vector<Difference> differences;
+  std::vector<ClockFigure> clocks;  // every clock figure stated by either document
 };
 
 Comparison compare_documents(const LoadedDocument& a, const LoadedDocument& b);

@@ -13,8 +13,10 @@
 
 #include "gpu/build_info.hpp"
 #include "gpu/kernel_override.hpp"
+#include "gpu/names.hpp"
 #include "report/machine.hpp"
 #include "report/roofline.hpp"
+#include "report/verdict.hpp"
 
 namespace wgb::report {
 
@@ -27,6 +29,28 @@ constexpr const char* kWarmUpPolicy =
     "enter the statistics";
 
 nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
+
+// What ran untimed before a row's samples, from the procedure that measured it: the host suite's
+// protocol (parameters.timing.warmup), the memory suite's phase sampler (parameters.warmup_ms), or
+// the GPU sampler of run and sweep.
+nlohmann::json warm_up_of(const BenchmarkResult& r) {
+  const auto& p = r.parameters;
+  if (p.is_object() && p.contains("timing") && p["timing"].is_object() && p["timing"].contains("warmup") &&
+      p["timing"]["warmup"].is_object()) {
+    const auto& w = p["timing"]["warmup"];
+    auto field = [&w](const char* k) { return w.contains(k) ? w[k].dump() : std::string("?"); };
+    return fmt::format("host protocol: {} untimed regions, {} ms, {}{}", field("runs"), field("ms"),
+                       w.value("steady", false) ? "steady" : "stopped at the cap (not steady)",
+                       w.contains("rule") && w["rule"].is_string() ? "; rule: " + w["rule"].get<std::string>() : "");
+  }
+  if (r.category == "memory" && p.is_object() && p.contains("warmup_ms") && p["warmup_ms"].is_number()) {
+    return fmt::format(
+        "memory phase sampler: {:.0f} ms of untimed passes at the calibrated size (up to --warmup-ms, "
+        "at most a tenth of the phase budget) to ramp clocks; not in the statistics",
+        p["warmup_ms"].get<double>());
+  }
+  return kWarmUpPolicy;
+}
 
 }  // namespace
 
@@ -61,7 +85,7 @@ nlohmann::json to_json(const BenchmarkResult& r) {
                     {"knob", r.knob},
                     {"repetitions_per_batch", r.repetitions},
                     {"samples", r.stats.count},
-                    {"warm_up", kWarmUpPolicy},
+                    {"warm_up", warm_up_of(r)},
                     {"calibration", r.calibration},
                     {"stop_reason", r.stop_reason},
                     {"cooldowns", r.cooldowns}};
@@ -387,6 +411,7 @@ nlohmann::json adapter_json(const gpu::AdapterDescription& a) {
           {"subgroup_max_size", a.subgroup_max_size},
           {"limits", limits},
           {"features", a.features},
+          {"adapter_features", a.features},  // set_device replaces it by the adapter's own list
           {"wgsl_language_features", a.wgsl_features},
           {"adapter_toggles", a.adapter_toggles},
           {"subgroup_matrix_configs", [&] {
@@ -471,6 +496,9 @@ void ResultDocument::set_device(gpu::Context& gpu) {
                               {"experimental", gpu.options().experimental},
                               {"timestamps", gpu.has_timestamps()},
                               {"empty_submit_ms", gpu.empty_submit_ms()}});
+  // Both feature lists: what the adapter offers, and what the device enabled (the description's).
+  doc_["machine"]["adapter"]["adapter_features"] = gpu::feature_names(gpu.device().GetAdapter());
+  doc_["machine"]["adapter"]["features"] = gpu::feature_names(gpu.device());
 }
 
 void ResultDocument::set_adapter(const gpu::AdapterDescription& adapter, nlohmann::json dawn) {
@@ -497,6 +525,9 @@ void ResultDocument::refresh() {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& r : rows_) rows.push_back(to_json(r));
   doc_["rows"] = std::move(rows);
+  // Per-family verdicts of the technique comparisons, derived from the rows (readers re-derive
+  // them the same way, so documents written before this field still get them).
+  doc_["technique_verdicts"] = verdicts_json(family_verdicts(rows_));
 }
 
 void ResultDocument::finish(std::string end_state) {
@@ -504,6 +535,10 @@ void ResultDocument::finish(std::string end_state) {
   doc_["finished_at"] = utc_now_iso8601();
   // The host's clock at the end of the run: with the start value, what the CPU sustained.
   doc_["machine"]["host"]["observed_mhz_at_finish"] = observed_cpu_mhz();
+  auto& clocks = doc_["machine"]["host"]["clocks"];
+  if (!clocks.is_object()) clocks = nlohmann::json::object();
+  const nlohmann::json at_finish = host_clocks("finish");  // a local: items() must not outlive it
+  for (const auto& [k, v] : at_finish.items()) clocks[k] = v;
 }
 
 // ---- files ------------------------------------------------------------------------------------
@@ -575,9 +610,13 @@ Expected<nlohmann::json> parse_result_document(std::string_view text, const std:
   if (!doc.contains("schema_version") || !doc["schema_version"].is_number_integer()) {
     return make_error(ErrorKind::Usage, fmt::format("{}: missing or non-integer schema_version", name));
   }
-  if (doc["schema_version"].get<int>() > kSchemaVersion) {
-    return make_error(ErrorKind::Usage, fmt::format("{}: schema_version {} is newer than this program reads ({})",
-                                                    name, doc["schema_version"].get<int>(), kSchemaVersion));
+  if (doc["schema_version"].get<std::int64_t>() < 1) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: schema_version {} is not a valid version (1 to {})", name,
+                                                    doc["schema_version"].dump(), kSchemaVersion));
+  }
+  if (doc["schema_version"].get<std::int64_t>() > kSchemaVersion) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: schema_version {} is newer than this program reads ({})", name,
+                                                    doc["schema_version"].dump(), kSchemaVersion));
   }
   if (!doc.contains("rows") || !doc["rows"].is_array()) {
     return make_error(ErrorKind::Usage, fmt::format("{}: missing the \"rows\" array", name));
@@ -588,6 +627,23 @@ Expected<nlohmann::json> parse_result_document(std::string_view text, const std:
         !r["value"].is_number() || !r.contains("status") || !r["status"].is_string()) {
       return make_error(ErrorKind::Usage,
                         fmt::format("{}: row {} lacks id/status/value of the right types", name, i));
+    }
+    // A rate is a count per second: negative or non-finite values are corrupt, not measurements.
+    auto bad_rate = [](const nlohmann::json& v) {
+      return !v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0;
+    };
+    if (bad_rate(r["value"])) {
+      return make_error(ErrorKind::Usage, fmt::format("{}: row {} ({}): \"value\" is {}, expected a finite rate >= 0",
+                                                      name, i, r["id"].get<std::string>(), r["value"].dump()));
+    }
+    if (r.contains("value_iqr") && r["value_iqr"].is_array()) {
+      for (const auto& v : r["value_iqr"]) {
+        if (bad_rate(v)) {
+          return make_error(ErrorKind::Usage,
+                            fmt::format("{}: row {} ({}): \"value_iqr\" holds {}, expected finite rates >= 0", name, i,
+                                        r["id"].get<std::string>(), v.dump()));
+        }
+      }
     }
   }
   for (const char* section : {"machine", "build", "options"}) {

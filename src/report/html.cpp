@@ -5,13 +5,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <optional>
 
+#include "report/charts.hpp"
+#include "report/compare.hpp"
 #include "report/roofline.hpp"
 #include "report/svg.hpp"
 #include "report/table.hpp"
+#include "report/verdict.hpp"
 
 namespace wgb::report {
 
@@ -19,6 +23,24 @@ namespace {
 
 using svg::escape;
 using Json = nlohmann::json;
+
+// The charts' rules (charts::css): shared with the results server's run page.
+constexpr const char* kChartCss = R"css(
+.verdict{padding:8px 12px;border-radius:6px;margin:8px 0;border:1px solid}
+.verdict.pass{background:#eaf6ee;border-color:#9fd3ae}.verdict.fail{background:#fdecea;border-color:#f1aaa4}
+.verdict.info{background:#f3f5fa;border-color:#d8dce5}
+svg.chart{display:block;margin:8px 0;max-width:100%;height:auto;background:#fff}
+svg .frame{fill:none;stroke:#9aa3b5}svg .grid{stroke:#eceef3}svg .tick{font-size:11px;fill:#5b6475}
+svg .axis{font-size:12px;fill:#3a4254}svg .ttl{font-size:14px;font-weight:600;fill:#1d2330}svg .lbl{font-size:11px;fill:#1d2330}
+svg .roof{fill:none;stroke:#b3261e;stroke-width:2.5}svg .roof-key{fill:#b3261e}
+svg .series{fill:none;stroke:#2357c6;stroke-width:2}svg .series-key{fill:#2357c6}
+svg .pt{fill:#2357c6;stroke:#123a8a}svg .pt.low{fill:#e8710a;stroke:#8a4306}svg .pt.hollow{fill:#fff}
+svg .pt-key{fill:#2357c6}svg .low-key{fill:#e8710a}
+svg .bar{fill:#6d8fd8}svg .whisker,svg .wh{stroke:#1d2330;stroke-width:1.4;fill:none}
+svg .roof.alt{stroke-dasharray:6 4}svg .s1{stroke:#b3261e}svg .s2{stroke:#1b7a3a}svg .s3{stroke:#8a4fd0}
+svg .s1-key{fill:#b3261e}svg .s2-key{fill:#1b7a3a}svg .s3-key{fill:#8a4fd0}
+.doc{border-top:3px solid #2357c6;margin-top:32px;padding-top:4px}
+)css";
 
 constexpr const char* kCss = R"css(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1d2330;background:#fff}
@@ -31,19 +53,10 @@ table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid #e3e
 th{background:#f0f2f7}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 table.kv th{background:none;font-weight:600;color:#3a4254;white-space:nowrap}
 .ok{color:#1b7a3a}.bad{color:#b3261e;font-weight:600}.warn{color:#9a6700}
-.verdict{padding:8px 12px;border-radius:6px;margin:8px 0;border:1px solid}
-.verdict.pass{background:#eaf6ee;border-color:#9fd3ae}.verdict.fail{background:#fdecea;border-color:#f1aaa4}
-.verdict.info{background:#f3f5fa;border-color:#d8dce5}
-svg.chart{display:block;margin:8px 0;max-width:100%;height:auto;background:#fff}
-svg .frame{fill:none;stroke:#9aa3b5}svg .grid{stroke:#eceef3}svg .tick{font-size:11px;fill:#5b6475}
-svg .axis{font-size:12px;fill:#3a4254}svg .ttl{font-size:14px;font-weight:600;fill:#1d2330}svg .lbl{font-size:11px;fill:#1d2330}
-svg .roof{fill:none;stroke:#b3261e;stroke-width:2.5}svg .roof-key{fill:#b3261e}
-svg .series{fill:none;stroke:#2357c6;stroke-width:2}svg .series-key{fill:#2357c6}
-svg .pt{fill:#2357c6;stroke:#123a8a}svg .pt.low{fill:#e8710a;stroke:#8a4306}svg .pt.hollow{fill:#fff}
-svg .pt-key{fill:#2357c6}svg .low-key{fill:#e8710a}
-svg .bar{fill:#6d8fd8}svg .whisker,svg .wh{stroke:#1d2330;stroke-width:1.4;fill:none}
 details{margin:6px 0}code{font-size:12px}
 )css";
+
+using charts::Ids;
 
 std::string anchor(const std::string& s) {
   std::string out;
@@ -81,32 +94,59 @@ void kv(std::string& s, const std::string& k, const std::string& v) {
 
 // ---- machine card -----------------------------------------------------------------------------
 
-std::string machine_card(const Json& doc) {
+bool is_host_document(const Json& doc) { return str(doc, "suite") == "host"; }
+
+// The device a document measured: the GPU adapter's name, or the host CPU for host documents.
+std::string device_name(const Json& doc) {
+  const auto& m = sub(doc, "machine");
+  if (is_host_document(doc)) {
+    const std::string cpu = str(sub(m, "host"), "cpu_model");
+    return "host CPU" + (cpu.empty() ? "" : ": " + cpu);
+  }
+  return str(sub(m, "adapter"), "device");
+}
+
+// The host clock as the document states it (report/compare.hpp clock_figures): base, max,
+// observed and sustained clocks, each with its source.
+std::string host_clock_text(const Json& doc) {
+  std::vector<std::string> parts;
+  for (const auto& f : clock_figures(doc))
+    parts.push_back(fmt::format("{} {:.0f} MHz ({})", f.what, f.a_mhz, f.source_a));
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+std::string machine_card(const Json& doc, Ids& ids) {
   const auto& m = sub(doc, "machine");
   const auto& a = sub(m, "adapter");
   const auto& d = sub(m, "dawn");
   const auto& h = sub(m, "host");
   const auto& b = sub(doc, "build");
-  std::string s = "<h2 id=\"machine\">Machine</h2>\n<div class=\"card\">\n";
+  const std::string name = device_name(doc);
+  std::string s = fmt::format("<h2 id=\"{}\">Machine{}</h2>\n<div class=\"card\">\n", ids("machine"),
+                              escape(name.empty() ? "" : ": " + name));
 
-  s += "<div class=\"box\"><h3>GPU adapter</h3><table class=\"kv\">\n";
-  kv(s, "device", str(a, "device"));
-  kv(s, "vendor", fmt::format("{} ({}), architecture {}", str(a, "vendor"), str(a, "vendor_id"), str(a, "architecture")));
-  kv(s, "description", str(a, "description"));
-  kv(s, "backend / type", fmt::format("{} / {}", str(a, "backend"), str(a, "adapter_type")));
-  kv(s, "driver", str(a, "driver"));
-  if (a.contains("subgroup_max_size")) kv(s, "subgroups", fmt::format("{}..{} lanes", str(a, "subgroup_min_size"), str(a, "subgroup_max_size")));
-  kv(s, "features", join_strings(a.value("features", Json::array())));
-  kv(s, "WGSL language features", join_strings(a.value("wgsl_language_features", Json::array())));
-  s += "</table>\n";
-  if (a.contains("limits") && a["limits"].is_object()) {
-    s += "<details><summary>limits</summary><table class=\"kv\">\n";
-    for (const auto& [k, v] : a["limits"].items()) kv(s, k, v.is_string() ? v.get<std::string>() : v.dump());
-    s += "</table></details>\n";
+  if (!a.empty()) {
+    s += "<div class=\"box\"><h3>GPU adapter</h3><table class=\"kv\">\n";
+    kv(s, "device", str(a, "device"));
+    kv(s, "vendor",
+       fmt::format("{} ({}), architecture {}", str(a, "vendor"), str(a, "vendor_id"), str(a, "architecture")));
+    kv(s, "description", str(a, "description"));
+    kv(s, "backend / type", fmt::format("{} / {}", str(a, "backend"), str(a, "adapter_type")));
+    kv(s, "driver", str(a, "driver"));
+    if (a.contains("subgroup_max_size"))
+      kv(s, "subgroups", fmt::format("{}..{} lanes", str(a, "subgroup_min_size"), str(a, "subgroup_max_size")));
+    kv(s, "features", join_strings(a.value("features", Json::array())));
+    kv(s, "WGSL language features", join_strings(a.value("wgsl_language_features", Json::array())));
+    s += "</table>\n";
+    if (a.contains("limits") && a["limits"].is_object()) {
+      s += "<details><summary>limits</summary><table class=\"kv\">\n";
+      for (const auto& [k, v] : a["limits"].items()) kv(s, k, v.is_string() ? v.get<std::string>() : v.dump());
+      s += "</table></details>\n";
+    }
+    s += "</div>\n";
   }
-  s += "</div>\n";
 
-  s += "<div class=\"box\"><h3>Dawn and build</h3><table class=\"kv\">\n";
+  s += fmt::format("<div class=\"box\"><h3>{}</h3><table class=\"kv\">\n", a.empty() ? "Build" : "Dawn and build");
   kv(s, "Dawn", str(d, "version").empty() ? str(b, "dawn_version") : str(d, "version"));
   kv(s, "robustness", str(d, "robustness"));
   kv(s, "timestamps", str(d, "timestamps"));
@@ -119,28 +159,35 @@ std::string machine_card(const Json& doc) {
   kv(s, "webgpu-bench", str(b, "version"));
   kv(s, "Dawn source", str(b, "dawn_source"));
   s += "</table>\n";
-  s += fmt::format("<details><summary>device toggles in force</summary><p><code>{}</code></p></details>\n",
-                   escape(join_strings(d.value("device_toggles", Json::array()))));
-  s += fmt::format("<details><summary>adapter toggles</summary><p><code>{}</code></p></details>\n",
-                   escape(join_strings(a.value("adapter_toggles", Json::array()))));
+  if (!a.empty() || !d.empty()) {
+    s += fmt::format("<details><summary>device toggles in force</summary><p><code>{}</code></p></details>\n",
+                     escape(join_strings(d.value("device_toggles", Json::array()))));
+    s += fmt::format("<details><summary>adapter toggles</summary><p><code>{}</code></p></details>\n",
+                     escape(join_strings(a.value("adapter_toggles", Json::array()))));
+  }
   s += "</div>\n";
 
   s += "<div class=\"box\"><h3>Host</h3><table class=\"kv\">\n";
   kv(s, "CPU", str(h, "cpu_model"));
   kv(s, "cores", fmt::format("{} logical, {} per socket, {} socket(s)", str(h, "logical_cpus"), str(h, "cores_per_socket"),
                              str(h, "sockets")));
-  std::string clocks;
-  if (h.contains("base_khz") && h["base_khz"].is_number()) clocks += fmt::format("base {} MHz, ", h["base_khz"].get<double>() / 1000);
-  if (h.contains("observed_mhz") && h["observed_mhz"].is_number()) {
-    clocks += fmt::format("observed {:.0f} MHz at start", h["observed_mhz"].get<double>());
-  }
-  if (h.contains("observed_mhz_at_finish") && h["observed_mhz_at_finish"].is_number()) {
-    clocks += fmt::format(", {:.0f} MHz at finish", h["observed_mhz_at_finish"].get<double>());
-  }
-  kv(s, "clock", clocks);
+  kv(s, "clock", host_clock_text(doc));
   kv(s, "vector ISA", join_strings(h.value("vector_isa", Json::array())));
   if (h.contains("memory_bytes") && h["memory_bytes"].is_number()) kv(s, "memory", format_bytes(h["memory_bytes"].get<double>()));
   kv(s, "NUMA nodes", str(h, "numa_nodes"));
+  if (h.contains("roofline") && h["roofline"].is_object()) {
+    const auto& r = h["roofline"];
+    std::vector<std::string> parts;
+    if (r.contains("bandwidth_Bps") && r["bandwidth_Bps"].is_number()) {
+      parts.push_back("stream bandwidth " + format_rate(r["bandwidth_Bps"].get<double>(), "B"));
+    }
+    for (const char* p : {"f32", "f64"}) {
+      const std::string k = std::string("peak_flops_") + p;
+      if (r.contains(k) && r[k].is_number())
+        parts.push_back(fmt::format("{} peak {}", p, format_rate(r[k].get<double>(), "FLOP")));
+    }
+    kv(s, "measured ceilings", fmt::format("{}", fmt::join(parts, ", ")));
+  }
   kv(s, "OS", fmt::format("{} {} {} {}", str(h, "distribution"), str(h, "os"), str(h, "kernel"), str(h, "arch")));
   s += "</table>\n";
   if (h.contains("caches") && h["caches"].is_array() && !h["caches"].empty()) {
@@ -191,7 +238,7 @@ std::string verdicts(const LoadedDocument& doc) {
 
 // ---- results table ----------------------------------------------------------------------------
 
-std::string results_table(const std::vector<ReportRow>& rows) {
+std::string results_table(const std::vector<ReportRow>& rows, Ids& ids) {
   const bool with_repro = std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.repro.has_value(); });
   std::string s =
       "<table class=\"results\"><tr><th>benchmark</th><th>label</th><th>status</th><th>rate</th><th>statistic</th>"
@@ -206,9 +253,9 @@ std::string results_table(const std::vector<ReportRow>& rows) {
     const bool low = rate && row.roofline && row.roofline->applies && row.roofline->fraction < kRooflineLowFraction;
     std::string notes = r.message;
     for (const auto& n : r.notes) notes += (notes.empty() ? "" : "; ") + n;
-    s += fmt::format("<tr id=\"row-{}\"><td title=\"WGSL {}\"><code>{}</code></td><td>{}</td><td class=\"{}\">{}</td>",
-                     escape(anchor(row_key(r))), escape(r.wgsl_hash), escape(row_key(r)), escape(r.label), status_cls,
-                     escape(to_string(r.status)));
+    s += fmt::format("<tr id=\"{}\"><td title=\"WGSL {}\"><code>{}</code></td><td>{}</td><td class=\"{}\">{}</td>",
+                     escape(ids("row-" + anchor(row_key(r)))), escape(r.wgsl_hash), escape(row_key(r)), escape(r.label),
+                     status_cls, escape(to_string(r.status)));
     s += fmt::format("<td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>",
                      escape(rate ? format_rate(r.value, r.metric.unit) : "-"),
                      escape(rate ? fmt::format("{} of {}", to_string(r.statistic), r.stats.count) : "-"),
@@ -232,19 +279,20 @@ std::string results_table(const std::vector<ReportRow>& rows) {
 
 // ---- roofline ---------------------------------------------------------------------------------
 
-std::string roofline_section(const std::vector<ReportRow>& rows) {
-  std::string s = "<h2 id=\"roofline\">Roofline</h2>\n";
+// One device's roofline: its rows against its own ceilings (the GPU's from a GPU document, the host
+// CPU's from a host document); one roof per measured FLOP precision, each row against its own.
+std::string roofline_section(const std::vector<ReportRow>& rows, const std::string& device, Ids& ids) {
+  std::string s =
+      fmt::format("<h2 id=\"{}\">Roofline{}</h2>\n", ids("roofline"), escape(device.empty() ? "" : ": " + device));
   const Ceilings c = find_ceilings(rows);
   std::optional<double> bw;
   if (c.bandwidth) bw = c.bandwidth->value;
-  std::optional<double> peak;
-  std::string peak_name;
+  // The primary FLOP roof: f32 when measured, else the first precision measured.
+  std::string primary;
   if (c.flops.count("f32")) {
-    peak = c.flops.at("f32").value;
-    peak_name = "f32";
+    primary = "f32";
   } else if (!c.flops.empty()) {
-    peak = c.flops.begin()->second.value;
-    peak_name = c.flops.begin()->first;
+    primary = c.flops.begin()->first;
   }
   std::vector<std::string> ceil_text;
   if (c.bandwidth) ceil_text.push_back(fmt::format("peak bandwidth {} (from {})", format_rate(c.bandwidth->value, "B"), c.bandwidth->from));
@@ -262,25 +310,30 @@ std::string roofline_section(const std::vector<ReportRow>& rows) {
       unplaced.push_back(&row);
     }
   }
-  if (!bw && !peak) {
+  const std::string low_id = ids("roofline-low");
+  if (!bw && c.flops.empty()) {
     s += "<p class=\"warn\">No ceiling was measured in this document (run read-linear or the memory suite for "
-         "bandwidth, f32-fma-vec4 for the FLOP rate), so no roofline can be drawn.</p>\n";
+         "bandwidth, f32-fma-vec4 for the FLOP rate; on the host, the host suite's STREAM and FMA kernels), so no "
+         "roofline can be drawn.</p>\n";
   } else {
-    // x: arithmetic intensity (FLOP/B); the ridge point and every finite intensity fit with margin.
+    // x: arithmetic intensity (FLOP/B); the ridge points and every finite intensity fit with margin.
     std::vector<double> xs;
     for (const auto* r : placed) {
       const double ai = r->roofline->arithmetic_intensity;
       if (std::isfinite(ai) && ai > 0) xs.push_back(ai);
     }
-    if (bw && peak) xs.push_back(*peak / *bw);
+    if (bw) {
+      for (const auto& [p, ce] : c.flops) xs.push_back(ce.value / *bw);
+    }
     double lo = xs.empty() ? 1.0 : *std::min_element(xs.begin(), xs.end());
     double hi = xs.empty() ? 1.0 : *std::max_element(xs.begin(), xs.end());
     auto x_axis = svg::fit_axis({lo / 8, hi * 8}, "arithmetic intensity (FLOP per byte, log)", true);
     const double x_min = x_axis.min, x_max = x_axis.max;
-    auto roof = [&](double x) {
+    auto roof = [&](double x, const std::string& precision) {
       double r = HUGE_VAL;
       if (bw) r = std::min(r, *bw * x);
-      if (peak) r = std::min(r, *peak);
+      const auto it = c.flops.find(precision.empty() ? primary : precision);
+      if (it != c.flops.end()) r = std::min(r, it->second.value);
       return r;
     };
     struct P {
@@ -289,28 +342,54 @@ std::string roofline_section(const std::vector<ReportRow>& rows) {
       bool edge;
     };
     std::vector<P> pts;
-    std::vector<double> ys{roof(x_min), roof(x_max)};
+    std::vector<double> ys;
+    for (const auto& [p, ce] : c.flops) {
+      ys.push_back(roof(x_min, p));
+      ys.push_back(roof(x_max, p));
+    }
+    if (c.flops.empty()) {
+      ys.push_back(roof(x_min, ""));
+      ys.push_back(roof(x_max, ""));
+    }
     for (const auto* r : placed) {
       const double ai = r->roofline->arithmetic_intensity;
       // Kernels without FLOPs (AI 0) sit on the left edge, kernels without memory traffic (AI inf)
       // on the right edge; their height keeps their fraction of the roof there.
       const bool edge = !(std::isfinite(ai) && ai > 0);
       const double x = edge ? (ai == 0 ? x_min : x_max) : std::clamp(ai, x_min, x_max);
-      const double y = r->roofline->fraction * roof(x);
+      const double y = r->roofline->fraction * roof(x, r->roofline->precision);
       pts.push_back({r, x, y, edge});
       ys.push_back(y);
     }
     auto y_axis = svg::fit_axis(ys, "FLOP/s (log)", true, svg::Axis::Labels::Si);
-    svg::Plot plot("roofline-chart", "Roofline: every kernel against the measured ceilings", x_axis, y_axis, 760, 460);
-    std::vector<std::pair<double, double>> roof_pts;
-    const int n = 64;
-    for (int i = 0; i <= n; ++i) {
-      const double x = x_min * std::pow(x_max / x_min, static_cast<double>(i) / n);
-      roof_pts.emplace_back(x, roof(x));
+    svg::Plot plot(ids("roofline-chart"),
+                   device.empty() ? "Roofline: every kernel against the measured ceilings" : "Roofline: " + device,
+                   x_axis, y_axis, 760, 460);
+    auto roof_line = [&](const std::string& precision) {
+      std::vector<std::pair<double, double>> roof_pts;
+      const int n = 64;
+      for (int i = 0; i <= n; ++i) {
+        const double x = x_min * std::pow(x_max / x_min, static_cast<double>(i) / n);
+        roof_pts.emplace_back(x, roof(x, precision));
+      }
+      const auto it = c.flops.find(precision);
+      if (bw && it != c.flops.end()) {
+        const double ridge = it->second.value / *bw;
+        if (ridge > x_min && ridge < x_max) roof_pts.emplace_back(ridge, it->second.value);
+      }
+      std::sort(roof_pts.begin(), roof_pts.end());
+      return roof_pts;
+    };
+    std::vector<std::pair<std::string, std::string>> legend;
+    if (c.flops.empty()) {
+      plot.line(roof_line(""), "roof", "roofline (bandwidth)");
+      legend.push_back({"roof-key", "roof: bandwidth"});
     }
-    if (bw && peak && *peak / *bw > x_min && *peak / *bw < x_max) roof_pts.emplace_back(*peak / *bw, *peak);
-    std::sort(roof_pts.begin(), roof_pts.end());
-    plot.line(roof_pts, "roof", "roofline");
+    for (const auto& [p, ce] : c.flops) {
+      plot.line(roof_line(p), p == primary ? "roof" : "roof alt", fmt::format("roofline ({} peak)", p));
+      legend.push_back(
+          {"roof-key", fmt::format("roof: {}{} peak{}", bw ? "bandwidth + " : "", p, p == primary ? "" : " (dashed)")});
+    }
     for (const auto& p : pts) {
       const auto& r = p.row->result;
       const bool is_low = p.row->roofline->fraction < kRooflineLowFraction;
@@ -321,25 +400,27 @@ std::string roofline_section(const std::vector<ReportRow>& rows) {
                  p.edge);
       plot.label(p.x, p.y, row_key(r));
     }
-    plot.legend({{"roof-key", fmt::format("roof: {}{}", bw ? "bandwidth" : "", peak ? (bw ? " + " : "") + peak_name + " peak" : "")},
-                 {"pt-key", "kernel (hollow: AI 0 or inf, at the edge)"},
-                 {"low-key", fmt::format("below {} of the roof", kRooflineLowFraction)}});
+    legend.push_back({"pt-key", "kernel (hollow: AI 0 or inf, at the edge)"});
+    legend.push_back({"low-key", fmt::format("below {} of the roof", kRooflineLowFraction)});
+    plot.legend(legend);
     s += plot.render();
     s += "<p class=\"sub\">Kernels that count no FLOP (arithmetic intensity 0) are drawn hollow at the left edge and "
          "kernels whose cost model moves no bytes (intensity infinite) hollow at the right edge; their height keeps "
          "their fraction of the roof there. Hover a point for its numbers.</p>\n";
   }
   if (!low.empty()) {
-    s += fmt::format("<p id=\"roofline-low\" class=\"bad\">Below {} of the roofline (an unexplained bottleneck: find it "
-                     "before tuning):</p><ul>\n",
-                     kRooflineLowFraction);
+    s += fmt::format(
+        "<p id=\"{}\" class=\"bad\">Below {} of the roofline (an unexplained bottleneck: find it "
+        "before tuning):</p><ul>\n",
+        low_id, kRooflineLowFraction);
     for (const auto* r : low) {
       s += fmt::format("<li><code>{}</code>: {:.3f} ({} bound; {})</li>\n", escape(row_key(r->result)), r->roofline->fraction,
                        escape(r->roofline->bound), escape(r->roofline->note));
     }
     s += "</ul>\n";
   } else if (!placed.empty()) {
-    s += fmt::format("<p id=\"roofline-low\" class=\"ok\">No kernel sits below {} of its roofline.</p>\n", kRooflineLowFraction);
+    s += fmt::format("<p id=\"{}\" class=\"ok\">No kernel sits below {} of its roofline.</p>\n", low_id,
+                     kRooflineLowFraction);
   }
   if (!unplaced.empty()) {
     s += "<p>Rows without a ceiling (not on the plot):</p><ul>\n";
@@ -357,13 +438,15 @@ bool latency_like(const BenchmarkResult& r) {
   return r.metric.unit == "hop" || r.metric.unit == "load" || r.category == "latency";
 }
 
-std::string sweep_sections(const std::vector<LoadedDocument>& docs) {
+// The curves of one document's sweep rows (one series per benchmark and swept parameter; series
+// of different documents are never merged: they may come from different devices).
+std::string sweep_sections(const LoadedDocument& doc, Ids& ids) {
   struct Series {
     std::string id, parameter;
     std::vector<const ReportRow*> rows;
   };
   std::vector<Series> series;
-  for (const auto& doc : docs) {
+  {
     for (const auto& row : doc.rows) {
       const auto it = row.result.parameters.find("sweep");
       if (it == row.result.parameters.end() || !it->is_object() || !it->contains("value") || !(*it)["value"].is_number()) continue;
@@ -378,7 +461,7 @@ std::string sweep_sections(const std::vector<LoadedDocument>& docs) {
     }
   }
   if (series.empty()) return {};
-  std::string out = "<h2 id=\"sweeps\">Curves</h2>\n";
+  std::string out = fmt::format("<h2 id=\"{}\">Curves</h2>\n", ids("sweeps"));
   for (const auto& s : series) {
     const bool bytes = s.parameter == "size" || s.parameter.find("bytes") != std::string::npos;
     const bool latency = !s.rows.empty() && latency_like(s.rows.front()->result);
@@ -416,7 +499,7 @@ std::string sweep_sections(const std::vector<LoadedDocument>& docs) {
       ys.push_back(p.hi);
       pts.push_back(p);
     }
-    const std::string id = "sweep-" + anchor(s.id + "-" + s.parameter);
+    const std::string id = ids("sweep-" + anchor(s.id + "-" + s.parameter));
     const std::string title = latency ? fmt::format("{}: latency vs {}", s.id, bytes ? "working set" : s.parameter)
                                       : fmt::format("{}: {}/s vs {}", s.id, first.metric.unit, bytes ? "working set" : s.parameter);
     auto x_axis = svg::fit_axis(xs, bytes ? "working set (log2)" : s.parameter + " (log2)", true,
@@ -440,29 +523,143 @@ std::string sweep_sections(const std::vector<LoadedDocument>& docs) {
       out += fmt::format("<p class=\"warn\">Points without a value: {}</p>\n", escape(fmt::format("{}", fmt::join(missing, "; "))));
     }
   }
-  for (const auto& doc : docs) {
-    const auto& sw = sub(doc.json, "sweep");
-    if (sw.contains("notes") && sw["notes"].is_array() && !sw["notes"].empty()) {
-      out += fmt::format("<p class=\"sub\">Sweep notes ({}): {}</p>\n", escape(doc.path.filename().string()),
-                         escape(join_strings(sw["notes"], "; ")));
+  const auto& sw = sub(doc.json, "sweep");
+  if (sw.contains("notes") && sw["notes"].is_array() && !sw["notes"].empty()) {
+    out += fmt::format("<p class=\"sub\">Sweep notes ({}): {}</p>\n", escape(doc.path.filename().string()),
+                       escape(join_strings(sw["notes"], "; ")));
+  }
+  return out;
+}
+
+// The host suite's curves (parameters.series of its rows: FMA and STREAM over thread count, STREAM
+// and load latency over working-set size): one chart per series name and x, one line per kernel.
+std::string host_curve_sections(const LoadedDocument& doc, Ids& ids) {
+  struct Line {
+    std::string id;
+    bool latency = false;
+    std::vector<std::array<double, 4>> pts;  // x, y, low, high
+  };
+  struct Chart {
+    std::string name, x, unit;
+    std::vector<Line> lines;
+  };
+  std::vector<Chart> charts;
+  for (const auto& row : doc.rows) {
+    const auto& r = row.result;
+    const auto it = r.parameters.find("series");
+    if (!is_host_row(r) || it == r.parameters.end() || !it->is_array()) continue;
+    const bool latency = latency_like(r);
+    for (const auto& se : *it) {
+      if (!se.is_object() || !se.contains("points") || !se["points"].is_array()) continue;
+      const std::string x = str(se, "x"), name = str(se, "name");
+      if (x.empty()) continue;
+      Line line{r.id, latency, {}};
+      for (const auto& p : se["points"]) {
+        if (!p.is_object() || !p.contains(x) || !p[x].is_number() || !p.contains("value") || !p["value"].is_number())
+          continue;
+        const double v = p["value"].get<double>();
+        if (!(v > 0)) continue;
+        double lo = 0, hi = 0;
+        if (p.contains("value_iqr") && p["value_iqr"].is_array() && p["value_iqr"].size() == 2 &&
+            p["value_iqr"][0].is_number() && p["value_iqr"][1].is_number()) {
+          lo = p["value_iqr"][0].get<double>();
+          hi = p["value_iqr"][1].get<double>();
+        }
+        if (latency) {  // ns per load; the rate's IQR turns around
+          line.pts.push_back({p[x].get<double>(), 1e9 / v, hi > 0 ? 1e9 / hi : 0, lo > 0 ? 1e9 / lo : 0});
+        } else {
+          line.pts.push_back({p[x].get<double>(), v, lo, hi});
+        }
+      }
+      if (line.pts.empty()) continue;
+      const std::string unit = latency ? "ns per " + r.metric.unit : r.metric.unit + "/s";
+      auto c = std::find_if(charts.begin(), charts.end(),
+                            [&](const Chart& ch) { return ch.name == name && ch.x == x && ch.unit == unit; });
+      if (c == charts.end()) {
+        charts.push_back({name, x, unit, {}});
+        c = charts.end() - 1;
+      }
+      c->lines.push_back(std::move(line));
     }
+  }
+  if (charts.empty()) return {};
+  std::string out = fmt::format("<h2 id=\"{}\">Host curves</h2>\n", ids("host-curves"));
+  for (const auto& ch : charts) {
+    const bool bytes = ch.x.find("bytes") != std::string::npos;
+    std::vector<double> xs, ys;
+    for (const auto& l : ch.lines) {
+      for (const auto& p : l.pts) {
+        xs.push_back(p[0]);
+        ys.push_back(p[1]);
+        if (p[3] > 0) ys.push_back(p[3]);
+      }
+    }
+    const std::string xname = bytes ? "working set" : ch.x;
+    auto x_axis = svg::fit_axis(xs, bytes ? "working set (log2)" : ch.x + " (log2)", true,
+                                bytes ? svg::Axis::Labels::Binary : svg::Axis::Labels::Plain);
+    if (!bytes) x_axis.min = std::pow(2.0, std::floor(std::log2(std::max(x_axis.min, 1.0))));
+    auto y_axis =
+        svg::fit_axis(ys, ch.unit, false, ch.lines.front().latency ? svg::Axis::Labels::Plain : svg::Axis::Labels::Si);
+    const std::string title = fmt::format("host: {} vs {}", ch.unit, xname);
+    svg::Plot plot(ids("host-" + anchor(ch.name + "-" + ch.x)), title, x_axis, y_axis, 760, 400);
+    std::vector<std::pair<std::string, std::string>> legend;
+    for (std::size_t i = 0; i < ch.lines.size(); ++i) {
+      const auto& l = ch.lines[i];
+      const std::string cls = i == 0 ? "series" : fmt::format("series s{}", i % 4);
+      std::vector<std::pair<double, double>> line;
+      for (const auto& p : l.pts) line.emplace_back(p[0], p[1]);
+      plot.line(line, cls, l.id);
+      for (const auto& p : l.pts) {
+        plot.whisker(p[0], p[2], p[3], "wh");
+        plot.point(p[0], p[1], "pt",
+                   fmt::format("{}: {} = {}: {:.4g} {}", l.id, ch.x,
+                               bytes ? format_bytes(p[0]) : fmt::format("{:g}", p[0]), p[1], ch.unit));
+      }
+      legend.push_back({i == 0 ? "series-key" : fmt::format("s{}-key", i % 4), l.id});
+    }
+    plot.legend(legend);
+    out += plot.render();
   }
   return out;
 }
 
 // ---- technique families -------------------------------------------------------------------------
 
-std::string family_sections(const std::vector<ReportRow>& rows) {
+// One family's verdict (report/verdict.hpp), derived from the rows: the fastest variant, its lead
+// and the rate ranges it was compared with, or "inconclusive"; with the family's caveat.
+std::string verdict_box(const FamilyVerdict& v, const std::string& id) {
+  const bool clear = v.outcome == FamilyVerdict::Outcome::Clear;
+  std::string head = verdict_headline(v);
+  if (!v.ranked.empty() && v.outcome != FamilyVerdict::Outcome::NoResult) {
+    head += fmt::format(" ({} {})", v.outcome == FamilyVerdict::Outcome::Inconclusive ? "fastest measured:" : "at",
+                        v.outcome == FamilyVerdict::Outcome::Inconclusive
+                            ? fmt::format("{}, {}", v.fastest, format_rate(v.ranked[0].value, v.unit))
+                            : format_rate(v.ranked[0].value, v.unit));
+  }
+  if (!v.runner_up.empty()) head += fmt::format("; lead over {}: {:.1f}%", v.runner_up, 100 * v.lead);
+  std::string s = fmt::format("<div id=\"{}\" class=\"verdict {}\"><b>Verdict: {}</b><br>{}", id,
+                              clear ? "pass" : "info", escape(head), escape(v.explanation));
+  for (const auto& u : v.unranked) s += "<br>not ranked: " + escape(u);
+  if (!v.caveat.empty()) s += "<br><span class=\"sub\">Note: " + escape(v.caveat) + ".</span>";
+  s += "</div>\n";
+  return s;
+}
+
+std::string family_sections(const std::vector<ReportRow>& rows, Ids& ids) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<const ReportRow*>> by_family;
   for (const auto& row : rows) {
-    if (row.result.family.empty()) continue;
+    if (row.result.family.empty() || is_host_row(row.result)) continue;
     if (!by_family.count(row.result.family)) order.push_back(row.result.family);
     by_family[row.result.family].push_back(&row);
   }
   if (order.empty()) return {};
-  std::string s = "<h2 id=\"families\">Technique comparisons</h2>\n<p class=\"sub\">Same work per family; bars are the "
-                  "headline rate, whiskers the interquartile range of the rate.</p>\n";
+  const auto family_v = family_verdicts(rows);
+  std::string s = fmt::format(
+      "<h2 id=\"{}\">Technique comparisons</h2>\n<p class=\"sub\">Same work per family; bars are the headline rate, "
+      "whiskers the rate at the q3..q1 repetition times widened to include the headline (the range a verdict "
+      "compares). {}</p>\n",
+      ids("families"), escape(kVerdictScope));
   for (const auto& family : order) {
     std::vector<svg::Bar> bars;
     std::string unit;
@@ -474,11 +671,19 @@ std::string family_sections(const std::vector<ReportRow>& rows) {
         continue;
       }
       if (unit.empty()) unit = r.metric.unit;
-      bars.push_back({r.id, r.value, r.value_low, r.value_high,
-                      fmt::format("{}: {} ({})", r.id, format_rate(r.value, r.metric.unit), dispersion_text(r))});
+      // The whisker surrounds the plotted value for both statistics: a best-run headline lies
+      // above the rate at q1, so the range is widened to include it (as the verdict does).
+      const double low = r.value_low > 0 ? std::min(r.value_low, r.value) : 0;
+      const double high = r.value_high > 0 ? std::max(r.value_high, r.value) : 0;
+      bars.push_back({r.id, r.value, low, high,
+                      fmt::format("{}: {} ({}; {} of {})", r.id, format_rate(r.value, r.metric.unit),
+                                  dispersion_text(r), to_string(r.statistic), r.stats.count)});
     }
     if (!bars.empty()) {
-      s += svg::bar_chart("family-" + anchor(family), fmt::format("{} ({}/s)", family, unit), bars, unit);
+      s += svg::bar_chart(ids("family-" + anchor(family)), fmt::format("{} ({}/s)", family, unit), bars, unit);
+    }
+    for (const auto& v : family_v) {
+      if (v.family == family) s += verdict_box(v, ids("verdict-" + anchor(family)));
     }
     if (!not_measured.empty()) {
       s += fmt::format("<p class=\"warn\">{}: not measured: {}</p>\n", escape(family),
@@ -522,12 +727,12 @@ std::vector<std::pair<double, double>> read_timeline(const Json& tl) {
   return out;
 }
 
-std::string sustain_section(const std::vector<ReportRow>& rows) {
+std::string sustain_section(const std::vector<ReportRow>& rows, Ids& ids) {
   std::string s;
   for (const auto& row : rows) {
     const auto& r = row.result;
     if (r.id != "memory-sustain") continue;
-    s += "<h2 id=\"sustain\">Sustained bandwidth</h2>\n";
+    s += fmt::format("<h2 id=\"{}\">Sustained bandwidth</h2>\n", ids("sustain"));
     const auto it = r.parameters.find("timeline");
     const auto pts = it == r.parameters.end() ? std::vector<std::pair<double, double>>{} : read_timeline(*it);
     if (pts.size() < 2) {
@@ -539,8 +744,8 @@ std::string sustain_section(const std::vector<ReportRow>& rows) {
       xs.push_back(t);
       ys.push_back(v);
     }
-    svg::Plot plot("sustain-chart", "memory-sustain: bandwidth over time",
-                   svg::fit_axis(xs, "time (s)", false), svg::fit_axis(ys, "B/s", false, svg::Axis::Labels::Si), 760, 360);
+    svg::Plot plot(ids("sustain-chart"), "memory-sustain: bandwidth over time", svg::fit_axis(xs, "time (s)", false),
+                   svg::fit_axis(ys, "B/s", false, svg::Axis::Labels::Si), 760, 360);
     plot.line(pts, "series", "sustained copy bandwidth");
     plot.legend({{"series-key", "copy bandwidth per sample"}});
     s += plot.render();
@@ -557,31 +762,72 @@ std::string sustain_section(const std::vector<ReportRow>& rows) {
 void write_html(std::ostream& out, const std::vector<LoadedDocument>& docs) {
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  const LoadedDocument* main = docs.empty() ? nullptr : &docs.front();
-  std::string device = main ? str(sub(sub(main->json, "machine"), "adapter"), "device") : "";
-  out << fmt::format("<title>webgpu-bench report{}</title>\n", escape(device.empty() ? "" : ": " + device));
-  out << "<style>" << kCss << "</style>\n</head>\n<body>\n";
-  out << fmt::format("<h1>webgpu-bench report{}</h1>\n", escape(device.empty() ? "" : ": " + device));
+  std::vector<std::string> devices;
+  for (const auto& d : docs) {
+    const std::string name = device_name(d.json);
+    if (!name.empty() && std::find(devices.begin(), devices.end(), name) == devices.end()) devices.push_back(name);
+  }
+  const std::string title = devices.empty() ? "" : ": " + fmt::format("{}", fmt::join(devices, " + "));
+  out << fmt::format("<title>webgpu-bench report{}</title>\n", escape(title));
+  out << "<style>" << kCss << kChartCss << "</style>\n</head>\n<body>\n";
+  out << fmt::format("<h1>webgpu-bench report{}</h1>\n", escape(title));
   for (const auto& d : docs) {
     out << fmt::format("<p class=\"sub\">{}: suite {}, started {}, finished {}, schema {} v{}</p>\n", escape(d.path.string()),
                        escape(str(d.json, "suite")), escape(str(d.json, "started_at")), escape(str(d.json, "finished_at")),
                        escape(str(d.json, "schema")), escape(str(d.json, "schema_version")));
   }
-  if (main) out << machine_card(main->json);
+  // Every document is a section of its own: its machine card, verdicts, table, its device's
+  // roofline (under that device's ceilings), curves, technique families and sustain timeline.
+  Ids ids;
   for (const auto& d : docs) {
-    out << fmt::format("<h2 id=\"results-{}\">Results: {}</h2>\n", escape(anchor(d.path.filename().string())),
-                       escape(d.path.filename().string()));
+    const std::string name = d.path.filename().string();
+    out << fmt::format("<section class=\"doc\" id=\"{}\">\n", ids("doc-" + anchor(name)));
+    out << machine_card(d.json, ids);
+    out << fmt::format("<h2 id=\"{}\">Results: {}</h2>\n", ids("results-" + anchor(name)), escape(name));
     out << verdicts(d);
-    out << results_table(d.rows);
-  }
-  if (main) out << roofline_section(main->rows);
-  out << sweep_sections(docs);
-  for (const auto& d : docs) {
-    out << family_sections(d.rows);
-    out << sustain_section(d.rows);
+    out << results_table(d.rows, ids);
+    const bool any_rate =
+        std::any_of(d.rows.begin(), d.rows.end(), [](const ReportRow& r) { return has_rate(r.result); });
+    const Ceilings c = find_ceilings(d.rows);
+    // A sweep of a latency probe measures no ceiling: its rows say so in the table; a roofline
+    // section is drawn for every document that has a ceiling, or that is the only one.
+    if (c.bandwidth || !c.flops.empty() || (docs.size() == 1 && any_rate)) {
+      out << roofline_section(d.rows, device_name(d.json), ids);
+    }
+    out << sweep_sections(d, ids);
+    out << host_curve_sections(d, ids);
+    out << family_sections(d.rows, ids);
+    out << sustain_section(d.rows, ids);
+    out << "</section>\n";
   }
   out << "<p class=\"sub\">Generated by webgpu-bench from the result documents above; self-contained (no scripts, no "
          "external resources).</p>\n</body>\n</html>\n";
 }
+
+namespace charts {
+
+const char* css() { return kChartCss; }
+std::string roofline(const std::vector<ReportRow>& rows, const std::string& device, Ids& ids) {
+  return roofline_section(rows, device, ids);
+}
+std::string curves(const LoadedDocument& doc, Ids& ids) { return sweep_sections(doc, ids); }
+std::string host_curves(const LoadedDocument& doc, Ids& ids) { return host_curve_sections(doc, ids); }
+std::string family_bars(const std::vector<ReportRow>& rows, Ids& ids) { return family_sections(rows, ids); }
+std::string sustain_timeline(const std::vector<ReportRow>& rows, Ids& ids) { return sustain_section(rows, ids); }
+
+LoadedDocument document_from_json(const nlohmann::json& doc, const std::string& name) {
+  LoadedDocument out;
+  out.path = name;
+  out.json = doc;
+  if (doc.is_object() && doc.contains("rows") && doc["rows"].is_array()) {
+    for (const auto& j : doc["rows"]) {
+      if (auto row = row_from_json(j)) out.rows.push_back(std::move(*row));
+    }
+  }
+  apply_roofline(out.rows);
+  return out;
+}
+
+}  // namespace charts
 
 }  // namespace wgb::report

@@ -12,7 +12,9 @@
 
 namespace wgb::report {
 
-// docs[0] supplies the machine card; every document's rows are tabled and charted.
+// Every document gets a section of its own: its machine card, its rows tabled and charted, and its
+// device's roofline under that device's ceilings (a host document, suite "host", draws the host
+// CPU's). Element ids are unique across the page.
 void write_html(std::ostream& out, const std::vector<LoadedDocument>& docs);
 
 }  // namespace wgb::report

@@ -14,6 +14,8 @@
 #include <string>
 #include <thread>
 
+#include "host/clock.hpp"
+
 namespace wgb::report {
 
 namespace {
@@ -125,6 +127,37 @@ double observed_cpu_mhz() {
   return n > 0 ? sum / n : 0.0;
 }
 
+nlohmann::json host_clocks(const char* when) {
+  nlohmann::json c = nlohmann::json::object();
+  auto figure = [](double mhz, std::string source) {
+    return nlohmann::json{{"mhz", mhz > 0 ? nlohmann::json(mhz) : nlohmann::json(nullptr)},
+                          {"source", mhz > 0 ? std::move(source) : std::string("unknown")}};
+  };
+  const bool start = std::string(when) == "start";
+  if (start) {
+    const std::filesystem::path freq = "/sys/devices/system/cpu/cpu0/cpufreq";
+    const auto base_khz = read_number(freq / "base_frequency");
+    if (base_khz.is_number() && base_khz.get<double>() > 0) {
+      c["base"] = figure(base_khz.get<double>() / 1000, "cpufreq base_frequency");
+    } else {
+      // No cpufreq base (virtual machines, most AMD and ARM kernels): the TSC rate, which on
+      // constant_tsc CPUs is the nominal clock.
+      c["base"] = figure(host::tsc_mhz().value_or(0),
+                         "measured: TSC ticks per second against steady_clock over 20 ms (constant_tsc: the nominal "
+                         "clock)");
+    }
+    const auto max_khz = read_number(freq / "cpuinfo_max_freq");
+    c["max"] = figure(max_khz.is_number() ? max_khz.get<double>() / 1000 : 0, "cpufreq cpuinfo_max_freq");
+  }
+  c[std::string("observed_at_") + when] =
+      figure(observed_cpu_mhz(), "/proc/cpuinfo \"cpu MHz\": the kernel's estimate, mean of the logical CPUs");
+  c[std::string("sustained_at_") + when] =
+      figure(host::add_chain_mhz(2.0),
+             "measured: dependent add chain (one add per cycle), best of 3 chains of 2 ms on the calling thread "
+             "(not pinned)");
+  return c;
+}
+
 nlohmann::json host_description() {
   nlohmann::json h;
   h["cpu_model"] = cpuinfo_field("model name");
@@ -139,6 +172,7 @@ nlohmann::json host_description() {
   h["max_khz"] = read_number(freq / "cpuinfo_max_freq");
   h["scaling_governor"] = read_line(freq / "scaling_governor");
   h["observed_mhz"] = observed_cpu_mhz();
+  h["clocks"] = host_clocks("start");
   h["vector_isa"] = vector_isa(cpuinfo_field("flags").empty() ? cpuinfo_field("Features") : cpuinfo_field("flags"));
   h["caches"] = caches();
   const long pages = sysconf(_SC_PHYS_PAGES);

@@ -11,4 +11,12 @@ nlohmann::json host_description();
 // start and the end of a run: what the host sustained while it fed the GPU.
 double observed_cpu_mhz();
 
+// The host's clocks with the source of every figure (seed 004 "Frequency": base and sustained clock
+// observed during the run): {"base": {mhz, source}, "max": {mhz, source}, "observed_at_<when>":
+// {mhz, source}, "sustained_at_<when>": {mhz, source}}. Base and maximum come from cpufreq where the
+// kernel exposes it; where it does not (virtual machines), the base is measured (the TSC rate,
+// src/host/clock.*). The sustained clock is always measured: a dependent add chain on the calling
+// thread. `when` is "start" (the whole object) or "finish" (only the two observed/sustained keys).
+nlohmann::json host_clocks(const char* when);
+
 }  // namespace wgb::report

@@ -16,6 +16,11 @@ const std::vector<std::string>& bandwidth_ceiling_ids() {
   return ids;
 }
 
+const std::map<std::string, std::string>& host_flops_ceiling_ids() {
+  static const std::map<std::string, std::string> ids{{"f32", "host-fma-f32"}, {"f64", "host-fma-f64"}};
+  return ids;
+}
+
 const std::map<std::string, std::string>& flops_ceiling_ids() {
   static const std::map<std::string, std::string> ids{{"f32", "f32-fma-vec4"}, {"f16", "f16-fma-vec4"}};
   return ids;
@@ -38,7 +43,9 @@ std::optional<Ceiling> best_of(const std::vector<ReportRow>& rows, const std::ve
 
 }  // namespace
 
-Ceilings find_ceilings(const std::vector<ReportRow>& rows) {
+namespace {
+
+Ceilings gpu_ceilings(const std::vector<ReportRow>& rows) {
   Ceilings c;
   // Memory-suite rows win over read-linear when present: they are the designed DRAM measurement.
   c.bandwidth = best_of(rows, {"memory-read", "memory-copy"});
@@ -49,9 +56,32 @@ Ceilings find_ceilings(const std::vector<ReportRow>& rows) {
   return c;
 }
 
+}  // namespace
+
+Ceilings find_host_ceilings(const std::vector<ReportRow>& rows) {
+  Ceilings c;
+  // As the host suite's machine.host.roofline: STREAM triad is the host's stream bandwidth, the
+  // other STREAM kernels stand in when triad did not run.
+  c.bandwidth = best_of(rows, {"host-stream-triad"});
+  if (!c.bandwidth) c.bandwidth = best_of(rows, {"host-stream-copy", "host-stream-scale", "host-stream-add"});
+  for (const auto& [precision, id] : host_flops_ceiling_ids()) {
+    if (auto best = best_of(rows, {id})) c.flops[precision] = *best;
+  }
+  return c;
+}
+
+Ceilings find_ceilings(const std::vector<ReportRow>& rows) {
+  Ceilings c = gpu_ceilings(rows);
+  if (c.bandwidth || !c.flops.empty()) return c;
+  return find_host_ceilings(rows);  // a host document: the host CPU's ceilings
+}
+
+bool is_host_row(const BenchmarkResult& r) { return r.category == "host" || r.id.rfind("host-", 0) == 0; }
+
 std::string flop_precision(const BenchmarkResult& r) {
   const auto it = r.parameters.find("precision");
   if (it != r.parameters.end() && it->is_string()) return it->get<std::string>();
+  if (r.id.rfind("host-fma-", 0) == 0) return r.id.substr(9);  // host-fma-f32, host-fma-f64
   const auto dash = r.id.find('-');
   if (dash != std::string::npos) {
     const auto prefix = r.id.substr(0, dash);
@@ -118,9 +148,11 @@ Roofline roofline_for(const BenchmarkResult& r, const Ceilings& c) {
 }
 
 Ceilings apply_roofline(std::vector<ReportRow>& rows) {
-  Ceilings c = find_ceilings(rows);
-  for (auto& row : rows) row.roofline = roofline_for(row.result, c);
-  return c;
+  // Each device's rows sit under that device's ceilings: host rows under the host CPU's, the rest
+  // under the GPU's.
+  const Ceilings gpu = gpu_ceilings(rows), host = find_host_ceilings(rows);
+  for (auto& row : rows) row.roofline = roofline_for(row.result, is_host_row(row.result) ? host : gpu);
+  return find_ceilings(rows);
 }
 
 nlohmann::json roofline_summary_json(const std::vector<ReportRow>& rows, const Ceilings& c) {

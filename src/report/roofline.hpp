@@ -57,9 +57,17 @@ struct Ceilings {
 // The benchmark ids that define the ceilings, in order of preference.
 const std::vector<std::string>& bandwidth_ceiling_ids();  // {"memory-read", "memory-copy"}, then {"read-linear"}
 const std::map<std::string, std::string>& flops_ceiling_ids();  // precision -> id
+// The host suite's ceilings: host-stream-triad (else the best other STREAM kernel) and
+// host-fma-f32 / host-fma-f64.
+const std::map<std::string, std::string>& host_flops_ceiling_ids();
 
-// The best measured (status ok) value of the ceiling-defining rows.
+// The best measured (status ok) value of the ceiling-defining rows: the GPU's; in a document with
+// no GPU ceiling (a host document), the host CPU's.
 Ceilings find_ceilings(const std::vector<ReportRow>& rows);
+// The host CPU's ceilings from the host suite's rows (seed 004 "Derived quantities" on the host).
+Ceilings find_host_ceilings(const std::vector<ReportRow>& rows);
+// Rows of the host suite (category "host"): placed under the host's ceilings, never the GPU's.
+bool is_host_row(const BenchmarkResult& r);
 
 // The precision of a FLOP row: parameters.precision when given, else the id's prefix ("f16-..."),
 // else "f32".

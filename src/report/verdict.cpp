@@ -33,6 +33,16 @@ std::string ns_per_hop_text(double hops_per_s) { return fmt::format("{:.3g} ns/h
 
 }  // namespace
 
+const char* const kVerdictScope =
+    "A ranking holds for this workload on this GPU and runtime only: it is evidence for a similar shader, "
+    "not the best technique for every shader on this GPU. Compare results from the same timing method "
+    "and treat small or inconsistent differences as inconclusive.";
+
+const char* const kVerdictRule =
+    "a variant's rate range is the rate at its q3..q1 repetition times, widened to include its headline; the lead "
+    "is conclusive when the fastest variant's range lies wholly above the runner-up's, both have at least 3 kept "
+    "samples and neither was throttled";
+
 const char* to_string(FamilyVerdict::Outcome o) noexcept {
   switch (o) {
     case FamilyVerdict::Outcome::Clear: return "clear";
@@ -127,6 +137,65 @@ std::vector<FamilyVerdict> family_verdicts(const std::vector<BenchmarkResult>& r
   return out;
 }
 
+std::vector<FamilyVerdict> family_verdicts(const std::vector<ReportRow>& rows) {
+  std::vector<BenchmarkResult> plain;
+  plain.reserve(rows.size());
+  for (const auto& r : rows) plain.push_back(r.result);
+  return family_verdicts(plain);
+}
+
+std::string verdict_headline(const FamilyVerdict& v) {
+  switch (v.outcome) {
+    case FamilyVerdict::Outcome::Clear:
+      return "fastest " + v.fastest;
+    case FamilyVerdict::Outcome::Inconclusive:
+      return "inconclusive";
+    case FamilyVerdict::Outcome::Standalone:
+      return "standalone";
+    case FamilyVerdict::Outcome::NoResult:
+      return "no result";
+  }
+  return "unknown";
+}
+
+nlohmann::json verdicts_json(const std::vector<FamilyVerdict>& verdicts) {
+  nlohmann::json out = nlohmann::json::array();
+  auto variant = [](const VariantRate& r) {
+    return nlohmann::json{{"id", r.id},
+                          {"value", r.value},
+                          {"range", {r.low, r.high}},
+                          {"samples", r.samples},
+                          {"throttled", r.throttled}};
+  };
+  for (const auto& v : verdicts) {
+    nlohmann::json f;
+    f["family"] = v.family;
+    f["unit"] = v.unit + "/s";
+    f["outcome"] = to_string(v.outcome);
+    f["conclusive"] = v.outcome == FamilyVerdict::Outcome::Clear;
+    f["verdict"] = verdict_headline(v);
+    f["fastest"] = v.fastest.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.fastest);
+    f["runner_up"] = v.runner_up.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.runner_up);
+    f["lead"] = v.runner_up.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.lead);
+    // The dispersion the lead was compared with: the two rate ranges and the rule.
+    nlohmann::json d;
+    d["rule"] = kVerdictRule;
+    d["fastest_range"] = v.ranked.empty() ? nlohmann::json(nullptr) : nlohmann::json{v.ranked[0].low, v.ranked[0].high};
+    d["runner_up_range"] =
+        v.ranked.size() < 2 ? nlohmann::json(nullptr) : nlohmann::json{v.ranked[1].low, v.ranked[1].high};
+    f["dispersion"] = std::move(d);
+    nlohmann::json ranked = nlohmann::json::array();
+    for (const auto& r : v.ranked) ranked.push_back(variant(r));
+    f["ranked"] = std::move(ranked);
+    f["unranked"] = v.unranked;
+    f["explanation"] = v.explanation;
+    f["caveat"] = v.caveat;
+    f["scope"] = kVerdictScope;
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 void write_verdicts(std::ostream& out, const std::vector<FamilyVerdict>& verdicts) {
   if (verdicts.empty()) return;
   out << "\ntechnique verdicts (compare rates within a family only; a rate range is the rate at the q3..q1 "
@@ -155,9 +224,7 @@ void write_verdicts(std::ostream& out, const std::vector<FamilyVerdict>& verdict
     for (const auto& u : v.unranked) out << fmt::format("    not ranked: {}\n", u);
     if (!v.caveat.empty()) out << fmt::format("    note: {}\n", v.caveat);
   }
-  out << "A ranking holds for this workload on this GPU and runtime only: it is evidence for a similar shader, "
-         "not the best technique for every shader on this GPU. Compare results from the same timing method "
-         "and treat small or inconsistent differences as inconclusive.\n";
+  out << kVerdictScope << '\n';
 }
 
 void annotate_technique_row(BenchmarkResult& row) {

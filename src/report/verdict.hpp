@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "report/model.hpp"
 #include "webgpu_bench/result.hpp"
 
 namespace wgb::report {
@@ -46,6 +48,21 @@ const char* to_string(FamilyVerdict::Outcome o) noexcept;
 // listed as unranked with their reason. A clear verdict needs non-overlapping rate ranges, at least
 // 3 kept samples on both sides, and neither of the top two rows flagged throttled.
 std::vector<FamilyVerdict> family_verdicts(const std::vector<BenchmarkResult>& rows);
+std::vector<FamilyVerdict> family_verdicts(const std::vector<ReportRow>& rows);
+
+// The reminder every verdict carries: a ranking is evidence for this workload on this GPU and
+// runtime only.
+extern const char* const kVerdictScope;
+// How the dispersion enters a verdict (the rate ranges compared), in words.
+extern const char* const kVerdictRule;
+
+// The verdict in one short phrase: "fastest workgroup-256", "inconclusive", "standalone", "no result".
+std::string verdict_headline(const FamilyVerdict& v);
+
+// The verdicts as the result document's "technique_verdicts" array (docs/results-schema.md): per
+// family the fastest variant, its lead, the rate ranges it was compared with, conclusive or
+// "inconclusive", and the scope reminder. Empty array without technique rows.
+nlohmann::json verdicts_json(const std::vector<FamilyVerdict>& verdicts);
 
 // The verdicts as text, ending with the reminder that a ranking holds for this workload on this
 // GPU and runtime only. Writes nothing when `verdicts` is empty.

@@ -11,6 +11,8 @@
 #include <initializer_list>
 #include <map>
 
+#include "report/charts.hpp"
+#include "report/roofline.hpp"
 #include "report/svg.hpp"
 #include "report/table.hpp"
 
@@ -23,11 +25,13 @@ std::string esc(std::string_view s) { return html_escape(s); }
 constexpr const char* kStyle = R"(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
 header{background:#1d2330;color:#fff;padding:10px 24px}header a{color:#fff;text-decoration:none;margin-right:18px}
-header b{margin-right:28px}main{padding:16px 24px;max-width:1200px}
+header b{margin-right:28px}main{padding:16px 24px;max-width:1200px;box-sizing:border-box}
 h1{font-size:22px;margin:8px 0 4px}h2{font-size:17px;margin:22px 0 6px}
 table{border-collapse:collapse;background:#fff;margin:6px 0 14px}
 th,td{padding:4px 10px;border-bottom:1px solid #e3e6eb;text-align:left;vertical-align:middle}
 th{background:#eef0f4;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+table{max-width:100%}td{overflow-wrap:anywhere}td.msg{color:#8c1d18;font-size:12px;min-width:12em}
+td svg{max-width:100%;height:auto}
 .badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;margin-left:6px}
 .var{background:#fff1d6;color:#8a5a00}.unr{background:#e9e9ee;color:#555}.bad{background:#fde2e1;color:#8c1d18}
 .muted{color:#667085}.rank{font-weight:700}a{color:#1f5fbf}
@@ -35,14 +39,14 @@ form{background:#fff;padding:8px 10px;display:inline-block;margin:6px 0}
 input{margin:0 8px 0 4px}svg{display:block}
 )";
 
-std::string page(std::string_view title, const std::string& body) {
+std::string page(std::string_view title, const std::string& body, std::string_view extra_css = {}) {
   return fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-      "<title>{} - webgpu-bench</title><style>{}</style></head><body>"
+      "<title>{} - webgpu-bench</title><style>{}{}</style></head><body>"
       "<header><b>webgpu-bench results</b><a href=\"/\">Leaderboards</a><a href=\"/runs\">Runs</a>"
       "<a href=\"/api/v1/results\">API</a></header><main>{}</main></body></html>\n",
-      esc(title), kStyle, body);
+      esc(title), kStyle, extra_css, body);
 }
 
 std::string leaderboard_href(std::string_view benchmark) { return "/leaderboard?benchmark=" + url_encode(benchmark); }
@@ -215,6 +219,30 @@ std::string run_header(const StoredRun& run) {
   return out + "</table>";
 }
 
+// The report's charts of this run (report/charts.hpp, the same SVG as `webgpu-bench report`): the
+// roofline when the run measured a ceiling, sweep and host curves, technique families with their
+// verdicts, and the memory suite's sustain timeline. Inline SVG only; the charts escape every string.
+std::string run_charts(const StoredRun& run) {
+  const auto doc = report::charts::document_from_json(run.document, fmt::format("run-{}", run.summary.id));
+  report::charts::Ids ids;
+  std::string c;
+  const auto ceilings = report::find_ceilings(doc.rows);
+  if (ceilings.bandwidth || !ceilings.flops.empty()) {
+    const auto& m = run.document.is_object() && run.document.contains("machine") ? run.document["machine"]
+                                                                                 : nlohmann::json::object();
+    std::string device = run.summary.device_class.label;
+    if (m.is_object() && m.contains("adapter") && m["adapter"].is_object()) {
+      device = m["adapter"].value("device", device);
+    }
+    c += report::charts::roofline(doc.rows, device, ids);
+  }
+  c += report::charts::curves(doc, ids);
+  c += report::charts::host_curves(doc, ids);
+  c += report::charts::family_bars(doc.rows, ids);
+  c += report::charts::sustain_timeline(doc.rows, ids);
+  return c.empty() ? c : "<section class=\"charts\">" + c + "</section>";
+}
+
 }  // namespace
 
 // The report's escaping (the same five characters as in its SVG and HTML).
@@ -368,15 +396,17 @@ std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>&
     std::string vs;
     if (d != nullptr && d->median > 0 && r.value > 0) vs = fmt::format("{:+.1f}%", 100.0 * (r.value / d->median - 1));
     b += fmt::format(
-        "<tr><td><a href=\"{}\">{}</a></td><td>{}{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+        "<tr><td><a href=\"{}\">{}</a></td><td>{}{}</td><td class=\"{}\">{}</td><td class=\"n\">{}</td>"
         "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
         esc(leaderboard_href(r.id)), esc(r.id), esc(r.status), status_badge("ok", r.unranked),
-        r.value > 0 ? esc(format_value(r.value, r.unit)) : esc(r.message),
+        // A message (an unmeasured row) wraps; a value stays on one line.
+        r.value > 0 ? "n" : "msg", r.value > 0 ? esc(format_value(r.value, r.unit)) : esc(r.message),
         d ? esc(format_value(d->median, d->unit)) : "-",
-        d ? esc(format_value(d->q1, d->unit) + " - " + format_value(d->q3, d->unit)) : "-", d ? d->ranked : 0,
-        esc(vs), stack_svg(sc, d, r.value, r.unit));
+        d ? esc(format_value(d->q1, d->unit) + " - " + format_value(d->q3, d->unit)) : "-", d ? d->ranked : 0, esc(vs),
+        stack_svg(sc, d, r.value, r.unit));
   }
   b += "</table>";
+  b += run_charts(run);
 
   b += "<h2>Compare</h2>";
   b += fmt::format("<form action=\"/compare\" method=\"get\"><input type=\"hidden\" name=\"a\" value=\"{}\">"
@@ -394,7 +424,7 @@ std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>&
     b += "<h3>Other runs of this class</h3><table><tr><th>run</th><th>started</th><th>suite</th><th></th></tr>" +
          others + "</table>";
   }
-  return page(fmt::format("Run #{}", s.id), b);
+  return page(fmt::format("Run #{}", s.id), b, report::charts::css());
 }
 
 std::string compare_page(const StoredRun& a, const StoredRun& b_run) {

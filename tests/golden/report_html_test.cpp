@@ -6,10 +6,12 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
 #include "report/html.hpp"
+#include "report/roofline.hpp"
 #include "tests/golden/process.hpp"
 #include "tests/golden/synthetic.hpp"
 
@@ -94,6 +96,134 @@ TEST(Html, IsSelfContainedAndEscapesEveryString) {
   }
   EXPECT_EQ(h.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(h.find("</html>"), std::string::npos);
+}
+
+LoadedDocument loaded(const nlohmann::json& json, const std::string& path) {
+  LoadedDocument d;
+  d.path = path;
+  d.json = json;
+  for (const auto& j : json["rows"]) d.rows.push_back(*row_from_json(j));
+  apply_roofline(d.rows);  // as load_document does
+  return d;
+}
+
+std::string html_of(const std::vector<LoadedDocument>& docs) {
+  std::ostringstream out;
+  write_html(out, docs);
+  return out.str();
+}
+
+// Every id="..." of the page, with the ids that occur more than once.
+std::vector<std::string> duplicate_ids(const std::string& h) {
+  std::map<std::string, int> seen;
+  std::vector<std::string> dup;
+  const std::regex id_re("\\sid=\"([^\"]*)\"");
+  for (auto it = std::sregex_iterator(h.begin(), h.end(), id_re); it != std::sregex_iterator(); ++it) {
+    if (++seen[(*it)[1].str()] == 2) dup.push_back((*it)[1].str());
+  }
+  return dup;
+}
+
+// Issue 5: the per-family verdict sits next to the family's bars: the fastest variant, its lead and
+// the ranges compared, with the reminder that the ranking is local to this workload, GPU and runtime.
+TEST(Html, FamilyVerdictNextToItsBars) {
+  const auto h = html();
+  const auto bars = h.find("id=\"family-workgroup\"");
+  const auto verdict = h.find("id=\"verdict-workgroup\"");
+  ASSERT_NE(bars, std::string::npos);
+  ASSERT_NE(verdict, std::string::npos);
+  EXPECT_GT(verdict, bars);
+  EXPECT_EQ(h.find("<h2", bars), h.find("<h2", verdict)) << "the verdict is not in the family's section";
+  const auto box = h.substr(verdict, h.find("</div>", verdict) - verdict);
+  EXPECT_NE(box.find("Verdict: fastest workgroup-128"), std::string::npos) << box;
+  EXPECT_NE(box.find("lead over workgroup-256: 12.5%"), std::string::npos) << box;
+  EXPECT_NE(box.find("do not overlap"), std::string::npos) << box;
+  EXPECT_NE(h.find("holds for this workload on this GPU and runtime only"), std::string::npos);
+}
+
+TEST(Html, VerdictsAreDerivedForDocumentsWithoutTheField) {
+  auto docs = documents();
+  for (auto& d : docs) d.json.erase("technique_verdicts");  // a document written before the field
+  const auto h = html_of(docs);
+  EXPECT_NE(h.find("id=\"verdict-workgroup\""), std::string::npos);
+  EXPECT_NE(h.find("Verdict: fastest workgroup-128"), std::string::npos);
+}
+
+// Issues 7 and 9: a GPU document and a host document: both machine cards, each device's roofline
+// under its own ceilings, the host's curves, and no id twice.
+TEST(Html, GpuAndHostDocumentsGetTheirOwnCardAndRoofline) {
+  const auto gpu = loaded(test::synthetic_document().json(), "gpu.json");
+  const auto host = loaded(test::synthetic_host_document().json(), "host.json");
+  const auto h = html_of({gpu, host});
+  EXPECT_TRUE(duplicate_ids(h).empty()) << fmt::format("{}", fmt::join(duplicate_ids(h), ", "));
+  EXPECT_EQ(count(h, "<svg id=\"roofline-chart"), 2u);
+  const auto host_section = h.substr(h.find("id=\"doc-host-json\""));
+  EXPECT_NE(host_section.find("id=\"machine-2\""), std::string::npos);
+  EXPECT_NE(host_section.find("Machine: host CPU: Synthetic CPU 9000"), std::string::npos);
+  EXPECT_NE(h.substr(0, h.find("id=\"doc-host-json\"")).find("Machine: Synthetic GPU"), std::string::npos);
+  // The host roofline: the host's ceilings, with its FMA and STREAM rows on it.
+  const auto roof = host_section.substr(host_section.find("<svg id=\"roofline-chart-2\""));
+  const auto roof_svg = roof.substr(0, roof.find("</svg>"));  // the plot area holds every point
+  EXPECT_NE(host_section.find("peak bandwidth 10.0 GB/s (from host-stream-triad)"), std::string::npos);
+  EXPECT_NE(host_section.find("peak f64"), std::string::npos);
+  EXPECT_EQ(count(roof_svg, "<circle"), 3u) << "host-fma-f32, host-fma-f64, host-stream-triad";
+  EXPECT_NE(roof_svg.find("host-stream-triad"), std::string::npos);
+  EXPECT_EQ(roof_svg.find("memory-read"), std::string::npos) << "a GPU row under the host's roof";
+  // The host's thread and working-set curves.
+  for (const char* id : {"id=\"host-threads-threads\"", "id=\"host-working_set-working_set_bytes\"",
+                         "id=\"host-working_set-working_set_bytes-2\""}) {
+    EXPECT_NE(host_section.find(id), std::string::npos) << id;
+  }
+  EXPECT_NE(host_section.find("ns per load"), std::string::npos);
+  EXPECT_EQ(host_section.find("No ceiling was measured"), std::string::npos);
+}
+
+TEST(Html, HostDocumentAloneDrawsTheHostRoofline) {
+  const auto h = html_of({loaded(test::synthetic_host_document().json(), "host.json")});
+  EXPECT_EQ(h.find("No ceiling was measured"), std::string::npos);
+  EXPECT_NE(h.find("<svg id=\"roofline-chart\""), std::string::npos);
+  EXPECT_NE(h.find("Roofline: host CPU: Synthetic CPU 9000"), std::string::npos);
+}
+
+TEST(Html, IdsStayUniqueAcrossDocuments) {
+  const auto doc = test::synthetic_document().json();
+  const auto h = html_of({loaded(doc, "a.json"), loaded(doc, "b.json")});
+  EXPECT_TRUE(duplicate_ids(h).empty()) << fmt::format("{}", fmt::join(duplicate_ids(h), ", "));
+  EXPECT_EQ(count(h, "id=\"row-read-linear\""), 1u);
+  EXPECT_EQ(count(h, "id=\"row-read-linear-2\""), 1u);
+  EXPECT_EQ(count(h, "<h2 id=\"machine"), 2u);
+  EXPECT_EQ(count(h, "<svg id=\"roofline-chart"), 2u);
+}
+
+// Review item 8: a best-run headline lies above the rate at q1, so its whisker must still reach the
+// bar's end; median bars too. Every whisker spans the plotted value.
+TEST(Html, FamilyWhiskersSurroundThePlottedValue) {
+  auto rows = test::synthetic_rows();
+  std::vector<LoadedDocument> docs(1);
+  ResultDocument doc("default", {"webgpu-bench", "run"});
+  for (auto r : {rows[6], rows[7], rows[8]}) doc.add_row(r);
+  auto best = test::measured_row(9, "workgroup-512", "technique", test::kElements, Statistic::Best, 0.03,
+                                 {524288, 524288, 65536}, "workgroup", {1.0, 1.04, 1.02, 1.06, 1.03});
+  doc.add_row(best);
+  const auto h = html_of({loaded(doc.json(), "run.json")});
+  const auto chart = h.substr(h.find("<svg id=\"family-workgroup\""));
+  const std::regex bar_re("<rect class=\"bar\" x=\"([0-9.]+)\" y=\"[0-9.]+\" width=\"([0-9.]+)\"");
+  const std::regex whisker_re("<path class=\"whisker\" d=\"M([0-9.]+) [0-9.]+H([0-9.]+)");
+  std::vector<std::pair<double, double>> ends, spans;
+  const auto svg_end = chart.find("</svg>");
+  const std::string body = chart.substr(0, svg_end);
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), bar_re); it != std::sregex_iterator(); ++it) {
+    ends.emplace_back(std::stod((*it)[1]), std::stod((*it)[1]) + std::stod((*it)[2]));
+  }
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), whisker_re); it != std::sregex_iterator(); ++it) {
+    spans.emplace_back(std::stod((*it)[1]), std::stod((*it)[2]));
+  }
+  ASSERT_EQ(ends.size(), 4u);
+  ASSERT_EQ(spans.size(), 4u);
+  for (std::size_t i = 0; i < ends.size(); ++i) {
+    EXPECT_LE(spans[i].first, ends[i].second + 0.05) << "bar " << i;
+    EXPECT_GE(spans[i].second, ends[i].second - 0.05) << "bar " << i << ": the whisker stops short of the bar";
+  }
 }
 
 std::string find_chromium() {

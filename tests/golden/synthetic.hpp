@@ -162,4 +162,45 @@ inline report::ResultDocument synthetic_document() {
   return doc;
 }
 
+// A host-suite document (suite "host") as `webgpu-bench host` writes it: FMA peaks, STREAM triad
+// (the host's stream bandwidth) with its thread and working-set curves, and the load-latency curve.
+inline report::ResultDocument synthetic_host_document() {
+  report::ResultDocument doc("host", {"webgpu-bench", "host", "--quick"});
+  const Metric loads{"loads", "load", "Dependent loads (one per 64-byte node)"};
+  auto host_row = [](BenchmarkResult r, const std::string& family) {
+    r.category = "host";
+    r.family = family;
+    r.timing_method = "steady_clock";
+    return r;
+  };
+  // 2^30 FLOP in 10 ms: 107 GFLOP/s (f32); f64 half of it. 96 MiB in 10 ms: 10 GB/s.
+  auto f32 =
+      host_row(measured_row(0, "host-fma-f32", "host", kFlops, Statistic::Best, 10, {0, 0, 1073741824.0}), "fma");
+  auto f64 =
+      host_row(measured_row(1, "host-fma-f64", "host", kFlops, Statistic::Best, 20, {0, 0, 1073741824.0}), "fma");
+  auto triad = host_row(
+      measured_row(2, "host-stream-triad", "host", kBytes, Statistic::Median, 10, {64 * 1048576.0, 32 * 1048576.0, 0}),
+      "stream");
+  auto latency =
+      host_row(measured_row(3, "host-load-latency", "host", loads, Statistic::Median, 1, {0, 0, 10000}), "latency");
+  auto series = [](const std::string& name, const std::string& x, const std::vector<std::pair<double, double>>& pts) {
+    nlohmann::json points = nlohmann::json::array();
+    for (const auto& [xv, v] : pts) points.push_back({{x, xv}, {"value", v}, {"value_iqr", {v * 0.98, v * 1.01}}});
+    return nlohmann::json{{"name", name}, {"x", x}, {"points", points}};
+  };
+  f32.parameters["series"] = {series("threads", "threads", {{1, 54e9}, {2, 107e9}})};
+  triad.parameters["series"] = {
+      series("threads", "threads", {{1, 8e9}, {2, 10e9}}),
+      series("working_set", "working_set_bytes", {{16384, 60e9}, {262144, 40e9}, {4194304, 20e9}, {100663296, 10e9}})};
+  latency.parameters["series"] = {
+      series("working_set", "working_set_bytes", {{16384, 1e9}, {262144, 2.5e8}, {4194304, 1e8}})};
+  for (const auto& r : {f32, f64, triad, latency}) doc.add_row(r);
+  auto& host = doc.json()["machine"]["host"];
+  host["cpu_model"] = "Synthetic CPU 9000";
+  host["roofline"] = {{"peak_flops_f32", f32.value}, {"peak_flops_f64", f64.value}, {"bandwidth_Bps", triad.value}};
+  host["clock"] = {{"base", {{"tsc_mhz", 2100.0}}}, {"sustained_add_chain_mhz", {{"median", 2900.0}}}};
+  doc.finish("complete");
+  return doc;
+}
+
 }  // namespace wgb::test

@@ -6,6 +6,8 @@
 
 #include <sstream>
 
+#include "report/document.hpp"
+
 namespace wgb::report {
 namespace {
 
@@ -148,6 +150,44 @@ TEST(Verdict, TextNamesWinnerInconclusiveAndTheLocalityReminder) {
   EXPECT_NE(s.find("tile: inconclusive"), std::string::npos) << s;
   EXPECT_NE(s.find("this workload on this GPU and runtime only"), std::string::npos) << s;
   EXPECT_NE(s.find("resource needs"), std::string::npos) << s;  // the family's caveat
+}
+
+// Issue 5: the verdicts are part of the result document (technique_verdicts), not only console text.
+TEST(Verdict, ResultDocumentCarriesTheVerdicts) {
+  ResultDocument doc("default", {"webgpu-bench", "run"});
+  for (const auto& r :
+       {row("workgroup-64", "workgroup", 100, 95, 102), row("workgroup-128", "workgroup", 130, 125, 133),
+        row("tile-direct", "tile", 128, 120, 129), row("tile-shared", "tile", 130, 126, 131)}) {
+    doc.add_row(r);
+  }
+  const auto& v = doc.json()["technique_verdicts"];
+  ASSERT_TRUE(v.is_array());
+  ASSERT_EQ(v.size(), 2U);
+  const auto& wg = v[0];
+  EXPECT_EQ(wg["family"], "workgroup");
+  EXPECT_EQ(wg["outcome"], "clear");
+  EXPECT_EQ(wg["conclusive"], true);
+  EXPECT_EQ(wg["verdict"], "fastest workgroup-128");
+  EXPECT_EQ(wg["fastest"], "workgroup-128");
+  EXPECT_EQ(wg["runner_up"], "workgroup-64");
+  EXPECT_NEAR(wg["lead"].get<double>(), 0.3, 1e-12);
+  EXPECT_EQ(wg["dispersion"]["fastest_range"], nlohmann::json({125.0, 133.0}));
+  EXPECT_EQ(wg["dispersion"]["runner_up_range"], nlohmann::json({95.0, 102.0}));
+  EXPECT_NE(wg["scope"].get<std::string>().find("this workload on this GPU and runtime only"), std::string::npos);
+  const auto& tile = v[1];
+  EXPECT_EQ(tile["verdict"], "inconclusive");
+  EXPECT_EQ(tile["conclusive"], false);
+  EXPECT_EQ(tile["fastest"], "tile-shared");
+  ASSERT_EQ(tile["ranked"].size(), 2U);
+  EXPECT_EQ(tile["ranked"][1]["id"], "tile-direct");
+}
+
+TEST(Verdict, DocumentWithoutTechniqueRowsHasAnEmptyList) {
+  ResultDocument doc("default", {"webgpu-bench", "run"});
+  auto r = row("read-linear", "", 5, 4, 6);
+  r.category = "bandwidth";
+  doc.add_row(r);
+  EXPECT_EQ(doc.json()["technique_verdicts"], nlohmann::json::array());
 }
 
 }  // namespace

@@ -1,0 +1,112 @@
+// The host clock in the machine description (seed 004 "Reporting": base and sustained clock observed
+// during the run): every figure names its source, the base clock is measured (TSC) where cpufreq
+// does not expose it (virtual machines), and `compare` reports clock differences between documents.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "report/compare.hpp"
+#include "report/document.hpp"
+#include "report/machine.hpp"
+
+namespace wgb::report {
+namespace {
+
+TEST(HostClocks, EveryFigureNamesItsSource) {
+  const auto c = host_clocks("start");
+  for (const char* k : {"base", "max", "observed_at_start", "sustained_at_start"}) {
+    ASSERT_TRUE(c.contains(k)) << k;
+    ASSERT_TRUE(c[k].contains("mhz")) << k;
+    ASSERT_TRUE(c[k]["source"].is_string()) << k;
+  }
+  // The sustained clock is always measured (add chain), so it exists everywhere.
+  ASSERT_TRUE(c["sustained_at_start"]["mhz"].is_number());
+  EXPECT_GT(c["sustained_at_start"]["mhz"].get<double>(), 50.0);
+  EXPECT_EQ(c["sustained_at_start"]["source"].get<std::string>().rfind("measured: dependent add chain", 0), 0u);
+  EXPECT_FALSE(c.contains("observed_at_finish"));
+}
+
+TEST(HostClocks, BaseIsMeasuredWhereCpufreqIsAbsent) {
+  const auto c = host_clocks("start");
+  const std::string source = c["base"]["source"];
+  if (std::filesystem::exists("/sys/devices/system/cpu/cpu0/cpufreq/base_frequency")) {
+    EXPECT_EQ(source, "cpufreq base_frequency");
+  } else {
+#if defined(__x86_64__) || defined(__i386__)
+    // This machine (a VM without cpufreq) is the case the measured base exists for.
+    EXPECT_EQ(source.rfind("measured: TSC", 0), 0u) << source;
+    ASSERT_TRUE(c["base"]["mhz"].is_number());
+    EXPECT_GT(c["base"]["mhz"].get<double>(), 100.0);
+#else
+    GTEST_SKIP() << "no cpufreq and no TSC on this architecture";
+#endif
+  }
+}
+
+TEST(HostClocks, DocumentRecordsStartAndFinish) {
+  ResultDocument doc("default", {"webgpu-bench", "run"});
+  doc.finish("complete");
+  const auto& c = doc.json()["machine"]["host"]["clocks"];
+  for (const char* k :
+       {"base", "observed_at_start", "sustained_at_start", "observed_at_finish", "sustained_at_finish"}) {
+    EXPECT_TRUE(c.contains(k)) << k;
+  }
+}
+
+LoadedDocument with_clocks(double base, double sustained, const std::string& base_source) {
+  LoadedDocument d;
+  d.path = "x.json";
+  d.json = {{"schema", kSchemaName}, {"schema_version", kSchemaVersion}, {"rows", nlohmann::json::array()}};
+  d.json["machine"]["host"]["clocks"] = {
+      {"base", {{"mhz", base}, {"source", base_source}}},
+      {"sustained_at_start", {{"mhz", sustained}, {"source", "measured: add chain"}}}};
+  return d;
+}
+
+TEST(CompareClocks, ReportsFrequencyDifferences) {
+  const auto a = with_clocks(2100, 3000, "cpufreq base_frequency");
+  const auto b = with_clocks(2100, 2700, "measured: TSC");
+  const auto c = compare_documents(a, b);
+  ASSERT_EQ(c.clocks.size(), 2u);
+  EXPECT_EQ(c.clocks[0].what, "base");
+  EXPECT_FALSE(c.clocks[0].differs);
+  EXPECT_EQ(c.clocks[0].source_b, "measured: TSC");
+  EXPECT_EQ(c.clocks[1].what, "sustained at start");
+  EXPECT_TRUE(c.clocks[1].differs);
+  // Clocks are not repeated among the machine differences: they have their own section.
+  for (const auto& d : c.differences) EXPECT_EQ(d.what.find("clocks"), std::string::npos) << d.what;
+  std::ostringstream out;
+  write_comparison(out, c, a, b, std::nullopt);
+  const auto s = out.str();
+  EXPECT_NE(
+      s.find("sustained at start: 3000 MHz (measured: add chain) | 2700 MHz (measured: add chain) -10.0%  DIFFERS"),
+      std::string::npos)
+      << s;
+  EXPECT_NE(s.find("base: 2100 MHz (cpufreq base_frequency) | 2100 MHz (measured: TSC) +0.0%\n"), std::string::npos)
+      << s;
+  const auto j = comparison_json(c, std::nullopt);
+  ASSERT_EQ(j["clocks"].size(), 2u);
+  EXPECT_EQ(j["clocks"][1]["differs"], true);
+}
+
+TEST(CompareClocks, OlderDocumentsAndTheHostSuiteClock) {
+  LoadedDocument a;
+  a.json = {{"machine", {{"host", {{"base_khz", 2000000}, {"observed_mhz", 2500.0}}}}}};
+  LoadedDocument b = a;
+  b.json["machine"]["host"]["observed_mhz"] = 1800.0;
+  b.json["machine"]["host"]["clock"] = {{"sustained_add_chain_mhz", {{"median", 2400.0}}}};
+  const auto c = compare_documents(a, b);
+  ASSERT_EQ(c.clocks.size(), 3u);
+  EXPECT_EQ(c.clocks[0].what, "base");
+  EXPECT_DOUBLE_EQ(c.clocks[0].a_mhz, 2000.0);
+  EXPECT_FALSE(c.clocks[0].differs);
+  EXPECT_EQ(c.clocks[1].what, "observed at start");
+  EXPECT_TRUE(c.clocks[1].differs);
+  EXPECT_EQ(c.clocks[2].what, "host suite: sustained");
+  EXPECT_EQ(c.clocks[2].a_mhz, 0.0);  // stated in b only
+  EXPECT_TRUE(c.clocks[2].differs);
+}
+
+}  // namespace
+}  // namespace wgb::report
