@@ -11,7 +11,7 @@ struct Params {
   ib: u32,
   threads: u32,     // invocations that compute (the grid is rounded up to whole workgroups)
   workgroup: u32,   // = wg_size (the host references of branch-coherent need it; unused here)
-  pad1: u32,
+  pad1: u32,        // 0 at run time; f32-f16-convert XORs f16 bits with it (no compiler can fold that)
   pad2: u32,
   f: vec4<f32>,     // float operands; every value is exact in f16
   M: mat4x4<f32>,   // mat4 probes: S' = M S + C

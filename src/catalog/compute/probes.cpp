@@ -31,6 +31,13 @@ double trip_frac(const Params& p, u32 n) { return static_cast<double>(trip_word(
 
 Expectation exact(u32 v) { return Expectation{.exact = true, .bits = v}; }
 
+// f32 -> f16 -> f32 of a normal f16 value, rounding to nearest with ties to even (nearbyint under
+// the default rounding mode).
+double round_to_f16(double x) {
+  const double ulp = std::ldexp(1.0, std::ilogb(x) - 10);
+  return std::nearbyint(x / ulp) * ulp;
+}
+
 template <std::size_t N>
 Expectation float_sum(const double (&x)[N]) {
   Expectation e;
@@ -627,10 +634,11 @@ std::vector<Probe> build() {
     p.id = "f32-f16-convert";
     p.label = "f32 <-> f16 conversion";
     p.description =
-        "Eight independent chains x = f32(f16(x)) * m + c per invocation (m = 0.5, c = 1 + a per-trip d in [0, 1) "
+        "Eight independent chains x = f32(f16(x)) * m + c per invocation (m = 0.5, c = 1 + 2^-12 + a per-trip d in [0, 1) "
         "hashed from the trip index: contracts towards 2c, which moves every trip), 32 steps each per loop trip. "
-        "Needs shader-f16. Counts results: 2 conversions per step (f32 to f16 and back; the multiply-add is not "
-        "counted).";
+        "Needs shader-f16. c carries a bit below f16's precision, so the f16 rounding moves the chain's fixed "
+        "point; the result is checked against a reference that rounds to nearest even, and dropped conversions "
+        "fail validation. Counts results: 2 conversions per step (f32 to f16 and back; the multiply-add is not counted).";
     p.kernel = "f32_f16_convert";
     p.f16 = true;
     p.metric = {"ops", "OP", "Conversions (each direction counts 1)"};
@@ -639,12 +647,19 @@ std::vector<Probe> build() {
     p.work_note = "8 chains x 32 steps x 2 conversions per invocation per loop trip";
     p.max_iterations = 1 << 14;
     p.f[0] = 0.5f;
-    p.f[1] = 1.0f;
+    // c = 1 + 2^-12 carries a bit below f16's precision, so the chain's fixed point 2c is not an f16
+    // value: with the conversions a chain settles at h / 2 + c, h the f16 value next to 2c (2^-11
+    // away), without them at 2c, 2^-12 (about 1e-4 relative) off. Exact in f32.
+    p.f[1] = 1.0f + 0x1p-12f;
     p.f[3] = 1.0f;  // the per-trip operand's scale
-    // f32 -> f16 rounding is implementation-defined (either neighbour): a few f16 ulps.
-    p.tolerance = 2e-3;
+    // The reference rounds to f16 at every step (to nearest, ties to even: IEEE's default, what NVIDIA's
+    // cvt.rn and LLVM's fptrunc do; no value here is a tie). Every other operation is exact in f32
+    // (starts on a 2^-10 grid, d on a 2^-8 grid, c on a 2^-12 grid), so the tolerance is tiny and a
+    // kernel whose conversions were dropped or fused away fails (checked with such a kernel).
+    p.tolerance = 1e-6;
     p.reference = [](const Params& prm, u32 t) {
-      return float_trip_chains<8>(prm, t, [&](double x, double d) { return x * prm.f[0] + (prm.f[1] + d); });
+      return float_trip_chains<8>(prm, t,
+                                  [&](double x, double d) { return round_to_f16(x) * prm.f[0] + (prm.f[1] + d); });
     };
     v.push_back(std::move(p));
   }
