@@ -141,6 +141,32 @@ TEST(Cli, KernelDirReplacesAKernelRecordsItAndRefusesStrangers) {
   std::filesystem::remove_all(dir);
 }
 
+// Pins the bug of the first f32-f16-convert kernel: compilers fold f32(f16(x)) into x (Mesa's NIR
+// did on lavapipe; the H200 then ran "conversions" at FMA speed) and the check could not tell. The
+// shipped kernel must validate, and the same kernel without the XOR that blocks folding must fail.
+TEST(Cli, FoldedF16ConversionsFailValidation) {
+  WGB_GPU_OR_SKIP(ctx);
+  const auto dir = std::filesystem::temp_directory_path() / ("wgb-fold-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir / "compute");
+  std::string kernel(kernels::find("compute/f32_f16_convert"));
+  const std::string xor_ = " ^ key)";
+  const auto at = kernel.find(xor_);
+  ASSERT_NE(at, std::string::npos) << "the shipped kernel should XOR the f16 bits with a run-time key";
+  std::ofstream(dir / "compute" / "f32_f16_convert.wgsl") << kernel.substr(0, at) << ")" << kernel.substr(at + xor_.size());
+  const std::vector<std::string> quick = {"run", "--filter", "f32-f16-convert", "--measurement-ms", "5",
+                                          "--idle-gap-ms", "0", "--max-rounds", "2", "--min-rounds", "1",
+                                          "--throttle-ratio", "100", "--quiet"};
+  auto r = run_cli(quick);
+  if (r.out.find("skipped") != std::string::npos) GTEST_SKIP() << "no shader-f16 on this adapter";
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  auto folded = quick;
+  folded.insert(folded.end(), {"--kernel-dir", dir.string()});
+  r = run_cli(folded);
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("validation failed"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Cli, CtrlCKeepsTheRowsThatCompleted) {
   WGB_GPU_OR_SKIP(ctx);
   const auto json = std::filesystem::temp_directory_path() / ("wgb-cli-int-" + std::to_string(getpid()) + ".json");
