@@ -96,11 +96,16 @@ std::vector<std::string> second_run_arguments(const std::vector<std::string>& ar
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--repro" || a == "-q" || a == "--quiet" || a == kSecondRunFlag) continue;
-    if (a == "--json" || a == "--csv") {
+    // Outputs and submissions belong to the first run only (a second process that submitted would
+    // land every --repro run twice on the results server).
+    if (a == "--json" || a == "--csv" || a == "--submit" || a == "--submit-token" || a == "--token") {
       ++i;  // and its value
       continue;
     }
-    if (a.rfind("--json=", 0) == 0 || a.rfind("--csv=", 0) == 0 || a.rfind("--repro=", 0) == 0) continue;
+    if (a.rfind("--json=", 0) == 0 || a.rfind("--csv=", 0) == 0 || a.rfind("--repro=", 0) == 0 ||
+        a.rfind("--submit=", 0) == 0 || a.rfind("--submit-token=", 0) == 0 || a.rfind("--token=", 0) == 0) {
+      continue;
+    }
     out.push_back(a);
   }
   out.insert(out.end(), {"--json", json_path, "--quiet", kSecondRunFlag});

@@ -92,7 +92,7 @@ TEST(CliSubmit, RunMemoryAndHostDocumentsLand) {
   EXPECT_TRUE(serve.runs().empty());
 
   r = run_command(fmt::format("{} run --filter read-linear --bandwidth-mib 1 --min-rounds 2 --max-rounds 3 "
-                              "--measurement-ms 5 --idle-gap-ms 0 --throttle-ratio 100 --submit {} --quiet",
+                              "--measurement-ms 5 --idle-gap-ms 0 --throttle-ratio 100 --submit {}",
                               bin(), serve.url()),
                   dir);
   if (r.exit_code == 3 && !adapter_required()) GTEST_SKIP() << "no WebGPU adapter: " << r.err;

@@ -89,7 +89,8 @@ TEST(Repro, IncompleteMarksEveryRowNotCompared) {
 
 TEST(Repro, SecondRunArgumentsDropReproOutputsAndQuiet) {
   const std::vector<std::string> args{"run", "--repro", "--json", "a.json", "--csv=a.csv", "-q", "--filter", "read-*",
-                                      "--bandwidth-mib", "1", "--json=b.json", "--quiet"};
+                                      "--bandwidth-mib", "1", "--json=b.json", "--quiet", "--submit", "http://h:1",
+                                      "--submit-token", "t", "--submit=http://h:2"};
   const auto out = second_run_arguments(args, "/tmp/x.json");
   EXPECT_EQ(out, (std::vector<std::string>{"run", "--filter", "read-*", "--bandwidth-mib", "1", "--json", "/tmp/x.json",
                                             "--quiet", "--repro-second-run"}));
