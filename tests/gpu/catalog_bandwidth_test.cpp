@@ -122,7 +122,7 @@ TEST(CatalogBandwidth, StreamingProbesValidateAtAnyInvocationCount) {
 TEST(CatalogBandwidth, DefinitionsDeclareTheSweepParametersTheyUse) {
   for (const char* id : kIds) EXPECT_EQ(find(id).sweep_parameters, (std::vector<std::string>{"size", "threads"})) << id;
   EXPECT_EQ(find("read-latency").sweep_parameters, std::vector<std::string>{"size"});
-  EXPECT_EQ(find("f32-fma-vec4").sweep_parameters, std::vector<std::string>{"threads"});
+  EXPECT_EQ(find("f32-fma-vec4").sweep_parameters, (std::vector<std::string>{"threads", "workgroup"}));
   EXPECT_TRUE(find("workgroup-256").sweep_parameters.empty());
 }
 

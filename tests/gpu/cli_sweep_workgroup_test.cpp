@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_process.hpp"
 #include "gpu_fixture.hpp"
 
 namespace wgb {
@@ -19,41 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-Result run_cli(std::vector<std::string> args) {
-  static int n = 0;
-  const auto dir = fs::temp_directory_path();
-  const auto out = dir / ("wgb-swg-" + std::to_string(getpid()) + "-" + std::to_string(n) + ".out");
-  const auto err = dir / ("wgb-swg-" + std::to_string(getpid()) + "-" + std::to_string(n++) + ".err");
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (freopen(out.c_str(), "w", stdout) == nullptr || freopen(err.c_str(), "w", stderr) == nullptr) _exit(126);
-    std::vector<char*> argv;
-    std::string bin = WGB_CLI;
-    argv.push_back(bin.data());
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(bin.c_str(), argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  Result r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), slurp(out), slurp(err)};
-  fs::remove(out);
-  fs::remove(err);
-  return r;
-}
+using test::Result;
+using test::run_cli;
+using test::slurp;
 
 TEST(CliSweepWorkgroup, AProbeThatDoesNotDeclareWorkgroupIsRefused) {
   for (const char* id : {"read-linear", "workgroup-64"}) {
