@@ -92,17 +92,9 @@ Expected<std::vector<unsigned>> parse_thread_list(const std::string& s) {
   return out;
 }
 
-// The document's JSON and its rows as CSV (run's conventions, report::write_csv), each when asked for.
+// The document's JSON and its rows as CSV (run's conventions), each when asked for.
 Status write_outputs(const HostFlags& f, const report::ResultDocument& doc) {
-  if (!f.json_path.empty()) {
-    if (auto st = report::write_json_atomic(f.json_path, doc.json()); !st) return st;
-  }
-  if (!f.csv_path.empty()) {
-    std::ostringstream csv;
-    report::write_csv(csv, doc.rows());
-    if (auto st = report::write_text_atomic(f.csv_path, csv.str()); !st) return st;
-  }
-  return ok();
+  return report::write_outputs(f.json_path, f.csv_path, doc);
 }
 
 int run_host_command(HostFlags& f) {

@@ -106,11 +106,7 @@ int run(const MemoryFlags& f) {
     if (!f.json_path.empty()) {
       if (auto st = doc.write(f.json_path); !st) return st;
     }
-    if (!f.csv_path.empty()) {
-      std::ostringstream csv;
-      report::write_csv(csv, doc.document().rows());
-      if (auto st = report::write_text_atomic(f.csv_path, csv.str()); !st) return st;
-    }
+    if (!f.csv_path.empty()) return report::write_csv_atomic(f.csv_path, doc.document().rows());
     return ok();
   };
   if (auto st = write(); !st) return fail(st.error());  // an unwritable file fails before any work

@@ -71,15 +71,7 @@ std::string row_line(const BenchmarkResult& r) {
 
 // Writes the document's JSON and CSV (each when asked for), atomically.
 Status write_outputs(const RunFlags& f, const report::ResultDocument& doc) {
-  if (!f.json_path.empty()) {
-    if (auto st = report::write_json_atomic(f.json_path, doc.json()); !st) return st;
-  }
-  if (!f.csv_path.empty()) {
-    std::ostringstream csv;
-    report::write_csv(csv, doc.rows());
-    if (auto st = report::write_text_atomic(f.csv_path, csv.str()); !st) return st;
-  }
-  return ok();
+  return report::write_outputs(f.json_path, f.csv_path, doc);
 }
 
 // Seed 004 protocol step 5: the same command again in a second process, compared row by row.

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "gpu/build_info.hpp"
+#include "report/csv.hpp"
 #include "gpu/kernel_override.hpp"
 #include "gpu/names.hpp"
 #include "report/machine.hpp"
@@ -542,6 +543,20 @@ void ResultDocument::finish(std::string end_state) {
 }
 
 // ---- files ------------------------------------------------------------------------------------
+
+Status write_csv_atomic(const std::filesystem::path& path, const std::vector<ReportRow>& rows) {
+  std::ostringstream csv;
+  write_csv(csv, rows);
+  return write_text_atomic(path, csv.str());
+}
+
+Status write_outputs(const std::string& json_path, const std::string& csv_path, const ResultDocument& doc) {
+  if (!json_path.empty()) {
+    if (auto st = write_json_atomic(json_path, doc.json()); !st) return st;
+  }
+  if (!csv_path.empty()) return write_csv_atomic(csv_path, doc.rows());
+  return ok();
+}
 
 Status write_text_atomic(const std::filesystem::path& path, const std::string& text) {
   const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");

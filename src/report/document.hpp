@@ -66,6 +66,10 @@ class ResultDocument {
 // Writes `doc` to `path` atomically: a temporary file in the same folder, then rename.
 Status write_json_atomic(const std::filesystem::path& path, const nlohmann::json& doc);
 Status write_text_atomic(const std::filesystem::path& path, const std::string& text);
+// The rows as CSV (write_csv's conventions), written atomically.
+Status write_csv_atomic(const std::filesystem::path& path, const std::vector<ReportRow>& rows);
+// A command's outputs: the document's JSON and its rows as CSV, each when its path is not empty.
+Status write_outputs(const std::string& json_path, const std::string& csv_path, const ResultDocument& doc);
 
 // Loads and checks a result document: clear one-line errors naming the file for unreadable,
 // empty, truncated, non-JSON or foreign content, a newer schema, or malformed rows.
