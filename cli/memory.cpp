@@ -45,6 +45,7 @@ struct MemoryFlags {
   std::string submit_url;    // --submit: send the finished document to a results server
   std::string submit_token;
   bool quiet = false;
+  bool progress = false;
 };
 
 // Engine thread -> CLI thread. push() holds the lock only to append, so the engine never waits on
@@ -112,11 +113,15 @@ int run(const MemoryFlags& f) {
   if (auto st = write(); !st) return fail(st.error());  // an unwritable file fails before any work
 
   const auto& a = gpu.adapter();
-  std::cerr << fmt::format("adapter: {} ({}, {}, {}), robustness {}, clock {}\n",
-                           a.device.empty() ? a.description : a.device, a.backend, a.adapter_type, a.driver,
-                           gpu.options().robustness ? "on" : "off",
-                           gpu.has_timestamps() ? "gpu-timestamp" : "wall-clock");
-  ProgressDisplay display(!f.quiet);
+  // run's conventions: the bar, the adapter line and per-phase lines only on a terminal (or with
+  // --progress); --quiet leaves nothing on stderr but errors.
+  ProgressDisplay display(f.quiet ? ProgressMode::Never : f.progress ? ProgressMode::Always : ProgressMode::Auto);
+  if (display.enabled()) {
+    std::cerr << fmt::format("adapter: {} ({}, {}, {}), robustness {}, clock {}\n",
+                             a.device.empty() ? a.description : a.device, a.backend, a.adapter_type, a.driver,
+                             gpu.options().robustness ? "on" : "off",
+                             gpu.has_timestamps() ? "gpu-timestamp" : "wall-clock");
+  }
   display.begin(o.phases.size(), memory::estimate_phase_seconds(o, gpu.has_timestamps()));
 
   Mailbox box;
@@ -145,13 +150,17 @@ int run(const MemoryFlags& f) {
           doc.add_row(*r);
           if (auto st = write(); !st && io) io = st;  // after every phase, atomically
           const std::string line = memory::phase_line(*r);
-          display.on_result(r->index, display.enabled() ? line : std::string());
-          if (!display.enabled() && !f.quiet) std::cerr << line << '\n';
+          if (r->status != RowStatus::Cancelled) display.on_result(r->index, line);
         }
       }
     }
   }  // joins the engine thread
-  display.finish();
+  // Only a suite that completed reaches 100 %; an interrupted or failed one stops where it was.
+  if (result.fatal) {
+    display.stop();
+  } else {
+    display.finish();
+  }
   std::signal(SIGINT, previous);
 
   doc.finish(result);
@@ -163,7 +172,7 @@ int run(const MemoryFlags& f) {
   if (!f.submit_url.empty() && !cancelled && ran) {
     // Nothing is sent anywhere unless the user asked (--submit); the same client as `run --submit`.
     if (auto st = store::submit_document(doc.json(), f.submit_url, f.submit_token); !st) return fail(st.error());
-    std::cerr << fmt::format("submitted to {}\n", f.submit_url);
+    if (!f.quiet) std::cerr << fmt::format("submitted to {}\n", f.submit_url);
   }
   if (result.fatal) {
     if (result.fatal->kind == ErrorKind::Cancelled) {
@@ -201,7 +210,10 @@ void register_memory(CLI::App& app, int& exit_code) {
   cmd->add_option("--csv", f.csv_path, "Write the phase rows as CSV here (after every phase, atomically)");
   cmd->add_option("--submit", f.submit_url, "Send the finished result document to this results server (see 'serve')");
   cmd->add_option("--submit-token,--token", f.submit_token, "Bearer token for --submit");
-  cmd->add_flag("-q,--quiet", f.quiet, "No progress output on stderr");
+  cmd->add_flag("-q,--quiet", f.quiet, "Nothing on stderr but errors (wins over --progress)");
+  cmd->add_flag("--progress", f.progress,
+                "Draw the progress bar and per-phase lines on stderr even when it is not a terminal (by default "
+                "they are shown only on a terminal)");
   // Ranges are checked by memory::validate_options (one line each, exit code 2).
   auto& d = f.defaults;
   cmd->add_option("--budget-ms", d.budget_ms, "Sampling budget of read, write, copy and random (3000)");

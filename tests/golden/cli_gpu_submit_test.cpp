@@ -101,7 +101,7 @@ TEST(CliSubmit, RunMemoryAndHostDocumentsLand) {
 
   r = run_command(fmt::format("{} memory --working-set 16 --min-working-set 16 --phases read,latency --budget-ms 30 "
                               "--latency-budget-ms 30 --sample-ms 4 --latency-sample-ms 4 --warmup-ms 10 "
-                              "--transition-ms 5 --submit {} --token unused --quiet",
+                              "--transition-ms 5 --submit {} --token unused",
                               bin(), serve.url()),
                   dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -134,12 +134,27 @@ TEST(CliMemory, CtrlCExits130AndKeepsTheCompletedPhases) {
   EXPECT_EQ(doc["rows"][0]["status"], "ok");
 }
 
+// run's stderr conventions: off a terminal (and without --progress) no bar, no adapter line and no
+// per-phase lines; --quiet the same anywhere.
+TEST(CliMemory, StderrStaysQuietOffATerminal) {
+  WGB_GPU_OR_SKIP(ctx);
+  const auto json = temp_json("quiet");
+  auto args = tiny_memory(json);
+  args.pop_back();  // drop --quiet: stderr is a file here, not a terminal
+  args.insert(args.end(), {"--phases", "read"});
+  auto r = run_cli(args);
+  std::filesystem::remove(json);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
 // --clock wall on memory: every phase on the wall clock, minus the recorded empty-submit cost.
 TEST(CliClock, MemoryOnTheWallClockRecordsItAndTheEmptySubmitCost) {
   WGB_GPU_OR_SKIP(ctx);
   const auto json = temp_json("wall");
   auto args = tiny_memory(json);
-  args.insert(args.end(), {"--clock", "wall", "--phases", "read,latency"});
+  args.pop_back();  // not --quiet: the adapter line names the clock (shown with --progress off a terminal)
+  args.insert(args.end(), {"--clock", "wall", "--phases", "read,latency", "--progress"});
   auto r = run_cli(args);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("clock wall-clock"), std::string::npos) << r.err;
