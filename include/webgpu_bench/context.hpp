@@ -127,8 +127,14 @@ class Context {
   // Compiles WGSL inside validation + OOM error scopes. The error message carries the compiler's
   // messages with line:column, prefixed with `label`.
   Expected<wgpu::ShaderModule> compile(std::string_view wgsl, std::string_view label);
+  // `constants` set WGSL `override` declarations (pipeline-overridable constants) by name.
+  struct Constant {
+    std::string_view key;
+    double value;
+  };
   Expected<wgpu::ComputePipeline> pipeline(std::string_view wgsl, std::string_view label,
-                                           std::string_view entry_point = "main");
+                                           std::string_view entry_point = "main",
+                                           std::span<const Constant> constants = {});
   // Allocates inside an out-of-memory scope (ErrorKind::OutOfMemory when it does not fit).
   Expected<wgpu::Buffer> buffer(std::uint64_t size, wgpu::BufferUsage usage, std::string_view label);
   // A buffer initialised with `bytes` (size rounded up to 4).

@@ -520,14 +520,21 @@ Expected<wgpu::ShaderModule> Context::compile(std::string_view wgsl, std::string
 }
 
 Expected<wgpu::ComputePipeline> Context::pipeline(std::string_view wgsl, std::string_view label,
-                                                  std::string_view entry_point) {
+                                                  std::string_view entry_point, std::span<const Constant> constants) {
   auto module = compile(wgsl, label);
   if (!module) return std::move(module).error();
+  std::vector<wgpu::ConstantEntry> entries(constants.size());
+  for (std::size_t i = 0; i < constants.size(); ++i) {
+    entries[i].key = wgpu::StringView(constants[i].key);
+    entries[i].value = constants[i].value;
+  }
   WGB_PUSH_SCOPES();
   wgpu::ComputePipelineDescriptor desc;
   desc.label = wgpu::StringView(label);
   desc.compute.module = *module;
   desc.compute.entryPoint = wgpu::StringView(entry_point);
+  desc.compute.constantCount = entries.size();
+  desc.compute.constants = entries.empty() ? nullptr : entries.data();
   wgpu::ComputePipeline p = device_.CreateComputePipeline(&desc);
   if (auto st = pop_scopes(instance_, device_, fmt::format("pipeline '{}'", label)); !st) {
     return std::move(st).error();

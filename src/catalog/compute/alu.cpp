@@ -125,46 +125,6 @@ Expected<std::string> check_outputs(const Probe& probe, const Params& params, st
                      invocations.size(), params.iterations, worst, probe.tolerance);
 }
 
-namespace {
-
-// The probe's pipeline with its `wg_size` override set, inside validation and out-of-memory error
-// scopes like Context::pipeline (which takes no constants).
-Expected<wgpu::ComputePipeline> pipeline_with_workgroup(gpu::Context& gpu, const Probe& probe,
-                                                        std::uint32_t workgroup) {
-  auto module = gpu.compile(probe.source(), probe.id);
-  if (!module) return std::move(module).error();
-  const wgpu::Device& device = gpu.device();
-  device.PushErrorScope(wgpu::ErrorFilter::OutOfMemory);
-  device.PushErrorScope(wgpu::ErrorFilter::Validation);
-  wgpu::ConstantEntry constant;
-  constant.key = wgpu::StringView("wg_size");
-  constant.value = workgroup;
-  wgpu::ComputePipelineDescriptor desc;
-  desc.label = wgpu::StringView(probe.id);
-  desc.compute.module = *module;
-  desc.compute.entryPoint = wgpu::StringView("main");
-  desc.compute.constantCount = 1;
-  desc.compute.constants = &constant;
-  wgpu::ComputePipeline pipeline = device.CreateComputePipeline(&desc);
-  std::string failure;
-  for (int scope = 0; scope < 2; ++scope) {
-    wgpu::Future f =
-        device.PopErrorScope(wgpu::CallbackMode::WaitAnyOnly,
-                             [&failure](wgpu::PopErrorScopeStatus, wgpu::ErrorType type, wgpu::StringView m) {
-                               if (type != wgpu::ErrorType::NoError && failure.empty())
-                                 failure = std::string(m.data, m.length);
-                             });
-    gpu.instance().WaitAny(f, UINT64_MAX);
-  }
-  if (!failure.empty()) {
-    return make_error(ErrorKind::Compile,
-                      fmt::format("pipeline '{}' (workgroup size {}): {}", probe.id, workgroup, failure));
-  }
-  return pipeline;
-}
-
-}  // namespace
-
 Expected<Runner> Runner::create(gpu::Context& gpu, const Probe& probe, std::uint32_t threads, std::uint32_t workgroup) {
   const auto& limits = gpu.limits();
   const bool by_x = limits.maxComputeWorkgroupSizeX < limits.maxComputeInvocationsPerWorkgroup;
@@ -188,9 +148,15 @@ Expected<Runner> Runner::create(gpu::Context& gpu, const Probe& probe, std::uint
   r.params_ = probe.params(threads, static_cast<std::uint32_t>(probe.initial_iterations));
   r.params_.workgroup = workgroup;
   // The default size compiles exactly as before (no constants); any other sets the override.
-  auto pipeline = workgroup == kDefaultWorkgroup ? gpu.pipeline(probe.source(), probe.id)
-                                                 : pipeline_with_workgroup(gpu, probe, workgroup);
-  if (!pipeline) return std::move(pipeline).error();
+  const gpu::Context::Constant wg_size{"wg_size", static_cast<double>(workgroup)};
+  auto pipeline = workgroup == kDefaultWorkgroup
+                      ? gpu.pipeline(probe.source(), probe.id)
+                      : gpu.pipeline(probe.source(), probe.id, "main", std::span(&wg_size, 1));
+  if (!pipeline) {
+    Error e = std::move(pipeline).error();
+    if (workgroup != kDefaultWorkgroup) e.message += fmt::format(" (workgroup size {})", workgroup);
+    return e;
+  }
   r.pipeline_ = *pipeline;
   auto out = gpu.buffer(static_cast<std::uint64_t>(threads) * 4, kStorage, probe.id + " out");
   if (!out) return std::move(out).error();
