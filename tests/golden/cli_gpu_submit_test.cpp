@@ -1,7 +1,6 @@
 // --submit from the three commands that measure (run, memory, host) to a local `serve` on SQLite:
 // each document lands, once, with its suite. Nothing is sent unless asked: a run without --submit
-// leaves the server empty. (`serve` is started as tests/unit/store_cli_test.cpp does: its first
-// stdout line is its URL.)
+// leaves the server empty. (`serve` runs through tests/serve_process.hpp, as in the store CLI tests.)
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -15,6 +14,7 @@
 
 #include "store/client.hpp"
 #include "tests/golden/process.hpp"
+#include "tests/serve_process.hpp"
 
 namespace wgb {
 namespace {
@@ -29,67 +29,22 @@ bool adapter_required() {
   return v != nullptr && std::string(v) == "1";
 }
 
-// `webgpu-bench serve --store <sqlite file> --listen 127.0.0.1:0` in the background.
-class Serve {
- public:
-  explicit Serve(const std::filesystem::path& db) {
-    int fds[2];
-    if (pipe(fds) != 0) return;
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(fds[1], STDOUT_FILENO);
-      const int null = open("/dev/null", O_WRONLY);
-      dup2(null, STDERR_FILENO);
-      close(fds[0]);
-      execl(WGB_CLI_BIN, WGB_CLI_BIN, "serve", "--store", db.c_str(), "--listen", "127.0.0.1:0", "--quiet",
-            static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    close(fds[1]);
-    std::string line;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (pid_ > 0 && line.find('\n') == std::string::npos && std::chrono::steady_clock::now() < deadline) {
-      pollfd pfd{fds[0], POLLIN, 0};
-      if (poll(&pfd, 1, 200) <= 0) continue;
-      char buf[256];
-      const auto n = read(fds[0], buf, sizeof(buf));
-      if (n <= 0) break;
-      line.append(buf, static_cast<std::size_t>(n));
-    }
-    close(fds[0]);
-    if (const auto nl = line.find('\n'); nl != std::string::npos) url_ = line.substr(0, nl);
-  }
-  ~Serve() {
-    if (pid_ > 0) {
-      kill(pid_, SIGTERM);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  Serve(const Serve&) = delete;
-  Serve& operator=(const Serve&) = delete;
-  const std::string& url() const { return url_; }
-
-  // The runs the server holds, newest first.
-  nlohmann::json runs() const {
-    auto r = store::http_get(url_ + "/api/v1/results?limit=50");
-    if (!r || r->status != 200) return nlohmann::json::array();
-    return nlohmann::json::parse(r->body)["runs"];
-  }
-
- private:
-  pid_t pid_ = -1;
-  std::string url_;
-};
+// The runs a server holds, newest first.
+nlohmann::json runs_of(const test::ServeProcess& serve) {
+  auto r = store::http_get(serve.url() + "/api/v1/results?limit=50");
+  if (!r || r->status != 200) return nlohmann::json::array();
+  return nlohmann::json::parse(r->body)["runs"];
+}
 
 TEST(CliSubmit, RunMemoryAndHostDocumentsLand) {
   test::TempFolder dir("cli-submit");
-  Serve serve(dir / "results.db");
+  test::ServeProcess serve(WGB_CLI_BIN, (dir / "results.db").string());
   ASSERT_FALSE(serve.url().empty()) << "serve printed no URL";
 
   // Without --submit nothing is sent.
   auto r = run_command(fmt::format("{} host --quick --threads 1 --filter host-fma-f32 --quiet", bin()), dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(serve.runs().empty());
+  EXPECT_TRUE(runs_of(serve).empty());
 
   r = run_command(fmt::format("{} run --filter read-linear --bandwidth-mib 1 --min-rounds 2 --max-rounds 3 "
                               "--measurement-ms 5 --idle-gap-ms 0 --throttle-ratio 100 --submit {}",
@@ -121,7 +76,7 @@ TEST(CliSubmit, RunMemoryAndHostDocumentsLand) {
                   dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
 
-  auto runs = serve.runs();
+  auto runs = runs_of(serve);
   ASSERT_EQ(runs.size(), 4u) << runs.dump();
   // In submission order (ids grow): run (1 row), memory (2 phases), host triad (1), run --device host (1).
   std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {

@@ -19,11 +19,12 @@
 
 #include "store/client.hpp"
 #include "store_test_support.hpp"
-
-extern char** environ;
+#include "tests/serve_process.hpp"
 
 namespace wgb::store {
 namespace {
+
+using wgb::test::ServeProcess;
 
 using test::make_document;
 
@@ -54,67 +55,6 @@ Ran run_cli(const std::string& args) {
 }
 
 // `webgpu-bench serve` in the background; its first stdout line is its URL.
-class ServeProcess {
- public:
-  explicit ServeProcess(const std::string& store) {
-    int fds[2];
-    if (pipe(fds) != 0) return;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, fds[0]);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    const std::string bin = cli_binary().string();
-    std::vector<std::string> args = {bin, "serve", "--store", store, "--listen", "127.0.0.1:0", "--quiet"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    if (posix_spawn(&pid_, bin.c_str(), &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&actions);
-    close(fds[1]);
-    // Read the URL line, waiting at most 30 s.
-    std::string line;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (pid_ > 0 && line.find('\n') == std::string::npos && std::chrono::steady_clock::now() < deadline) {
-      pollfd pfd{fds[0], POLLIN, 0};
-      if (poll(&pfd, 1, 200) <= 0) continue;
-      char buf[256];
-      const auto n = read(fds[0], buf, sizeof(buf));
-      if (n <= 0) break;
-      line.append(buf, static_cast<std::size_t>(n));
-    }
-    close(fds[0]);
-    if (const auto nl = line.find('\n'); nl != std::string::npos) url_ = line.substr(0, nl);
-  }
-  ~ServeProcess() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  ServeProcess(const ServeProcess&) = delete;
-  ServeProcess& operator=(const ServeProcess&) = delete;
-
-  const std::string& url() const { return url_; }
-  // Sends `sig` and waits (bounded) for the exit; returns the exit code, 128+signal, or -1.
-  int stop(int sig) {
-    if (pid_ <= 0) return -1;
-    kill(pid_, sig);
-    int status = 0;
-    for (int i = 0; i < 300; ++i) {  // 30 s at most
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return -1;
-  }
-
- private:
-  pid_t pid_ = -1;
-  std::string url_;
-};
 
 class StoreCli : public ::testing::TestWithParam<std::string> {
  protected:
@@ -152,7 +92,7 @@ TEST_P(StoreCli, SubmitThenKillThenRestartLosesNothing) {
     files += fmt::format(" {}", write(fmt::format("r{}.json", i), make_document({}, {{}}, "default", i).dump(2)));
   }
   {
-    ServeProcess serve(backend_->spec());
+    ServeProcess serve(cli_binary().string(), backend_->spec());
     ASSERT_FALSE(serve.url().empty()) << "serve printed no URL";
     auto r = run_cli(fmt::format("submit{} --to {}", files, serve.url()));
     EXPECT_EQ(r.code, 0) << r.out;
@@ -163,14 +103,14 @@ TEST_P(StoreCli, SubmitThenKillThenRestartLosesNothing) {
     // Every submission was acknowledged; now the server dies without any chance to flush.
     EXPECT_EQ(serve.stop(SIGKILL), 128 + SIGKILL);
   }
-  ServeProcess again(backend_->spec());
+  ServeProcess again(cli_binary().string(), backend_->spec());
   ASSERT_FALSE(again.url().empty());
   EXPECT_EQ(total(again.url()), 6);
   EXPECT_EQ(again.stop(SIGTERM), 0);  // a polite stop is a clean exit
 }
 
 TEST_P(StoreCli, ExitCodes) {
-  ServeProcess serve(backend_->spec());
+  ServeProcess serve(cli_binary().string(), backend_->spec());
   ASSERT_FALSE(serve.url().empty());
   auto bad = make_document({}, {{}});
   bad["rows"][0]["value"] = -1.0;
