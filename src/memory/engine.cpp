@@ -721,14 +721,13 @@ void Engine::fill_row(BenchmarkResult& row, Phase p, const PhaseTiming& t) const
     const double bytes_per_pass = count * per_pass;
     std::vector<double> rates;
     for (double ms : rep.samples_ms) rates.push_back(bytes_per_pass / (ms / 1000.0));
-    const std::vector<bool> rejected = rejection_mask(rep.samples_ms);
-    const SustainSummary s = summarize_sustain(rates, rejected);
+    const SustainSummary s = summarize_sustain(rates);
     nlohmann::json timeline = nlohmann::json::array();
     for (std::size_t i = 0; i < rates.size(); ++i) {
       timeline.push_back({{"t_s", i < t.sample_end_s.size() ? t.sample_end_s[i] : 0.0},
                           {"gbps", rates[i] / 1e9},
                           {"ms", rep.samples_ms[i]},
-                          {"rejected", static_cast<bool>(rejected[i])}});
+                          {"rejected", static_cast<bool>(s.rejected[i])}});
     }
     j["sustain_ms"] = t.budget_ms;
     j["retention"] = s.retention;
@@ -740,14 +739,8 @@ void Engine::fill_row(BenchmarkResult& row, Phase p, const PhaseTiming& t) const
     if (s.last_median > 0) {
       row.value = s.last_median;
       row.time_ms = count / s.last_median * 1000.0;
-      std::vector<double> last;
-      const auto n = rates.size();
-      const auto last_n = static_cast<std::size_t>(std::ceil(0.6 * static_cast<double>(n)));
-      for (std::size_t i = n - last_n; i < n; ++i) {
-        if (!rejected[i]) last.push_back(rates[i]);
-      }
-      row.value_low = measure::quantile(last, 0.25);
-      row.value_high = measure::quantile(last, 0.75);
+      row.value_low = s.last_q1;
+      row.value_high = s.last_q3;
       j["median_gbps"] = row.value / 1e9;
     }
   }

@@ -17,25 +17,37 @@ std::vector<bool> rejection_mask(std::span<const double> xs, double threshold) {
 }
 
 namespace {
-double window_median(std::span<const double> rates, const std::vector<bool>& rejected, std::size_t begin,
-                     std::size_t end, std::size_t& count) {
+// The kept samples of rates[begin, end), rejected within that range alone; marks the decisions into
+// `mask` when it is given.
+std::vector<double> kept_in_window(std::span<const double> rates, std::size_t begin, std::size_t end, double threshold,
+                                   std::vector<bool>* mask) {
+  const std::span<const double> window = rates.subspan(begin, end - begin);
+  const std::vector<bool> rejected = rejection_mask(window, threshold);
   std::vector<double> kept;
-  for (std::size_t i = begin; i < end; ++i) {
-    if (rejected.empty() || !rejected[i]) kept.push_back(rates[i]);
+  for (std::size_t i = 0; i < window.size(); ++i) {
+    if (!rejected[i]) kept.push_back(window[i]);
+    if (mask) (*mask)[begin + i] = rejected[i];
   }
-  count = kept.size();
-  return measure::median(kept);
+  return kept;
 }
 }  // namespace
 
-SustainSummary summarize_sustain(std::span<const double> rates, const std::vector<bool>& rejected) {
+SustainSummary summarize_sustain(std::span<const double> rates, double threshold) {
   SustainSummary s;
   const std::size_t n = rates.size();
+  s.rejected.assign(n, false);
   if (n == 0) return s;
   const auto first_n = static_cast<std::size_t>(std::ceil(0.2 * static_cast<double>(n)));
   const auto last_n = static_cast<std::size_t>(std::ceil(0.6 * static_cast<double>(n)));
-  s.first_median = window_median(rates, rejected, 0, first_n, s.first_count);
-  s.last_median = window_median(rates, rejected, n - last_n, n, s.last_count);
+  const std::vector<double> first = kept_in_window(rates, 0, first_n, threshold, &s.rejected);
+  if (first_n < n - last_n) kept_in_window(rates, first_n, n - last_n, threshold, &s.rejected);  // timeline only
+  const std::vector<double> last = kept_in_window(rates, n - last_n, n, threshold, &s.rejected);
+  s.first_count = first.size();
+  s.last_count = last.size();
+  s.first_median = measure::median(first);
+  s.last_median = measure::median(last);
+  s.last_q1 = measure::quantile(last, 0.25);
+  s.last_q3 = measure::quantile(last, 0.75);
   s.retention = s.first_median > 0 ? s.last_median / s.first_median : 0;
   return s;
 }

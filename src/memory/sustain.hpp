@@ -1,7 +1,7 @@
 // Sustain (seed 002): the copy kernel for 18 s; the result is the median of the last 60 % of the
 // samples, and retention is that median divided by the median of the first 20 %. Also the
-// per-sample rejection flags (seed 001's modified z-score) so a timeline can show which samples
-// were dropped. Pure functions: unit-tested in tests/unit/memory_sustain_test.cpp.
+// per-sample rejection flags (seed 001's modified z-score, applied inside each window) so a timeline
+// can show which samples were dropped. Pure functions: unit-tested in tests/unit/memory_sustain_test.cpp.
 #pragma once
 
 #include <cstddef>
@@ -17,13 +17,19 @@ std::vector<bool> rejection_mask(std::span<const double> xs, double threshold = 
 struct SustainSummary {
   double first_median = 0;   // median rate of the kept samples among the first 20 %
   double last_median = 0;    // median rate of the kept samples among the last 60 %
-  double retention = 0;      // last_median / first_median (0 when first_median is 0)
+  double retention = 0;      // last_median / first_median (0 only when there are no samples)
+  double last_q1 = 0, last_q3 = 0;              // quartiles of the kept samples among the last 60 %
   std::size_t first_count = 0, last_count = 0;  // kept samples in each window
+  std::vector<bool> rejected;                   // per sample, as its window decided
 };
 
-// rates: throughput per sample in time order; rejected: same length (may be empty = none).
-// Windows are by sample count (samples carry equal work): the first ceil(20 %) and the last
-// ceil(60 %) of all samples, so at least one sample falls in each when there is one at all.
-SustainSummary summarize_sustain(std::span<const double> rates, const std::vector<bool>& rejected);
+// rates: throughput per sample in time order. Windows are by sample count (samples carry equal
+// work): the first ceil(20 %) and the last ceil(60 %) of all samples, so at least one sample falls in
+// each when there is one at all. Outliers are rejected inside each window (first, middle, last), never
+// across the whole run: a card that throttles runs fast at first and slow later, and a rule over all
+// samples would throw away the fast start as outliers and hide exactly what sustain is there to show
+// (or empty the first window and report a retention of 0). A window keeps at least its median sample.
+// A sample in both windows (runs shorter than five samples) is flagged as the last window decides.
+SustainSummary summarize_sustain(std::span<const double> rates, double threshold = 3.5);
 
 }  // namespace wgb::memory
