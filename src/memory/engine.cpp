@@ -639,7 +639,22 @@ void Engine::fill_row(BenchmarkResult& row, Phase p, const PhaseTiming& t) const
     for (double x : ms) out.push_back(x / per_pass);
     return out;
   };
-  row.samples_ms = per_rep(rep.kept_ms);
+  // Sustain rejects outliers inside its windows (sustain.hpp), not over the whole run as the engine
+  // does: its kept and rejected samples are the windows' decisions, so that the row's statistics, its
+  // counts and its timeline say the same thing.
+  std::vector<double> kept_ms = rep.kept_ms, rejected_ms = rep.rejected_ms;
+  SustainSummary sustain;
+  if (p == Phase::Sustain) {
+    std::vector<double> rates;
+    for (double ms : rep.samples_ms) rates.push_back(count * per_pass / (ms / 1000.0));
+    sustain = summarize_sustain(rates);
+    kept_ms.clear();
+    rejected_ms.clear();
+    for (std::size_t i = 0; i < rates.size(); ++i) {
+      (sustain.rejected[i] ? rejected_ms : kept_ms).push_back(rep.samples_ms[i]);
+    }
+  }
+  row.samples_ms = per_rep(kept_ms);
   const measure::Stats st = measure::compute_stats(row.samples_ms);
   row.stats = {st.count, st.min, st.max, st.mean, st.median, st.stddev, st.ci95, st.cv, st.q1, st.q3, st.iqr};
   row.knob_name = latency ? "hops per sample" : "dispatches per sample";
@@ -680,9 +695,9 @@ void Engine::fill_row(BenchmarkResult& row, Phase p, const PhaseTiming& t) const
   j["warmup_ms"] = rep.warmup_ms_spent;
   j["sampled_ms"] = rep.sampled_ms;
   j["samples"] = rep.samples_ms.size();
-  j["kept_samples"] = rep.kept_ms.size();
-  j["rejected_samples"] = rep.rejected_ms.size();
-  j["rejected_ms"] = rep.rejected_ms;  // whole passes, like pass_ms
+  j["kept_samples"] = kept_ms.size();
+  j["rejected_samples"] = rejected_ms.size();
+  j["rejected_ms"] = rejected_ms;  // whole passes, like pass_ms
   j["invalid_samples"] = rep.invalid_ms.size();
   j["pass_ms"] = rep.samples_ms;       // every recorded pass in time order, before rejection
   j["cv"] = rep.cv;
@@ -718,14 +733,11 @@ void Engine::fill_row(BenchmarkResult& row, Phase p, const PhaseTiming& t) const
   }
   if (p == Phase::Sustain) {
     // Seed 002: the median of the last 60 % of samples, and retention against the first 20 %.
-    const double bytes_per_pass = count * per_pass;
-    std::vector<double> rates;
-    for (double ms : rep.samples_ms) rates.push_back(bytes_per_pass / (ms / 1000.0));
-    const SustainSummary s = summarize_sustain(rates);
+    const SustainSummary& s = sustain;
     nlohmann::json timeline = nlohmann::json::array();
-    for (std::size_t i = 0; i < rates.size(); ++i) {
+    for (std::size_t i = 0; i < rep.samples_ms.size(); ++i) {
       timeline.push_back({{"t_s", i < t.sample_end_s.size() ? t.sample_end_s[i] : 0.0},
-                          {"gbps", rates[i] / 1e9},
+                          {"gbps", count * per_pass / (rep.samples_ms[i] / 1000.0) / 1e9},
                           {"ms", rep.samples_ms[i]},
                           {"rejected", static_cast<bool>(s.rejected[i])}});
     }

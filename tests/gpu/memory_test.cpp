@@ -119,6 +119,10 @@ TEST(MemorySuite, EveryPhaseIsMeasuredAndValidated) {
   const auto& sus = run.rows[5];
   EXPECT_GT(sus.parameters["retention"].get<double>(), 0);
   EXPECT_EQ(sus.parameters["timeline"].size(), sus.parameters["samples"].get<std::size_t>());
+  // Sustain's kept and rejected samples are its windows' decisions, the same in counts and timeline.
+  std::size_t flagged = 0;
+  for (const auto& e : sus.parameters["timeline"]) flagged += e["rejected"].get<bool>() ? 1 : 0;
+  EXPECT_EQ(flagged, sus.parameters["rejected_samples"].get<std::size_t>());
   EXPECT_NEAR(sus.value / 1e9, sus.parameters["last60_median_gbps"].get<double>(), 1e-9);
   // Progress went through every stage of the engine.
   for (const char* s : {"calibrate", "warm-up", "sample 1", "validate", "transition"}) {
