@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "measure/stats.hpp"
+#include "memory/sustain.hpp"
 #include "report/table.hpp"
 
 namespace wgb::memory {
@@ -155,7 +156,7 @@ void write_summary(std::ostream& out, const MemoryRun& run, const MemoryOptions&
       for (std::size_t i = lo; i < hi; ++i) v.push_back(tl[i].value("gbps", 0.0));
       out << fmt::format(" {:.3g}s:{:.3g}", tl[hi - 1].value("t_s", 0.0), measure::median(v));
     }
-    out << '\n';
+    out << "\n  " << retention_reading(r.parameters.value("retention", 0.0)) << '\n';
   }
 
   out << "\nScope\n";

@@ -743,6 +743,7 @@ void Engine::fill_row(BenchmarkResult& row, Phase p, const PhaseTiming& t) const
     }
     j["sustain_ms"] = t.budget_ms;
     j["retention"] = s.retention;
+    j["retention_reading"] = retention_reading(s.retention);
     j["first20_median_gbps"] = s.first_median / 1e9;
     j["last60_median_gbps"] = s.last_median / 1e9;
     j["first20_samples"] = s.first_count;

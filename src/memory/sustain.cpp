@@ -1,6 +1,8 @@
 // Sustain windows and per-sample rejection (sustain.hpp).
 #include "memory/sustain.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "measure/stats.hpp"
@@ -50,6 +52,22 @@ SustainSummary summarize_sustain(std::span<const double> rates, double threshold
   s.last_q3 = measure::quantile(last, 0.75);
   s.retention = s.first_median > 0 ? s.last_median / s.first_median : 0;
   return s;
+}
+
+std::string retention_reading(double retention) {
+  if (!(retention > 0) || !std::isfinite(retention)) return "retention not measured: no sustain samples";
+  const double change = 100 * std::abs(1 - retention);
+  if (retention < 1 - kRetentionTolerance) {
+    return fmt::format("throughput fell {:.1f}% under sustained load: the device slowed down (thermal or power "
+                       "limits) or something else shared it",
+                       change);
+  }
+  if (retention > 1 + kRetentionTolerance) {
+    return fmt::format("throughput rose {:.1f}% after the first 20%: the device was still raising its clocks "
+                       "when the run started, or something else shared it then",
+                       change);
+  }
+  return fmt::format("throughput held within {:.0f}% for the whole run", 100 * kRetentionTolerance);
 }
 
 }  // namespace wgb::memory

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace wgb::memory {
@@ -31,5 +32,12 @@ struct SustainSummary {
 // (or empty the first window and report a retention of 0). A window keeps at least its median sample.
 // A sample in both windows (runs shorter than five samples) is flagged as the last window decides.
 SustainSummary summarize_sustain(std::span<const double> rates, double threshold = 3.5);
+
+// What a retention says, in one sentence for the console and the document: within 5 % of 100 % the
+// device held its throughput (seed 002: "a desktop card usually holds 100 %"); below, it slowed under
+// sustained load (a laptop that throttles after ten seconds shows it); above, it was still ramping up
+// its clocks when the run started. 0 (no samples) says that retention was not measured.
+inline constexpr double kRetentionTolerance = 0.05;
+std::string retention_reading(double retention);
 
 }  // namespace wgb::memory

@@ -79,6 +79,10 @@ TEST(CliMemory, ATinyRunWritesEveryPhaseValidatedWithItsFields) {
   EXPECT_EQ(sustain["id"], "memory-sustain");
   EXPECT_GT(sustain["parameters"]["retention"].get<double>(), 0);
   EXPECT_FALSE(sustain["parameters"]["timeline"].empty());
+  // What the retention says is in the document and on the console, the same sentence.
+  const auto reading = sustain["parameters"]["retention_reading"].get<std::string>();
+  EXPECT_NE(reading.find("throughput"), std::string::npos) << reading;
+  EXPECT_NE(r.out.find(reading), std::string::npos) << r.out;
   // The console summary names every phase.
   for (const char* phase : {"read", "write", "copy", "random", "latency", "sustain"}) {
     EXPECT_NE(r.out.find(phase), std::string::npos) << phase;

@@ -113,7 +113,7 @@ TEST(MemoryOptions, SummaryShowsEveryPhaseRetentionAndScope) {
   write_summary(out, run, o, a);
   const std::string s = out.str();
   for (const char* want : {"Test GPU", "2 x 256 MiB", "ranked", "read", "3.5", "TB/s", "612.5 ns/load",
-                           "retention 99.1%", "device lost: forced", "Measured", "Not measured",
+                           "retention 99.1%", "throughput held within 5%", "device lost: forced", "Measured", "Not measured",
                            "Stopped early (device-lost)", "75", "gpu-timestamp"}) {
     EXPECT_NE(s.find(want), std::string::npos) << want << "\n" << s;
   }

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 #include "measure/stats.hpp"
 #include "memory/sustain.hpp"
@@ -88,6 +90,15 @@ TEST(MemorySustain, EveryWindowKeepsItsMedianSoRetentionIsNeverZero) {
     EXPECT_GT(s.last_count, 0u);
     EXPECT_GT(s.retention, 0);
   }
+}
+
+TEST(MemorySustain, RetentionIsReadInOneSentence) {
+  EXPECT_EQ(retention_reading(1.0), "throughput held within 5% for the whole run");
+  EXPECT_EQ(retention_reading(0.951), "throughput held within 5% for the whole run");
+  EXPECT_NE(retention_reading(0.8).find("fell 20.0% under sustained load"), std::string::npos);
+  EXPECT_NE(retention_reading(1.157).find("rose 15.7% after the first 20%"), std::string::npos);
+  EXPECT_NE(retention_reading(0).find("not measured"), std::string::npos);
+  EXPECT_NE(retention_reading(std::nan("")).find("not measured"), std::string::npos);
 }
 
 TEST(MemorySustain, RejectionMaskAgreesWithTheEngineFilter) {
