@@ -750,8 +750,12 @@ std::string sustain_section(const std::vector<ReportRow>& rows, Ids& ids) {
     plot.legend({{"series-key", "copy bandwidth per sample"}});
     s += plot.render();
     if (r.parameters.contains("retention") && r.parameters["retention"].is_number()) {
-      s += fmt::format("<p>Retention (median of the last 60% over the first 20%): {:.1f}%</p>\n",
-                       100 * r.parameters["retention"].get<double>());
+      const auto reading = r.parameters.find("retention_reading");  // absent in older documents
+      s += fmt::format("<p>Retention (median of the last 60% over the first 20%): {:.1f}%{}</p>\n",
+                       100 * r.parameters["retention"].get<double>(),
+                       reading != r.parameters.end() && reading->is_string()
+                           ? ": " + escape(reading->get<std::string>())
+                           : std::string());
     }
   }
   return s;

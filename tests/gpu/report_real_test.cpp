@@ -179,6 +179,7 @@ TEST(ReportReal, RealDocumentsRenderWithEveryChart) {
   EXPECT_TRUE(has_svg(dom, "family-workgroup")) << "family bars";
   EXPECT_NE(dom.find("id=\"verdict-workgroup\""), std::string::npos) << "family verdict";
   EXPECT_TRUE(has_svg(dom, "sustain-chart")) << "sustain timeline";
+  EXPECT_NE(dom.find("over the first 20%): "), std::string::npos) << "what the retention says";
   EXPECT_TRUE(has_svg(dom, "host-threads-threads")) << "host thread curve";
   EXPECT_TRUE(has_svg(dom, "host-working_set-working_set_bytes")) << "host working-set curve";
   EXPECT_EQ(count(dom, "<h2 id=\"machine"), 4u) << "one machine card per document";
