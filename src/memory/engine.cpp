@@ -643,9 +643,9 @@ void Engine::fill_row(BenchmarkResult& row, Phase p, const PhaseTiming& t) const
   // does: its kept and rejected samples are the windows' decisions, so that the row's statistics, its
   // counts and its timeline say the same thing.
   std::vector<double> kept_ms = rep.kept_ms, rejected_ms = rep.rejected_ms;
+  std::vector<double> rates;  // sustain: bytes/s of every pass in time order
   SustainSummary sustain;
   if (p == Phase::Sustain) {
-    std::vector<double> rates;
     for (double ms : rep.samples_ms) rates.push_back(count * per_pass / (ms / 1000.0));
     sustain = summarize_sustain(rates);
     kept_ms.clear();
@@ -735,9 +735,9 @@ void Engine::fill_row(BenchmarkResult& row, Phase p, const PhaseTiming& t) const
     // Seed 002: the median of the last 60 % of samples, and retention against the first 20 %.
     const SustainSummary& s = sustain;
     nlohmann::json timeline = nlohmann::json::array();
-    for (std::size_t i = 0; i < rep.samples_ms.size(); ++i) {
+    for (std::size_t i = 0; i < rates.size(); ++i) {
       timeline.push_back({{"t_s", i < t.sample_end_s.size() ? t.sample_end_s[i] : 0.0},
-                          {"gbps", count * per_pass / (rep.samples_ms[i] / 1000.0) / 1e9},
+                          {"gbps", rates[i] / 1e9},
                           {"ms", rep.samples_ms[i]},
                           {"rejected", static_cast<bool>(s.rejected[i])}});
     }

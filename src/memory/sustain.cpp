@@ -20,15 +20,15 @@ std::vector<bool> rejection_mask(std::span<const double> xs, double threshold) {
 
 namespace {
 // The kept samples of rates[begin, end), rejected within that range alone; marks the decisions into
-// `mask` when it is given.
+// mask[begin, end).
 std::vector<double> kept_in_window(std::span<const double> rates, std::size_t begin, std::size_t end, double threshold,
-                                   std::vector<bool>* mask) {
+                                   std::vector<bool>& mask) {
   const std::span<const double> window = rates.subspan(begin, end - begin);
   const std::vector<bool> rejected = rejection_mask(window, threshold);
   std::vector<double> kept;
   for (std::size_t i = 0; i < window.size(); ++i) {
     if (!rejected[i]) kept.push_back(window[i]);
-    if (mask) (*mask)[begin + i] = rejected[i];
+    mask[begin + i] = rejected[i];
   }
   return kept;
 }
@@ -41,9 +41,9 @@ SustainSummary summarize_sustain(std::span<const double> rates, double threshold
   if (n == 0) return s;
   const auto first_n = static_cast<std::size_t>(std::ceil(0.2 * static_cast<double>(n)));
   const auto last_n = static_cast<std::size_t>(std::ceil(0.6 * static_cast<double>(n)));
-  const std::vector<double> first = kept_in_window(rates, 0, first_n, threshold, &s.rejected);
-  if (first_n < n - last_n) kept_in_window(rates, first_n, n - last_n, threshold, &s.rejected);  // timeline only
-  const std::vector<double> last = kept_in_window(rates, n - last_n, n, threshold, &s.rejected);
+  const std::vector<double> first = kept_in_window(rates, 0, first_n, threshold, s.rejected);
+  if (first_n < n - last_n) kept_in_window(rates, first_n, n - last_n, threshold, s.rejected);  // timeline only
+  const std::vector<double> last = kept_in_window(rates, n - last_n, n, threshold, s.rejected);
   s.first_count = first.size();
   s.last_count = last.size();
   s.first_median = measure::median(first);
