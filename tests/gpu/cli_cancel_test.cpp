@@ -43,16 +43,7 @@ TEST(CliCancel, InterruptNeverShows100PercentAndCountsOnlyCompletedRows) {
   auto c = test::spawn({"run", "--filter", "read-linear,write-linear,read-gather-16kb", "--bandwidth-mib", "1",
                         "--measurement-ms", "5", "--idle-gap-ms", "10", "--min-rounds", "200", "--max-rounds", "200",
                         "--throttle-ratio", "100", "--json", json.string(), "--progress"});
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  bool first_done = false;
-  while (std::chrono::steady_clock::now() < deadline && !first_done) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    try {
-      first_done = nlohmann::json::parse(slurp(json))["rows"].size() >= 1;
-    } catch (...) {
-    }
-  }
-  ASSERT_TRUE(first_done) << "the first row never completed";
+  ASSERT_TRUE(test::wait_for_rows(json)) << "the first row never completed";
   kill(c.pid, SIGINT);
   EXPECT_EQ(test::wait_exit(c), 130);
   const std::string err = slurp(c.err);
@@ -106,16 +97,7 @@ TEST(CliJobControl, CtrlZStopsTheRunAsAPauseAndItCompletesAfterContinue) {
   auto c = test::spawn({"run", "--filter", "read-linear,write-linear", "--bandwidth-mib", "1", "--measurement-ms", "5",
                         "--idle-gap-ms", "10", "--min-rounds", "60", "--max-rounds", "60", "--throttle-ratio", "100",
                         "--json", json.string(), "--progress"});
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  bool first_done = false;
-  while (std::chrono::steady_clock::now() < deadline && !first_done) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    try {
-      first_done = nlohmann::json::parse(slurp(json))["rows"].size() >= 1;
-    } catch (...) {
-    }
-  }
-  ASSERT_TRUE(first_done) << "the first row never completed";
+  ASSERT_TRUE(test::wait_for_rows(json)) << "the first row never completed";
   kill(c.pid, SIGTSTP);
   int status = 0;
   ASSERT_EQ(waitpid(c.pid, &status, WUNTRACED), c.pid);

@@ -117,16 +117,7 @@ TEST(CliMemory, CtrlCExits130AndKeepsTheCompletedPhases) {
   auto args = tiny_memory(json, "60000");
   args.insert(args.end(), {"--phases", "read,sustain"});
   auto c = test::spawn(args);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  bool first_done = false;
-  while (std::chrono::steady_clock::now() < deadline && !first_done) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    try {
-      first_done = nlohmann::json::parse(slurp(json))["rows"].size() >= 1;
-    } catch (...) {
-    }
-  }
-  ASSERT_TRUE(first_done) << "the read phase never completed: " << slurp(c.err);
+  ASSERT_TRUE(test::wait_for_rows(json)) << "the read phase never completed: " << slurp(c.err);
   kill(c.pid, SIGINT);
   const int code = test::wait_exit(c);
   EXPECT_EQ(code, 130) << slurp(c.err);

@@ -8,11 +8,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace wgb::test {
@@ -66,6 +69,20 @@ inline Result run_cli(const std::vector<std::string>& args) {
   auto c = spawn(args);
   const int code = wait_exit(c);
   return {code, slurp(c.out), slurp(c.err)};
+}
+
+// Polls a result document that the child writes after every row (or phase) until it holds at least
+// `rows` of them; false when two minutes pass first. For tests that interrupt a run midway.
+inline bool wait_for_rows(const std::filesystem::path& json, std::size_t rows = 1) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    try {
+      if (nlohmann::json::parse(slurp(json))["rows"].size() >= rows) return true;
+    } catch (...) {  // not written yet, or caught mid-rename
+    }
+  }
+  return false;
 }
 
 inline int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }

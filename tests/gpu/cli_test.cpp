@@ -175,17 +175,7 @@ TEST(Cli, CtrlCKeepsTheRowsThatCompleted) {
                   "--idle-gap-ms", "10", "--min-rounds", "200", "--max-rounds", "200", "--throttle-ratio", "100",
                   "--json", json.string(),
                   "--quiet"});
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  bool first_done = false;
-  while (std::chrono::steady_clock::now() < deadline && !first_done) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    try {
-      auto doc = nlohmann::json::parse(slurp(json));
-      first_done = doc["rows"].size() >= 1;
-    } catch (...) {
-    }
-  }
-  ASSERT_TRUE(first_done) << "the first row never completed";
+  ASSERT_TRUE(test::wait_for_rows(json)) << "the first row never completed";
   kill(c.pid, SIGINT);
   const int code = wait_exit(c);
   EXPECT_EQ(code, 130) << slurp(c.err);

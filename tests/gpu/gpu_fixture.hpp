@@ -16,16 +16,20 @@
 
 namespace wgb::test {
 
+// A device with `options`, or null with the reason in `reason`. Each getter below (and a test file's
+// own, for other options) keeps one in a function-local static: one device per binary and kind.
+inline std::unique_ptr<gpu::Context> create_or_reason(const gpu::ContextOptions& options, std::string& reason) {
+  auto c = gpu::Context::create(options);
+  if (!c) {
+    reason = c.error().message;
+    return nullptr;
+  }
+  return std::move(*c);
+}
+
 inline gpu::Context* shared_context(std::string* why = nullptr) {
   static std::string reason;
-  static std::unique_ptr<gpu::Context> ctx = [] {
-    auto c = gpu::Context::create({});
-    if (!c) {
-      reason = c.error().message;
-      return std::unique_ptr<gpu::Context>();
-    }
-    return std::move(*c);
-  }();
+  static std::unique_ptr<gpu::Context> ctx = create_or_reason({}, reason);
   if (why != nullptr) *why = reason;
   return ctx.get();
 }
@@ -35,16 +39,20 @@ inline bool adapter_required() {
   return v != nullptr && std::string(v) == "1";
 }
 
-// Use at the top of a test: ASSERT/skip when there is no adapter, else yields the context.
-#define WGB_GPU_OR_SKIP(var)                                                         \
+// Use at the top of a test: ASSERT/skip when there is no adapter, else yields the context that
+// `getter(std::string* why)` returns.
+#define WGB_CONTEXT_OR_SKIP(var, getter)                                             \
   std::string wgb_why_;                                                              \
-  ::wgb::gpu::Context* var = ::wgb::test::shared_context(&wgb_why_);                 \
+  ::wgb::gpu::Context* var = getter(&wgb_why_);                                      \
   if (var == nullptr) {                                                              \
     if (::wgb::test::adapter_required()) {                                           \
       FAIL() << "no adapter: " << wgb_why_;                                          \
     }                                                                                \
     GTEST_SKIP() << "no WebGPU adapter on this machine: " << wgb_why_;               \
   }
+
+// The same on the shared device of the best adapter.
+#define WGB_GPU_OR_SKIP(var) WGB_CONTEXT_OR_SKIP(var, ::wgb::test::shared_context)
 
 // Small, fast sampling for tests that run the scheduler on the CPU driver.
 inline SamplingOptions quick_sampling() {

@@ -11,28 +11,13 @@
 #include <filesystem>
 
 #include "gpu_fixture.hpp"
+#include "memory_fixture.hpp"
 #include "memory/document.hpp"
 #include "memory/memory.hpp"
 #include "report/document.hpp"
 
 namespace wgb::memory {
 namespace {
-
-// Small and fast: 2 x 16 MiB, a few milliseconds per sample, the minimum of 8 samples.
-MemoryOptions tiny(std::vector<Phase> phases = {kAllPhases.begin(), kAllPhases.end()}) {
-  MemoryOptions o;
-  o.working_set_mib = 16;
-  o.min_working_set_mib = 16;
-  o.phases = std::move(phases);
-  o.sample_ms = 4;
-  o.latency_sample_ms = 4;
-  o.budget_ms = 30;
-  o.latency_budget_ms = 30;
-  o.sustain_ms = 100;
-  o.warmup_ms = 10;
-  o.transition_ms = 5;
-  return o;
-}
 
 std::filesystem::path temp_json(const std::string& name) {
   return std::filesystem::temp_directory_path() / fmt::format("wgb-memory-{}-{}.json", name, getpid());
@@ -71,7 +56,7 @@ std::unique_ptr<gpu::Context> fresh_context() {
 
 TEST(MemorySuite, EveryPhaseIsMeasuredAndValidated) {
   WGB_GPU_OR_SKIP(ctx);
-  MemoryOptions o = tiny();
+  MemoryOptions o = test::tiny_memory_options();
   DocWriter w(*ctx, o, "full");
   std::vector<std::string> stages;
   o.on_progress = [&](const ProgressEvent& e) { stages.push_back(e.stage); };
@@ -142,7 +127,7 @@ TEST(MemorySuite, WorkingSetAboveTheAdapterCapHalvesAndCompletes) {
   WGB_GPU_OR_SKIP(ctx);
   const std::uint64_t cap = std::min(ctx->limits().maxStorageBufferBindingSize, ctx->limits().maxBufferSize);
   if (cap >= 512 * kMiB) GTEST_SKIP() << "this adapter does not cap a binding below 512 MiB";
-  MemoryOptions o = tiny({Phase::Read});
+  MemoryOptions o = test::tiny_memory_options({Phase::Read});
   o.working_set_mib = 512;  // lavapipe caps a storage binding at 128 MiB
   o.min_working_set_mib = 32;
   const MemoryRun run = run_memory(*ctx, o);
@@ -173,7 +158,7 @@ Allocator failing_above(std::uint64_t limit) {
 
 TEST(MemorySuite, OutOfMemoryHalvesUntilItFits) {
   WGB_GPU_OR_SKIP(ctx);
-  MemoryOptions o = tiny({Phase::Read, Phase::Latency});
+  MemoryOptions o = test::tiny_memory_options({Phase::Read, Phase::Latency});
   o.working_set_mib = 64;
   o.min_working_set_mib = 16;
   o.allocate = failing_above(16 * kMiB);
@@ -190,7 +175,7 @@ TEST(MemorySuite, OutOfMemoryHalvesUntilItFits) {
 
 TEST(MemorySuite, OutOfMemoryBelowTheFloorStopsWithAClearMessage) {
   WGB_GPU_OR_SKIP(ctx);
-  MemoryOptions o = tiny({Phase::Read, Phase::Write});
+  MemoryOptions o = test::tiny_memory_options({Phase::Read, Phase::Write});
   o.working_set_mib = 32;
   o.min_working_set_mib = 16;
   o.allocate = failing_above(8 * kMiB);
@@ -212,7 +197,7 @@ TEST(MemorySuite, DeviceLostDuringAPhaseKeepsTheCompletedPhases) {
   WGB_GPU_OR_SKIP(shared);
   auto ctx = fresh_context();  // this device dies; the shared one must not
   ASSERT_TRUE(ctx);
-  MemoryOptions o = tiny({Phase::Read, Phase::Write, Phase::Copy});
+  MemoryOptions o = test::tiny_memory_options({Phase::Read, Phase::Write, Phase::Copy});
   DocWriter w(*ctx, o, "lost");
   std::uint64_t passes_after_loss = 0;
   bool lost = false;
@@ -243,7 +228,7 @@ TEST(MemorySuite, DeviceLostDuringATimestampReadbackIsReportedAsDeviceLost) {
   auto ctx = fresh_context();
   ASSERT_TRUE(ctx);
   if (!ctx->has_timestamps()) GTEST_SKIP() << "no timestamp-query: there is no timestamp read-back";
-  MemoryOptions o = tiny({Phase::Read, Phase::Write});
+  MemoryOptions o = test::tiny_memory_options({Phase::Read, Phase::Write});
   Phase current = Phase::Read;
   std::uint64_t current_pass = 0;
   int readbacks_in_write = 0;
@@ -271,7 +256,7 @@ TEST(MemorySuite, DeviceLostDuringATimestampReadbackIsReportedAsDeviceLost) {
 
 TEST(MemorySuite, UncapturedGpuErrorAbortsTheRun) {
   WGB_GPU_OR_SKIP(ctx);
-  MemoryOptions o = tiny({Phase::Read, Phase::Write, Phase::Copy});
+  MemoryOptions o = test::tiny_memory_options({Phase::Read, Phase::Write, Phase::Copy});
   std::uint64_t passes_after_error = 0;
   bool injected = false;
   o.before_pass = [&](Phase p, std::uint64_t pass) {
@@ -300,7 +285,7 @@ TEST(MemorySuite, UncapturedGpuErrorAbortsTheRun) {
 
 TEST(MemorySuite, CancelStopsAtTheNextCheckAndKeepsCompletedPhases) {
   WGB_GPU_OR_SKIP(ctx);
-  MemoryOptions o = tiny({Phase::Read, Phase::Write, Phase::Copy, Phase::Latency});
+  MemoryOptions o = test::tiny_memory_options({Phase::Read, Phase::Write, Phase::Copy, Phase::Latency});
   DocWriter w(*ctx, o, "cancel");
   std::atomic<bool> flag{false};
   o.cancel.flag = &flag;

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "gpu_fixture.hpp"
+#include "memory_fixture.hpp"
 #include "memory/document.hpp"
 #include "memory/memory.hpp"
 
@@ -19,27 +20,14 @@ gpu::Context* wall_context(std::string* why) {
   static std::unique_ptr<gpu::Context> ctx = [] {
     gpu::ContextOptions o;
     o.wall_clock = true;
-    auto c = gpu::Context::create(o);
-    if (!c) {
-      reason = c.error().message;
-      return std::unique_ptr<gpu::Context>();
-    }
-    return std::move(*c);
+    return test::create_or_reason(o, reason);
   }();
   *why = reason;
   return ctx.get();
 }
 
-#define WALL_CONTEXT_OR_SKIP(var)                                          \
-  std::string why_;                                                        \
-  gpu::Context* var = wall_context(&why_);                                 \
-  if (var == nullptr) {                                                    \
-    if (::wgb::test::adapter_required()) FAIL() << "no adapter: " << why_; \
-    GTEST_SKIP() << "no WebGPU adapter on this machine: " << why_;         \
-  }
-
 TEST(MemoryWallClock, TheOptionTurnsTimestampsOff) {
-  WALL_CONTEXT_OR_SKIP(ctx);
+  WGB_CONTEXT_OR_SKIP(ctx, wall_context);
   EXPECT_TRUE(ctx->options().wall_clock);
   EXPECT_FALSE(ctx->has_timestamps());
   EXPECT_GT(ctx->empty_submit_ms(), 0);
@@ -51,17 +39,8 @@ TEST(MemoryWallClock, TheOptionTurnsTimestampsOff) {
 }
 
 TEST(MemoryWallClock, EveryPhaseIsValidatedOnTheWallClock) {
-  WALL_CONTEXT_OR_SKIP(ctx);
-  MemoryOptions o;
-  o.working_set_mib = 16;
-  o.min_working_set_mib = 16;
-  o.sample_ms = 4;
-  o.latency_sample_ms = 4;
-  o.budget_ms = 30;
-  o.latency_budget_ms = 30;
-  o.sustain_ms = 100;
-  o.warmup_ms = 10;
-  o.transition_ms = 5;
+  WGB_CONTEXT_OR_SKIP(ctx, wall_context);
+  const MemoryOptions o = test::tiny_memory_options();
   MemoryDocument doc({"webgpu-bench", "memory", "--clock", "wall", "(test)"}, *ctx, o);
   const MemoryRun run = run_memory(*ctx, o);
   ASSERT_FALSE(run.fatal) << run.fatal->message;

@@ -27,12 +27,7 @@ gpu::Context* experimental_context(std::string* why) {
   static std::unique_ptr<gpu::Context> ctx = [] {
     gpu::ContextOptions o;
     o.experimental = true;
-    auto c = gpu::Context::create(o);
-    if (!c) {
-      reason = c.error().message;
-      return std::unique_ptr<gpu::Context>();
-    }
-    return std::move(*c);
+    return test::create_or_reason(o, reason);
   }();
   *why = reason;
   return ctx.get();
@@ -172,12 +167,7 @@ TEST(SubgroupMatrixGpu, WithoutExperimentalEveryRowIsSkippedNamingTheFlag) {
 }
 
 TEST(SubgroupMatrixGpu, WithExperimentalTheRowRunsOrSaysWhatTheAdapterLacks) {
-  std::string why;
-  gpu::Context* ctx = experimental_context(&why);
-  if (ctx == nullptr) {
-    if (test::adapter_required()) FAIL() << "no adapter: " << why;
-    GTEST_SKIP() << "no WebGPU adapter on this machine: " << why;
-  }
+  WGB_CONTEXT_OR_SKIP(ctx, experimental_context);
   const auto defs = sm::definitions_for({{"f16", "f32", 16, 16, 16}});
   ASSERT_EQ(defs.size(), 1u);
   const auto rows = run(ctx, defs);
@@ -207,12 +197,7 @@ TEST(SubgroupMatrixGpu, WithExperimentalTheRowRunsOrSaysWhatTheAdapterLacks) {
 }
 
 TEST(SubgroupMatrixGpu, EveryShapeTheAdapterReportsCompiles) {
-  std::string why;
-  gpu::Context* ctx = experimental_context(&why);
-  if (ctx == nullptr) {
-    if (test::adapter_required()) FAIL() << "no adapter: " << why;
-    GTEST_SKIP() << "no WebGPU adapter on this machine: " << why;
-  }
+  WGB_CONTEXT_OR_SKIP(ctx, experimental_context);
   const auto& configs = ctx->adapter().subgroup_matrix_configs;
   if (!ctx->has_feature(sm::kFeature) || configs.empty()) {
     GTEST_SKIP() << "the adapter (" << ctx->adapter().description << ") offers no " << sm::kFeature
