@@ -1,4 +1,4 @@
-// The generic kernel workload (prepareKernelBenchmark of seed 000) and small catalog helpers.
+// The generic kernel workload (make_kernel_workload, shared by the single-kernel benchmarks) and small catalog helpers.
 #include "catalog/common.hpp"
 
 #include <fmt/format.h>
@@ -91,7 +91,7 @@ Status require_feature(gpu::Context& gpu, std::string_view webgpu_feature, const
   if (has ? has(webgpu_feature) : gpu.has_feature(webgpu_feature)) return ok();
   std::string hint;
   // Dawn hides shader-f16 on NVIDIA's Vulkan driver unless the adapter toggle
-  // vulkan_enable_f16_on_nvidia is given, which --experimental does (issue 11).
+  // vulkan_enable_f16_on_nvidia is given, which --experimental does.
   if (webgpu_feature == "shader-f16" && !gpu.options().experimental && gpu.adapter().vendor_id == 0x10de) {
     hint = " (Dawn hides it on NVIDIA's Vulkan driver; --experimental enables it)";
   }

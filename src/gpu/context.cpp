@@ -663,7 +663,7 @@ Status Context::prepare_timing() {
     readback_buffer_ = *readback;
   }
   // The cost of an empty submit and its completion wait, measured once: the wall-clock fallback
-  // subtracts the median (seed 001). A few unrecorded rounds first, so the queue is warm.
+  // subtracts the median (docs/method.md#clocks). A few unrecorded rounds first, so the queue is warm.
   std::vector<double> costs;
   for (int i = 0; i < 25; ++i) {
     wgpu::CommandEncoder encoder = device_.CreateCommandEncoder();

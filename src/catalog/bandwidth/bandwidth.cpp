@@ -1,4 +1,4 @@
-// Bandwidth probes (seed 000 "What's measured"): read-linear, write-linear, read-gather-* and
+// Bandwidth probes: read-linear, write-linear, read-gather-* and
 // write-scatter-*. Every buffer is filled with hashed data (never zeros); reads are XOR-folded and
 // kept alive by a sentinel compare; consecutive dispatches alternate between two buffers so no
 // repetition finds its footprint still in cache from the previous one. Each probe is validated
@@ -21,7 +21,7 @@ using namespace bandwidth;
 
 constexpr std::uint32_t kWorkgroup = 256;
 constexpr const char* kMemoryStatisticReason =
-    "median with IQR: memory traffic depends on the memory system's state and scheduling (seed 004)";
+    "median with IQR: memory traffic depends on the memory system's state and scheduling";
 // Fill seeds of the two alternated buffers, and the seeds of the address/value streams.
 constexpr std::uint32_t kSeedA = 0xA11CE5EDu, kSeedB = 0xB0B5EED5u;
 constexpr std::uint32_t kStreamSeed = 0x5EED0F1Cu;

@@ -1,6 +1,6 @@
 // read-latency: dependent-load latency at a chosen working-set size (SuiteOptions::working_set_bytes,
 // default 64 MiB), so `webgpu-bench sweep read-latency` draws the latency-versus-working-set curve
-// whose steps are the cache levels (seed 004 "Common errors": a single point does not show the regime).
+// whose steps are the cache levels (a single point does not show the regime).
 // Not in the default suite: the memory suite's latency phase is the default-size measurement.
 #include <fmt/format.h>
 
@@ -119,7 +119,7 @@ std::vector<BenchmarkDefinition> latency_benchmarks() {
       .metric = {"hops", "hop", "Dependent loads"},
       .source = kernel_source("bandwidth/read_latency"),
       .statistic = Statistic::Median,
-      .statistic_reason = "median with IQR: a memory round trip depends on the memory system's state (seed 004)",
+      .statistic_reason = "median with IQR: a memory round trip depends on the memory system's state",
       .requires_features = {},
       .family = "",
       .in_default_suite = false,

@@ -1,4 +1,4 @@
-// The ALU probes (seed 000 "What's measured" and issue 4's additions): a table of probes, each a
+// The ALU probes (arithmetic, divisions, transcendentals, conversions, bit operations): a table of probes, each a
 // WGSL template (kernels/compute/<kernel>.wgsl) unrolled at catalog construction, its work model,
 // its operands, and a host reference of the one value each invocation stores. The definitions
 // (compute.cpp) and the tests use this header; nothing here is part of the public API.

@@ -1,4 +1,4 @@
-// ALU probes (seed 000 "What's measured", plus issue 4's divisions, transcendentals, conversions
+// ALU probes (the arithmetic throughput probes, plus divisions, transcendentals, conversions
 // and bit operations): one definition per probe of the table in probes.cpp. Each runs a runtime
 // loop count (the work knob, calibrated toward the scheduler's target dispatch time) over
 // independent chains per invocation, stores one result per invocation, and is validated after
@@ -17,7 +17,7 @@ namespace wgb::catalog {
 namespace {
 
 constexpr const char* kComputeStatisticReason =
-    "best (fastest) run: compute-bound, and noise only ever slows a run down (seed 000, seed 004)";
+    "best (fastest) run: compute-bound, and noise only ever slows a run down";
 
 }  // namespace
 

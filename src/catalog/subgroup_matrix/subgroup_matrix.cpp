@@ -1,4 +1,4 @@
-// The subgroup-matrix family's definitions and prepare step (issue 11). See docs/subgroup-matrix.md
+// The subgroup-matrix family's definitions and prepare step. See docs/subgroup-matrix.md
 // for what is measured and why the Vulkan path tops out at HMMA/IMMA rates.
 #include "catalog/subgroup_matrix/subgroup_matrix.hpp"
 
@@ -21,7 +21,7 @@ namespace {
 constexpr const char* kToggleF16Nvidia = "vulkan_enable_f16_on_nvidia";
 constexpr const char* kStatisticReason =
     "best: register-resident multiply-accumulates are compute-bound; the fastest run is the least "
-    "disturbed one (seed 004)";
+    "disturbed one";
 
 struct Params {
   std::uint32_t iterations, pad0, pad1, pad2;

@@ -1,4 +1,4 @@
-// The subgroup-matrix family (issue 11): multiply-accumulate throughput of Dawn's experimental
+// The subgroup-matrix family: multiply-accumulate throughput of Dawn's experimental
 // subgroup matrices (tensor cores where the backend maps them), one benchmark per configuration an
 // adapter reports: subgroup-matrix-<component>-<result>-<M>x<N>x<K>.
 //

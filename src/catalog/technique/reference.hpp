@@ -1,4 +1,4 @@
-// CPU side of the shader technique comparisons (seed 000): the seeded logical inputs of every
+// CPU side of the shader technique comparisons: the seeded logical inputs of every
 // family, the per-layout packing and decoding of particles, and the C++ reference results every
 // variant is checked against. Both the validators (after timing) and the tests use this file, so a
 // variant is "correct" by one definition only. No Dawn here: plain vectors in, plain vectors out.

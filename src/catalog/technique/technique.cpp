@@ -1,4 +1,4 @@
-// Shader technique comparisons (seed 000): 18 fixed-work benchmarks in six families plus the
+// Shader technique comparisons: 18 fixed-work benchmarks in six families plus the
 // dependent chain. Within a family only the named technique changes: the same seeded logical
 // inputs, the same logical outputs (checked against the CPU reference after timing), the same
 // counted work. Each runs its fixed size (fixed_size()) whatever the raw probes' size options say;
@@ -16,10 +16,10 @@ using technique::Variant;
 
 constexpr const char* kAluReason =
     "best (fastest kept run): a fixed on-chip computation on a small, cache-resident input; noise "
-    "(scheduling, clocks) only ever slows it down, so the fastest run is the truest rate (seed 000)";
+    "(scheduling, clocks) only ever slows it down, so the fastest run is the truest rate";
 constexpr const char* kOnChipReason =
     "best (fastest kept run): the 256 KiB input stays cache-resident and the cost is on-chip "
-    "(arithmetic, workgroup memory, barriers); noise only ever slows it down (seed 000)";
+    "(arithmetic, workgroup memory, barriers); noise only ever slows it down";
 constexpr const char* kLayoutReason =
     "median with IQR: the update streams 2 MiB of particles in and writes positions into another "
     "2 MiB; memory traffic depends on the memory system's state, so the typical run is reported";

@@ -1,4 +1,4 @@
-// The technique comparisons' workloads (seed 000 "Shader technique comparisons"): one prepare
+// The technique comparisons' workloads: one prepare
 // function for every variant, with an internal size so the tests can run the same code on tails
 // and tiny problems, while the public definitions always call it with the fixed workload.
 #pragma once
