@@ -1,6 +1,6 @@
-# Records how the program was built, for every result document (seed 004: a number without its
-# compiler, flags and source revision is not a measurement). The git revision is read at build time
-# so it is never stale.
+# Records how the program was built, for every result document (a number without its compiler, flags
+# and source revision is not a measurement; docs/method.md#record). The git revision is read at
+# build time so it is never stale.
 string(TOUPPER "${CMAKE_BUILD_TYPE}" _wgb_bt)
 set(WGB_BUILD_FLAGS "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_wgb_bt}}")
 string(STRIP "${WGB_BUILD_FLAGS}" WGB_BUILD_FLAGS)

@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
     options.sampling.idle_gap_ms = 0;
     options.sampling.max_rounds = 3;
   }
-  // Seed 000's "Displaying progress", from the public headers too.
+  // The suite's progress display (estimated time left, refined by each row), from the public headers too.
   wgb::SuiteProgress progress(options.benchmarks.size());
   options.on_progress = [&progress](const wgb::ProgressEvent& e) { progress.on_progress(e); };
   int failures = 0;

@@ -1,8 +1,8 @@
-// memory-latency (seed 002, "Dependent-load chase"): one invocation follows a single random cycle
-// through slots 64 bytes apart; each address depends on the previous load, so the time per hop
-// approximates a round trip to memory, TLB misses included. The position is carried across
-// dispatches in `state`, so no pass replays a warm path; the validator compares the final
-// position with the host's walk of the same cycle.
+// memory-latency (dependent-load chase; docs/method.md#memory-workload): one invocation follows a
+// single random cycle through slots 64 bytes apart; each address depends on the previous load, so
+// the time per hop approximates a round trip to memory, TLB misses included. The position is
+// carried across dispatches in `state`, so no pass replays a warm path; the validator compares the
+// final position with the host's walk of the same cycle.
 struct Params {
   iters: u32,  // hops in this dispatch
   pad0: u32,

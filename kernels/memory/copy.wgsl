@@ -1,6 +1,6 @@
-// memory-copy and memory-sustain (seed 002): load from one buffer, store to the other, four
-// elements per invocation in the read kernel's grid-stride layout. Every byte counts twice (read +
-// write). Consecutive dispatches copy A to B, then B to A.
+// memory-copy and memory-sustain (docs/method.md#memory-workload): load from one buffer, store to
+// the other, four elements per invocation in the read kernel's grid-stride layout. Every byte
+// counts twice (read + write). Consecutive dispatches copy A to B, then B to A.
 struct Params {
   threads: u32,  // total invocations = elements / 4 (the grid stride)
   pad0: u32,

@@ -1,9 +1,9 @@
-// memory-random (seed 002): 1M invocations, each making 16 gathers of one vec4<u32> at xorshift
-// addresses, alternating between the two buffers (even gathers from A, odd from B). Addresses
-// depend only on the xorshift state, never on loaded data, so all 16 gathers can be in flight:
-// this measures scattered-access throughput, not latency. The fold is kept alive by the sentinel
-// compare of the read kernel; the validator recomputes one invocation's fold on the host
-// (memory::random_fold).
+// memory-random (docs/method.md#memory-workload): 1M invocations, each making 16 gathers of one
+// vec4<u32> at xorshift addresses, alternating between the two buffers (even gathers from A, odd
+// from B). Addresses depend only on the xorshift state, never on loaded data, so all 16 gathers can
+// be in flight: this measures scattered-access throughput, not latency. The fold is kept alive by
+// the sentinel compare of the read kernel; the validator recomputes one invocation's fold on the
+// host (memory::random_fold).
 struct Params {
   mask: u32,  // elements per buffer - 1 (a power of two minus one)
   seed: u32,  // differs between the two alternating bind groups

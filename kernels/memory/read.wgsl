@@ -1,6 +1,6 @@
-// memory-read (seed 002, "Sequential read"): four independent 16-byte loads per invocation,
-// grid-stride (neighbouring invocations touch neighbouring addresses), XOR-folded. The fold is
-// compared with sentinels drawn from a uniform: a match is practically impossible, but the
+// memory-read (sequential read; docs/method.md#memory-workload): four independent 16-byte loads per
+// invocation, grid-stride (neighbouring invocations touch neighbouring addresses), XOR-folded. The
+// fold is compared with sentinels drawn from a uniform: a match is practically impossible, but the
 // compiler cannot prove it, so no load is removed. The validator sets the sentinels to one
 // invocation's true fold and checks that exactly that value was written.
 struct Params {

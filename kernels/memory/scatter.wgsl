@@ -1,6 +1,7 @@
-// Latency set-up (seed 002): the host builds the cycle with Sattolo's algorithm as a compact
-// array of successor slots; this kernel scatters it into place, one word per 64-byte slot, as the
-// word index of the successor (so the chase kernel can load `chain[idx]` directly).
+// Latency set-up (docs/method.md#memory-workload): the host builds the cycle with Sattolo's
+// algorithm as a compact array of successor slots; this kernel scatters it into place, one word per
+// 64-byte slot, as the word index of the successor (so the chase kernel can load `chain[idx]`
+// directly).
 struct Params {
   slots: u32,
   stride: u32,  // words per slot (16 = 64 bytes)

@@ -1,6 +1,6 @@
-// memory-write (seed 002): four 16-byte stores per invocation in the read kernel's grid-stride
-// layout. The data varies per element (and per buffer, through the seed), so no store can be
-// merged with another or predicted; the validator recomputes value() on the host
+// memory-write (docs/method.md#memory-workload): four 16-byte stores per invocation in the read
+// kernel's grid-stride layout. The data varies per element (and per buffer, through the seed), so
+// no store can be merged with another or predicted; the validator recomputes value() on the host
 // (memory::written_value) and spot-checks both buffers.
 struct Params {
   threads: u32,  // total invocations = elements / 4 (the grid stride)

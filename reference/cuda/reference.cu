@@ -1,5 +1,5 @@
 // webgpu-bench CUDA reference: the suite's kernels written natively, so a WebGPU rate can be read as a
-// fraction of what CUDA gets from the same GPU (issue 8; the tensor-core probes are issue 11's).
+// fraction of what CUDA gets from the same GPU (bandwidth, latency, ALU and the two tensor-core probes).
 // Each probe: setup (not timed), calibration of its loop count where it has one, warm-up, then
 // `--samples` launches, each timed alone with a pair of CUDA events; best and median are reported,
 // and every probe's result is validated on the host afterwards (a failed check reports no number).
