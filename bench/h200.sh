@@ -49,7 +49,7 @@ case "$part" in
   part1)
     step devices wgb devices --json
     step devices-experimental wgb devices --experimental
-    # --repro: the whole procedure again in a second process (seed 004 protocol step 5).
+    # --repro: the whole procedure again in a second process (docs/method.md#reproducibility).
     step default wgb run --quiet --repro --json "$res/default.json" --csv "$res/default.csv"
     step no-robustness wgb run --quiet --no-robustness --json "$res/no-robustness.json"
     # Like with like: the CUDA reference streams 1 GiB buffers, so the bandwidth probes run at 1 GiB too.
@@ -57,7 +57,7 @@ case "$part" in
     step experimental wgb run --quiet --experimental --filter 'f16-*,f32-f16-convert,subgroup-matrix-*' --json "$res/experimental.json"
     step sweep-read wgb sweep read-linear --quiet --json "$res/sweep-read-linear.json"
     step sweep-threads wgb sweep f32-fma-vec4 --param threads --quiet --json "$res/sweep-f32-threads.json"
-    # Dependent-load latency at issue 8's two footprints (4 MiB in L2, 256 MiB in HBM).
+    # Dependent-load latency at the two footprints compared with CUDA (4 MiB in L2, 256 MiB in HBM).
     step sweep-latency wgb sweep read-latency --values 4M,256M --quiet --json "$res/sweep-read-latency.json"
     if [ -x bench/cuda_reference.sh ]; then step cuda bash bench/cuda_reference.sh "$res/cuda.json"; fi
     ;;
@@ -66,7 +66,7 @@ case "$part" in
     step memory-512 wgb memory --quiet --working-set 512 --json "$res/memory-512.json"
     # What WebGPU's bounds checks cost a dependent load (the latency phase without robustness).
     step memory-latency-norobust wgb memory --quiet --phases latency --no-robustness --json "$res/memory-latency-no-robustness.json"
-    # --repro: the host protocol's second-process re-run (seed 004 step 5).
+    # --repro: the host protocol's second-process re-run (docs/method.md#host-protocol, step 5).
     step host wgb host --repro --json "$res/host.json"
     ;;
 esac

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Third session of 2026-11-30, issue 8's write gap (results: docs/results/h200-2026-11-30-third.md).
+# Third session of 2026-11-30, the CUDA write gap (results: docs/results/h200-2026-11-30-third.md).
 # Hypothesis: the Vulkan driver's buffers are compressible memory (generic compression) and the
 # suite's data compresses less well than CUDA's, or compression costs incompressible writes. Tested
 # by the data written, on both sides in one call:

@@ -4,12 +4,12 @@
 # bench/variants/fma-vec4-steps64) then became the shipped kernels/compute/fma_vec4.wgsl, so the C
 # steps were taken out; the rest runs as it ran.
 # Prepared in the second session of 2026-11-30 for the next device session: the open questions of
-# issues 8 and 11 in one call, each against the shipped configuration in the same call. Needs the
-# H200 recipe's carry (.deps/dawn, build/release/cli/webgpu-bench, .carry) plus
+# the CUDA comparison (memory gaps and f16) in one call, each against the shipped configuration in
+# the same call. Needs the H200 recipe's carry (.deps/dawn, build/release/cli/webgpu-bench, .carry) plus
 # build/cuda-reference/reference (bench/cuda_reference.sh --sass-only builds it); writes one archive
 # under $OUT (the device returns at most eight files).
 #
-#   1. Write gap and per-hop latency (issue 8). Hypothesis: Dawn's SPIR-V uses the Vulkan memory
+#   1. Write gap and per-hop latency against CUDA. Hypothesis: Dawn's SPIR-V uses the Vulkan memory
 #      model and marks every access to a read_write storage buffer NonPrivatePointer (every store of
 #      write-linear; none of read-linear's or the chase's loads, whose buffers are read-only), and the
 #      driver gives such accesses a slower form. Tested from both sides in one call:
@@ -19,7 +19,7 @@
 #          (made from kernels/ below: NonPrivatePointer loads) with and without the Vulkan model;
 #        CUDA: plain st.global / ld.global against st.relaxed.gpu / ld.relaxed.gpu (the strong PTX
 #          forms) in write-linear, memory-latency and read-dependent-chain.
-#   2. f16 (issue 11, 0.925 of CUDA): B = vec2<f16> chains (bench/variants/f16-vec2), (C, a loop body
+#   2. f16 (0.925 of CUDA): B = vec2<f16> chains (bench/variants/f16-vec2), (C, a loop body
 #      four times as long, was run, then shipped), A/B twice, --experimental.
 #   3. The sampler's batch re-size on the sequence that once gave a false 'throttled'.
 #   4. `devices` (memory heaps).

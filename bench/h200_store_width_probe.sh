@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Third session of 2026-11-30, issue 8's write gap (results: docs/results/h200-2026-11-30.md, "Third
+# Third session of 2026-11-30, the CUDA write gap (results: docs/results/h200-2026-11-30.md, "Third
 # session"). Hypothesis: NVIDIA's Vulkan compiler does not emit the suite's vec4<u32> stores as one
 # 16-byte store. Tested by the store width on both sides in one call: WebGPU write-linear as shipped
 # (vec4 stores) and with each element written as two vec2<u32> or four u32 stores (made from

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-# Ceilings of the H200 SXM, for reference only (issue 4 / issue 11). "published": NVIDIA's datasheet
+# Ceilings of the H200 SXM, for reference only. "published": NVIDIA's datasheet
 # figure. "derived": a per-SM, per-clock instruction throughput (CUDA C++ Programming Guide, "Arithmetic
 # Instructions", compute capability 9.0) x 132 SMs x 1.98 GHz (the published boost clock, which
 # gpu_state.csv shows under load), labelled with that formula. Neither is a measurement.
@@ -212,7 +212,7 @@ def main():
         out += table(f"Memory suite, working set {ws} MiB", load(p(f"memory-{ws}.json")), False)
     host = load(p("host.json"))
     if host:
-        out += table("Host CPU (seed 004 harness)", host, False)
+        out += table("Host CPU (host protocol)", host, False)
     steps = p("steps.txt")
     if os.path.exists(steps):
         out += ["## Steps (name, exit code, wall seconds)", "```", open(steps).read().strip(), "```", ""]

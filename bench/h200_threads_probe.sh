@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Third session of 2026-11-30, issue 8's write gap (results: docs/results/h200-2026-11-30-third.md).
+# Third session of 2026-11-30, the CUDA write gap (results: docs/results/h200-2026-11-30-third.md).
 # Does the gap depend on the number of invocations in flight? write-linear and read-linear at 1 GiB
 # with N invocations (the suite's --compute-threads) and N CUDA threads (the reference's
 # --bandwidth-threads), N from 16K (under one wave of 132 SMs x 2048) to the default (one step of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Third session of 2026-11-30, issue 8's last two gaps (results: docs/results/h200-2026-11-30.md,
+# Third session of 2026-11-30, the last two CUDA memory gaps (results: docs/results/h200-2026-11-30.md,
 # "Third session"). Needs the H200 recipe's carry plus build/cuda-reference/reference; writes one
 # archive under $OUT.
 #   1. Write/copy: the CUDA reference times each launch alone behind an idle spin kernel, the suite

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# One device call (2026-11-30, second session): kernel-form experiments for issue 8's write and
-# latency gaps, A/B against the shipped kernels in the same call, with the CUDA reference.
+# One device call (2026-11-30, second session): kernel-form experiments for the write and
+# latency gaps to CUDA, A/B against the shipped kernels in the same call, with the CUDA reference.
 #   A = build/release/cli/webgpu-bench (the kernels as committed)
 #   B = build/variant/webgpu-bench, built from the same tree with
 #       docs/results/h200-2026-11-30/variant-probe/variant-kernels.patch applied (git apply):

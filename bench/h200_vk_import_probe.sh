@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Third session of 2026-11-30, issue 8's write gap (results: docs/results/h200-2026-11-30-third.md).
+# Third session of 2026-11-30, the CUDA write gap (results: docs/results/h200-2026-11-30-third.md).
 # Does CUDA write as slowly as WebGPU into buffers the Vulkan driver allocated? Runs
 # bench/experiments/vk_import_write.cu (Vulkan buffers made as Dawn makes a storage buffer, exported
 # as opaque file descriptors and imported into CUDA; the reference's write and read kernels on them

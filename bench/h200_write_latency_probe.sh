@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One device call (2026-11-30, second session): the write gap and the latency gap of issue 8 measured
+# One device call (2026-11-30, second session): the write gap and the latency gap to CUDA measured
 # against the CUDA reference in the same call. write-linear and read-linear at several sizes (WebGPU
 # sweep and CUDA) separate a per-dispatch cost from the streaming rate; read-latency, the memory
 # suite's latency phase and CUDA's chase at 256 MiB back to back. Needs the H200 recipe's carry

@@ -1,4 +1,4 @@
-// Experiment for issue 8's write gap (docs/results/h200-2026-11-30-third.md): does CUDA write as
+// Experiment for the CUDA write gap (docs/results/h200-2026-11-30-third.md): does CUDA write as
 // slowly as WebGPU into memory the Vulkan driver allocated? Allocates two buffers through Vulkan the
 // way Dawn allocates a large storage buffer (STORAGE | TRANSFER_SRC | TRANSFER_DST usage, its own
 // VkDeviceMemory of the first DEVICE_LOCAL type the buffer allows, ties to the biggest heap:
