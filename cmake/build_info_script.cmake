@@ -9,8 +9,9 @@ elseif(GIT_DIRTY)
   string(APPEND GIT_REV "-dirty")
 endif()
 # The complete compiler command line of one measured source (the scheduler), from the compilation
-# database, with its input, output and dependency-file arguments removed: seed 004 asks for "the
-# complete command line", and FLAGS alone leaves out warnings, standard and definitions.
+# database, with its input, output and dependency-file arguments removed: a result records the
+# complete command line (docs/method.md#record), and FLAGS alone leaves out warnings, standard and
+# definitions.
 set(COMPILE_COMMAND "not recorded (no compile_commands.json)")
 if(EXISTS "${COMPILE_DB}")
   file(READ "${COMPILE_DB}" db)
