@@ -22,15 +22,19 @@ if(WGB_DAWN_PREFIX)
   endif()
   set(_mesa_lib "${WGB_MESA_PREFIX}/usr/lib/x86_64-linux-gnu")
   target_include_directories(wgb_dawn SYSTEM INTERFACE "${WGB_DAWN_PREFIX}/usr/include")
-  target_link_libraries(wgb_dawn INTERFACE "${_lib}/libwebgpu_dawn.so")
-  # --disable-new-dtags: DT_RPATH also applies to the library's own dependencies (sid's libstdc++);
-  # the dynamic linker is sid's, so the program starts directly on this machine. Elsewhere (a copy
-  # of the tree) start it as <lib>/ld-linux-x86-64.so.2 --library-path ... (scripts/wgb does).
+  # -L/-l, not the library's full path nor target_link_directories: CMake would add that directory,
+  # absolute, to every build RPATH. The search path is set per program by wgb_relocatable_rpaths().
+  target_link_options(wgb_dawn INTERFACE "-L${_lib}")
+  target_link_libraries(wgb_dawn INTERFACE webgpu_dawn)
+  # --disable-new-dtags: DT_RPATH also applies to the library's own dependencies (sid's libstdc++,
+  # abseil); the dynamic linker is sid's, so the program starts directly on this machine. Where that
+  # loader path does not exist (a copy of the tree elsewhere) start it as
+  # <lib>/ld-linux-x86-64.so.2 --library-path ... (scripts/wgb does).
   target_link_options(wgb_dawn INTERFACE
     -Wl,--allow-shlib-undefined -Wl,--disable-new-dtags
-    "-Wl,--dynamic-linker=${_lib}/ld-linux-x86-64.so.2"
-    "-Wl,-rpath,${_lib}:${_mesa_lib}:/usr/lib/x86_64-linux-gnu")
+    "-Wl,--dynamic-linker=${_lib}/ld-linux-x86-64.so.2")
   set(WGB_RUNTIME_LIBDIR "${_lib}")
+  set(WGB_MESA_LIBDIR "${_mesa_lib}")
   if(EXISTS "${WGB_DAWN_PREFIX}/.version")
     file(STRINGS "${WGB_DAWN_PREFIX}/.version" WGB_DAWN_VERSION LIMIT_COUNT 1)
   endif()
@@ -47,3 +51,36 @@ if(NOT WGB_DAWN_VERSION)
   set(WGB_DAWN_VERSION "unknown")
 endif()
 message(STATUS "Dawn ${WGB_DAWN_VERSION} from ${WGB_DAWN_SOURCE}")
+
+# Relocatable programs: every executable and shared library finds the private runtime through a
+# DT_RPATH relative to its own location ($ORIGIN/../../../.deps/dawn/...), never through an absolute
+# path into the folder it was built in. An absolute RPATH would be searched before the loader's
+# --library-path, so a copy of the tree at another path would load the system's older libstdc++
+# and libm ("GLIBC_2.43 not found"). No system directory is listed either: the loader's default
+# directories come last, after the private runtime. Call once, after every add_subdirectory.
+function(wgb_relocatable_rpaths)
+  if(NOT WGB_RUNTIME_LIBDIR)
+    return()
+  endif()
+  _wgb_relocatable_rpaths_in("${PROJECT_SOURCE_DIR}")
+endfunction()
+
+function(_wgb_relocatable_rpaths_in dir)
+  get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(t IN LISTS targets)
+    get_target_property(type ${t} TYPE)
+    if(type STREQUAL "EXECUTABLE" OR type STREQUAL "SHARED_LIBRARY" OR type STREQUAL "MODULE_LIBRARY")
+      get_target_property(out ${t} RUNTIME_OUTPUT_DIRECTORY)
+      if(NOT out)
+        get_target_property(out ${t} BINARY_DIR)
+      endif()
+      file(RELATIVE_PATH rel_lib "${out}" "${WGB_RUNTIME_LIBDIR}")
+      file(RELATIVE_PATH rel_mesa "${out}" "${WGB_MESA_LIBDIR}")
+      set_property(TARGET ${t} APPEND PROPERTY BUILD_RPATH "\$ORIGIN/${rel_lib}" "\$ORIGIN/${rel_mesa}")
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+  foreach(sub IN LISTS subdirs)
+    _wgb_relocatable_rpaths_in("${sub}")
+  endforeach()
+endfunction()

@@ -4,5 +4,7 @@
 # e.g. scripts/run.sh --json results.json --filter 'read-*'.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-bash "$root/scripts/build.sh"
+# Only the program: the tests are scripts/test.sh's business, and building them first would delay
+# the first result by minutes.
+bash "$root/scripts/build.sh" webgpu-bench
 exec "$root/scripts/wgb" run "$@"
