@@ -76,94 +76,201 @@ std::string repro_text(const ReportRow& row) {
   return "not compared";
 }
 
-void write_table(std::ostream& out, const std::vector<ReportRow>& rows) {
+std::string wrap_text(std::string_view text, std::size_t width, std::size_t first_indent, std::size_t indent) {
+  // Words are never cut: a word longer than the line stands alone on its line.
+  std::string out(first_indent, ' ');
+  std::size_t line = first_indent;
+  bool line_empty = true;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && text[i] == ' ') ++i;
+    std::size_t j = i;
+    while (j < text.size() && text[j] != ' ') ++j;
+    if (j == i) break;
+    const std::string_view word = text.substr(i, j - i);
+    if (!line_empty && line + 1 + word.size() > width) {
+      out += '\n';
+      out.append(indent, ' ');
+      line = indent;
+      line_empty = true;
+    }
+    if (!line_empty) {
+      out += ' ';
+      ++line;
+    }
+    out += word;
+    line += word.size();
+    line_empty = false;
+    i = j;
+  }
+  return out;
+}
+
+namespace {
+
+// The clock a row's kept samples came from, as the table shows it (the documents keep the
+// documented values gpu-timestamp / wall-clock).
+std::string clock_text(const std::string& timing_method) {
+  if (timing_method.empty()) return "-";
+  if (timing_method == "gpu-timestamp") return "gpu";
+  if (timing_method == "wall-clock") return "wall";
+  return timing_method;
+}
+
+enum Col : std::size_t { kId, kStatus, kRate, kStat, kDisp, kClock, kIntensity, kRoof, kRepro, kCols };
+
+}  // namespace
+
+TableFit fit_columns(const std::vector<ReportRow>& rows, std::size_t width) {
+  TableFit fit;
   const bool with_repro = std::any_of(rows.begin(), rows.end(), [](const ReportRow& r) { return r.repro.has_value(); });
-  constexpr std::size_t kCols = 9;
-  using Line = std::array<std::string, kCols + 1>;  // + notes, not padded
-  // Right-aligned columns: numbers.
-  constexpr std::array<bool, kCols> kRight{false, false, true, false, true, false, true, false, false};
-  std::vector<Line> lines;
-  lines.push_back({"benchmark", "status", "rate", "statistic", "dispersion", "clock", "FLOP/B", "roofline",
-                   with_repro ? "repro" : "", "notes"});
+  fit.show = {true, true, true, true, true, true, true, true, with_repro};
+  fit.widths = {9, 6, 4, 9, 10, 5, 6, 8, 5};  // the headers
   for (const auto& row : rows) {
     const auto& r = row.result;
-    Line l;
-    l[0] = r.id;
-    l[1] = to_string(r.status);
     const bool rate = has_rate(r);
-    l[2] = rate ? format_rate(r.value, r.metric.unit) : "-";
-    l[3] = rate ? fmt::format("{} of {}", to_string(r.statistic), r.stats.count) : "-";
-    l[4] = rate ? dispersion_text(r) : "-";
-    l[5] = r.timing_method.empty() ? "-" : r.timing_method;
-    l[6] = rate && row.roofline ? intensity_text(row.roofline->arithmetic_intensity) : "-";
-    l[7] = rate ? roofline_text(row) : "-";
-    l[8] = with_repro ? repro_text(row) : "";
-    l[9] = r.message;
-    lines.push_back(std::move(l));
-  }
-  std::array<std::size_t, kCols> w{};
-  for (const auto& l : lines) {
-    for (std::size_t c = 0; c < kCols; ++c) w[c] = std::max(w[c], l[c].size());
-  }
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const auto& l = lines[i];
-    std::string s;
-    std::size_t width = 0;
-    for (std::size_t c = 0; c < kCols; ++c) {
-      if (w[c] == 0) continue;  // the repro column without --repro
-      if (!s.empty() || c > 0) s += "  ";
-      s += kRight[c] ? fmt::format("{:>{}}", l[c], w[c]) : fmt::format("{:<{}}", l[c], w[c]);
-      width += w[c] + (c > 0 ? 2 : 0);
+    fit.widths[kId] = std::max(fit.widths[kId], r.id.size());
+    fit.widths[kStatus] = std::max(fit.widths[kStatus], std::string(to_string(r.status)).size());
+    if (rate) {
+      fit.widths[kRate] = std::max(fit.widths[kRate], format_rate(r.value, r.metric.unit).size());
+      fit.widths[kStat] = std::max(fit.widths[kStat], fmt::format("{} of {}", to_string(r.statistic), r.stats.count).size());
+      fit.widths[kDisp] = std::max(fit.widths[kDisp], dispersion_text(r).size());
+      if (row.roofline) {
+        fit.widths[kIntensity] = std::max(fit.widths[kIntensity], intensity_text(row.roofline->arithmetic_intensity).size());
+      }
+      fit.widths[kRoof] = std::max(fit.widths[kRoof], roofline_text(row).size());
     }
-    if (!l[kCols].empty()) s += "  " + l[kCols];
+    fit.widths[kClock] = std::max(fit.widths[kClock], clock_text(r.timing_method).size());
+    if (with_repro) fit.widths[kRepro] = std::max(fit.widths[kRepro], repro_text(row).size());
+  }
+  auto total = [&] {
+    std::size_t t = 0, n = 0;
+    for (std::size_t c = 0; c < kCols; ++c) {
+      if (!fit.show[c]) continue;
+      t += fit.widths[c];
+      ++n;
+    }
+    return t + (n > 0 ? 2 * (n - 1) : 0);
+  };
+  // Columns the terminal table can do without (the documents, CSV and HTML report keep them), in
+  // the order they are left out: arithmetic intensity, the roofline fraction, the clock.
+  for (const Col c : {kIntensity, kRoof, kClock}) {
+    if (total() <= width) break;
+    fit.show[c] = false;
+    fit.left_out.push_back(c == kIntensity ? "FLOP/B" : c == kRoof ? "roofline" : "clock");
+  }
+  fit.width = total();
+  return fit;
+}
+
+void write_table(std::ostream& out, const std::vector<ReportRow>& rows, std::size_t width) {
+  const TableFit fit = fit_columns(rows, width);
+  using Line = std::array<std::string, kCols>;
+  constexpr std::array<bool, kCols> kRight{false, false, true, false, true, false, true, false, false};
+  auto render = [&](const Line& l) {
+    std::string s;
+    bool first = true;
+    for (std::size_t c = 0; c < kCols; ++c) {
+      if (!fit.show[c]) continue;
+      if (!first) s += "  ";
+      first = false;
+      s += kRight[c] ? fmt::format("{:>{}}", l[c], fit.widths[c]) : fmt::format("{:<{}}", l[c], fit.widths[c]);
+    }
+    return s;
+  };
+  auto trim = [](std::string s) {
     while (!s.empty() && s.back() == ' ') s.pop_back();
-    out << s << '\n';
-    if (i == 0) out << std::string(width, '-') << '\n';
+    return s;
+  };
+  const std::string header = render({"benchmark", "status", "rate", "statistic", "dispersion", "clock", "FLOP/B", "roofline", "repro"});
+  // The notes header only where a note can stand on its row.
+  out << (header.size() + 7 <= width ? header + "  notes" : trim(header)) << '\n' << std::string(fit.width, '-') << '\n';
+  for (const auto& row : rows) {
+    const auto& r = row.result;
+    const bool rate = has_rate(r);
+    Line l;
+    l[kId] = r.id;
+    l[kStatus] = to_string(r.status);
+    l[kRate] = rate ? format_rate(r.value, r.metric.unit) : "-";
+    l[kStat] = rate ? fmt::format("{} of {}", to_string(r.statistic), r.stats.count) : "-";
+    l[kDisp] = rate ? dispersion_text(r) : "-";
+    l[kClock] = clock_text(r.timing_method);
+    l[kIntensity] = rate && row.roofline ? intensity_text(row.roofline->arithmetic_intensity) : "-";
+    l[kRoof] = rate ? roofline_text(row) : "-";
+    l[kRepro] = repro_text(row);
+    const std::string line = render(l);
+    // A note stays on its row when the whole line fits; otherwise it goes under the row, wrapped,
+    // so no line is wider than the terminal and nothing is cut.
+    if (r.message.empty()) {
+      out << trim(line) << '\n';
+    } else if (line.size() + 2 + r.message.size() <= width) {
+      out << line << "  " << r.message << '\n';
+    } else {
+      out << trim(line) << '\n' << wrap_text(r.message, width, 4, 4) << '\n';
+    }
   }
 }
 
-void write_table(std::ostream& out, const std::vector<BenchmarkResult>& rows) {
+void write_table(std::ostream& out, const std::vector<BenchmarkResult>& rows, std::size_t width) {
   auto report_rows = to_report_rows(rows);
   apply_roofline(report_rows);
-  write_table(out, report_rows);
+  write_table(out, report_rows, width);
 }
 
-void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const nlohmann::json& document) {
-  out << "statistic: 'best' = fastest kept run (compute-bound kernels); 'median' = median with IQR (memory "
-         "traffic, contention, scheduling). Rates are metric units per second.\n";
+void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const nlohmann::json& document,
+                   std::size_t width) {
+  auto line = [&](const std::string& text) { out << wrap_text(text, width, 0, 2) << '\n'; };
+  line("statistic: 'best' = fastest kept run (compute-bound kernels); 'median' = median with IQR (memory "
+       "traffic, contention, scheduling). Rates are metric units per second. clock: gpu = GPU timestamps, "
+       "wall = host wall clock minus the cost of an empty submit.");
+  const TableFit fit = fit_columns(rows, width);
+  if (!fit.left_out.empty()) {
+    line(fmt::format("left out to fit {} columns: {} (a wider terminal, the JSON or CSV document or the HTML "
+                     "report show them)", width, fmt::join(fit.left_out, ", ")));
+  }
   const Ceilings c = find_ceilings(rows);
   std::vector<std::string> ceilings;
   if (c.bandwidth) ceilings.push_back(fmt::format("bandwidth {} ({})", format_rate(c.bandwidth->value, "B"), c.bandwidth->from));
   for (const auto& [precision, ceiling] : c.flops) {
     ceilings.push_back(fmt::format("{} {} ({})", precision, format_rate(ceiling.value, "FLOP"), ceiling.from));
   }
-  out << fmt::format("roofline ceilings: {}\n", ceilings.empty() ? "none measured in this document"
-                                                                 : fmt::format("{}", fmt::join(ceilings, ", ")));
-  std::vector<std::string> low, none;
+  line(fmt::format("roofline ceilings: {}", ceilings.empty() ? "none measured in this document"
+                                                               : fmt::format("{}", fmt::join(ceilings, ", "))));
+  std::vector<std::string> low;
+  // Rows without a ceiling, grouped by why: each reason is said once.
+  std::vector<std::pair<std::string, std::vector<std::string>>> none;
   for (const auto& row : rows) {
     if (!row.roofline || !has_rate(row.result)) continue;
     if (!row.roofline->applies) {
-      none.push_back(row_key(row.result));
+      std::string why = row.roofline->note;
+      if (why.rfind("no ceiling: ", 0) == 0) why = why.substr(12);
+      auto it = std::find_if(none.begin(), none.end(), [&](const auto& g) { return g.first == why; });
+      if (it == none.end()) {
+        none.push_back({why, {}});
+        it = none.end() - 1;
+      }
+      it->second.push_back(row_key(row.result));
     } else if (row.roofline->fraction < kRooflineLowFraction) {
       low.push_back(fmt::format("{} ({:.2f})", row_key(row.result), row.roofline->fraction));
     }
   }
   if (!low.empty()) {
-    out << fmt::format("below {} of the roofline (an unexplained bottleneck): {}\n", kRooflineLowFraction,
-                       fmt::join(low, ", "));
+    line(fmt::format("below {} of the roofline (an unexplained bottleneck): {}", kRooflineLowFraction, fmt::join(low, ", ")));
   }
-  if (!none.empty()) out << fmt::format("no roofline ceiling for: {}\n", fmt::join(none, ", "));
+  for (const auto& [why, ids] : none) {
+    line(fmt::format("no roofline ceiling for {}: {}", fmt::join(ids, ", "), why.empty() ? "no reason recorded" : why));
+  }
   if (document.is_object() && document.contains("repro") && document["repro"].is_object()) {
     const auto& r = document["repro"];
     const std::string verdict = r.value("verdict", std::string("?"));
-    std::string line = fmt::format("repro (second process): {}", verdict == "pass" ? "PASS" : verdict == "fail" ? "FAIL" : verdict);
+    std::string text = fmt::format("repro (second process): {}", verdict == "pass" ? "PASS" : verdict == "fail" ? "FAIL" : verdict);
     if (r.contains("disagreeing") && r["disagreeing"].is_array() && !r["disagreeing"].empty()) {
       std::vector<std::string> ids;
       for (const auto& id : r["disagreeing"]) ids.push_back(id.is_string() ? id.get<std::string>() : id.dump());
-      line += fmt::format(": disagreeing rows: {}", fmt::join(ids, ", "));
+      text += fmt::format(": disagreeing rows: {}", fmt::join(ids, ", "));
     }
-    if (r.contains("reason") && r["reason"].is_string()) line += ": " + r["reason"].get<std::string>();
-    out << line << '\n';
+    if (r.contains("reason") && r["reason"].is_string()) text += ": " + r["reason"].get<std::string>();
+    line(text);
   }
 }
 

@@ -3,7 +3,9 @@
 // out; pinned by golden tests.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <string_view>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -29,12 +31,34 @@ std::string roofline_text(const ReportRow& row);
 // "agree 0.80% <= 4.80%", "DISAGREE 50.0% > 4.80%", "not compared", "" without a check.
 std::string repro_text(const ReportRow& row);
 
-void write_table(std::ostream& out, const std::vector<ReportRow>& rows);
-// Plain rows (no repro); their roofline is derived from the rows themselves.
-void write_table(std::ostream& out, const std::vector<BenchmarkResult>& rows);
+// The width the console output is laid out for when nothing says otherwise (output to a pipe or a
+// file): a common terminal. The command line passes the terminal's width (COLUMNS, else the tty's).
+constexpr std::size_t kDefaultTableWidth = 100;
 
-// The lines under the table: which statistic means what, the ceilings, the rows below 0.2 of their
-// roofline and those without a ceiling, and the repro verdict when the document has one.
-void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const nlohmann::json& document);
+// `text` word-wrapped to `width` columns: the first line indented by first_indent, the others by
+// indent. A word is never cut; one longer than the line stands alone.
+std::string wrap_text(std::string_view text, std::size_t width, std::size_t first_indent, std::size_t indent);
+
+// Which columns of the table fit `width`: the arithmetic intensity, then the roofline fraction, then
+// the clock are left out (in that order) while the table is wider; the others always stay.
+struct TableFit {
+  std::array<bool, 9> show{};
+  std::array<std::size_t, 9> widths{};
+  std::vector<std::string> left_out;  // header names of the columns left out
+  std::size_t width = 0;              // of the table's columns, without notes
+};
+TableFit fit_columns(const std::vector<ReportRow>& rows, std::size_t width);
+
+// The table, laid out for `width` columns: a row's note stays on its line when it fits, else it
+// goes under the row, wrapped.
+void write_table(std::ostream& out, const std::vector<ReportRow>& rows, std::size_t width = kDefaultTableWidth);
+// Plain rows (no repro); their roofline is derived from the rows themselves.
+void write_table(std::ostream& out, const std::vector<BenchmarkResult>& rows, std::size_t width = kDefaultTableWidth);
+
+// The lines under the table, wrapped to `width`: which statistic and clock mean what, the columns
+// left out, the ceilings, the rows below 0.2 of their roofline and those without a ceiling (grouped
+// by the reason, said once), and the repro verdict when the document has one.
+void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const nlohmann::json& document,
+                   std::size_t width = kDefaultTableWidth);
 
 }  // namespace wgb::report

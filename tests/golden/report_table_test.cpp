@@ -1,5 +1,9 @@
 // Pins the console table and the lines under it (synthetic rows, with and without a repro check).
+#include <fmt/format.h>
+
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "report/repro.hpp"
 #include "report/roofline.hpp"
@@ -28,6 +32,57 @@ TEST(GoldenTable, SyntheticRowsWithRepro) {
   write_table(out, doc.rows());
   write_summary(out, doc.rows(), doc.json());
   test::expect_golden("table_repro.txt", out.str());
+}
+
+// Output that fits the terminal: at any width from 80 to 160 no line is wider than the width (the
+// columns that always stay take 72 here), nothing is cut (every id and every note's words are there),
+// and columns left out are said.
+TEST(GoldenTable, FitsTheWidthItIsGiven) {
+  const auto doc = test::synthetic_document();
+  for (std::size_t width : {80u, 100u, 120u, 160u}) {
+    std::ostringstream out;
+    write_table(out, doc.rows(), width);
+    write_summary(out, doc.rows(), doc.json(), width);
+    const std::string text = out.str();
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) EXPECT_LE(line.size(), width) << "at " << width << ": " << line;
+    for (const auto& row : doc.rows()) {
+      EXPECT_NE(text.find(row.result.id), std::string::npos) << row.result.id;
+      if (!row.result.message.empty()) {
+        std::istringstream words(row.result.message);
+        std::string word;
+        while (words >> word) EXPECT_NE(text.find(word), std::string::npos) << word << " at " << width;
+      }
+    }
+    const auto fit = fit_columns(doc.rows(), width);
+    if (fit.left_out.empty()) {
+      EXPECT_EQ(text.find("left out to fit"), std::string::npos) << width;
+    } else {
+      EXPECT_NE(text.find(fmt::format("left out to fit {} columns", width)), std::string::npos) << width;
+    }
+  }
+  // 60 columns leave out the optional columns, in their order; 160 keep every one.
+  EXPECT_EQ(fit_columns(doc.rows(), 60).left_out, (std::vector<std::string>{"FLOP/B", "roofline", "clock"}));
+  EXPECT_TRUE(fit_columns(doc.rows(), 160).left_out.empty());
+}
+
+TEST(GoldenTable, WrapNeverCutsAWord) {
+  EXPECT_EQ(wrap_text("one two three", 8, 0, 2), "one two\n  three");
+  EXPECT_EQ(wrap_text("averyveryverylongword x", 8, 2, 2), "  averyveryverylongword\n  x");
+  EXPECT_EQ(wrap_text("", 10, 4, 4), "    ");
+}
+
+TEST(GoldenTable, EveryRowWithoutACeilingSaysWhyOnce) {
+  const auto doc = test::synthetic_document();
+  std::ostringstream out;
+  write_summary(out, doc.rows(), doc.json(), 1000);
+  const std::string text = out.str();
+  // The three workgroup rows share one reason: one line names all three with it.
+  EXPECT_NE(text.find("no roofline ceiling for workgroup-64, workgroup-128, workgroup-256: the metric counts element"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("no roofline ceiling for read-dependent-chain: the metric counts hop"), std::string::npos) << text;
 }
 
 TEST(GoldenTable, SiScaling) {
