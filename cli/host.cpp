@@ -32,7 +32,7 @@
 #include "host/text.hpp"
 #include "report/csv.hpp"
 #include "report/document.hpp"
-#include "report/sweep.hpp"
+#include "suite/sweep.hpp"
 #include "store/client.hpp"
 
 namespace wgb::cli {
@@ -393,7 +393,7 @@ Status adjust_for_sweep(CLI::App& cmd, host::HostOptions& o) {
   }
   if (from.empty() && to.empty() && values.empty()) return ok();  // the host suite's default points
   auto spec =
-      report::make_sweep_spec(param, from.empty() ? (threads ? "1" : "4K") : from, to.empty() ? from : to, values);
+      make_sweep_spec(param, from.empty() ? (threads ? "1" : "4K") : from, to.empty() ? from : to, values);
   if (!spec) return std::move(spec).error();
   if (threads) {
     o.thread_list.clear();

@@ -15,6 +15,7 @@
 #include "report/csv.hpp"
 #include "report/document.hpp"
 #include "report/sweep.hpp"
+#include "suite/sweep.hpp"
 #include "report/table.hpp"
 #include "webgpu_bench/suite.hpp"
 
@@ -46,7 +47,7 @@ int sweep_command(const SweepFlags& f) {
     return fail(ErrorKind::Usage, fmt::format("'{}' matches {} benchmarks; a sweep runs exactly one", f.benchmark, chosen->size()));
   }
   const BenchmarkDefinition def = chosen->front();
-  auto spec = report::make_sweep_spec(f.parameter, f.from, f.to, f.values);
+  auto spec = make_sweep_spec(f.parameter, f.from, f.to, f.values);
   if (!spec) return fail(spec.error());
   if (std::ranges::find(def.sweep_parameters, spec->parameter) == def.sweep_parameters.end()) {
     const std::string varies = def.sweep_parameters.empty() ? "none (its work is fixed by its definition)"
@@ -61,22 +62,23 @@ int sweep_command(const SweepFlags& f) {
   const auto& limits = (*ctx)->limits();
   if (spec->parameter == "size") {
     const bool binding = limits.maxStorageBufferBindingSize <= limits.maxBufferSize;
-    report::clamp_sweep(*spec, binding ? limits.maxStorageBufferBindingSize : limits.maxBufferSize,
-                        binding ? "maxStorageBufferBindingSize" : "maxBufferSize");
+    limit_sweep(*spec, binding ? limits.maxStorageBufferBindingSize : limits.maxBufferSize,
+                binding ? "largest storage binding (maxStorageBufferBindingSize)" : "largest buffer (maxBufferSize)");
   }
   if (spec->parameter == "workgroup") {
     const bool by_x = limits.maxComputeWorkgroupSizeX < limits.maxComputeInvocationsPerWorkgroup;
-    report::clamp_sweep(*spec, by_x ? limits.maxComputeWorkgroupSizeX : limits.maxComputeInvocationsPerWorkgroup,
-                        by_x ? "maxComputeWorkgroupSizeX" : "maxComputeInvocationsPerWorkgroup");
+    limit_sweep(*spec, by_x ? limits.maxComputeWorkgroupSizeX : limits.maxComputeInvocationsPerWorkgroup,
+                by_x ? "workgroup width limit (maxComputeWorkgroupSizeX)"
+                     : "workgroup size limit (maxComputeInvocationsPerWorkgroup)");
   }
   for (const auto& n : spec->notes) std::cerr << "sweep: " << n << '\n';
 
   report::ResultDocument doc("sweep", command_line());
   doc.set_device(**ctx);
   doc.set_options({{"sampling", report::sampling_json(f.sampling)}, {"benchmark", def.id}, {"parameter", spec->parameter}});
-  doc.json()["sweep"] = report::sweep_json(def.id, *spec);
+  doc.json()["sweep"] = sweep_json(def.id, *spec);
   auto write = [&]() -> Status {
-    doc.json()["sweep"] = report::sweep_json(def.id, *spec);
+    doc.json()["sweep"] = sweep_json(def.id, *spec);
     if (!f.json_path.empty()) {
       if (auto st = report::write_json_atomic(f.json_path, doc.json()); !st) return st;
     }
@@ -97,11 +99,14 @@ int sweep_command(const SweepFlags& f) {
   auto previous = std::signal(SIGINT, on_sweep_sigint);
   Status io = ok();
   bool any_error = false;
-  const auto st = report::run_sweep(def, base, *spec, [&](BenchmarkResult& row) {
+  const auto st = run_sweep(def, base, *spec, [&](BenchmarkResult& row) {
     if (!f.quiet) {
-      std::cerr << fmt::format("  {} = {}: {}\n", spec->parameter, row.parameters["sweep"]["value"].dump(),
-                               report::has_rate(row) ? report::format_rate(row.value, row.metric.unit)
-                                                     : std::string(to_string(row.status)) + " " + row.message);
+      const auto value = row.parameters["sweep"]["value"].get<std::uint64_t>();
+      std::cerr << fmt::format("  {} {}: {}\n", sweep_parameter_text(spec->parameter),
+                               sweep_value_text(spec->parameter, value),
+                               report::has_rate(row) ? fmt::format("{} ({} clock)", report::format_rate(row.value, row.metric.unit),
+                                                                   report::clock_text(row.timing_method))
+                                                     : std::string(to_string(row.status)) + ": " + row.message);
     }
     any_error = any_error || row.status == RowStatus::Error;
     doc.add_row(row);
@@ -111,7 +116,7 @@ int sweep_command(const SweepFlags& f) {
   const bool cancelled = g_sweep_cancel.load();
   doc.finish(cancelled ? "cancelled" : !st ? to_string(st.error().kind) : "complete");
   if (auto w = write(); !w && io) io = w;
-  std::cout << fmt::format("{}: {} sweep ({})\n", def.id, spec->parameter, report::sweep_option_name(spec->parameter));
+  std::cout << fmt::format("{} over the {}\n", def.id, sweep_parameter_text(spec->parameter));
   report::write_sweep_table(std::cout, doc.rows(), spec->parameter);
   for (const auto& n : spec->notes) std::cout << "note: " << n << '\n';
   if (!io) return fail(io.error());

@@ -76,6 +76,13 @@ std::string repro_text(const ReportRow& row) {
   return "not compared";
 }
 
+std::string clock_text(const std::string& timing_method) {
+  if (timing_method.empty()) return "-";
+  if (timing_method == "gpu-timestamp") return "gpu";
+  if (timing_method == "wall-clock") return "wall";
+  return timing_method;
+}
+
 std::string wrap_text(std::string_view text, std::size_t width, std::size_t first_indent, std::size_t indent) {
   // Words are never cut: a word longer than the line stands alone on its line.
   std::string out(first_indent, ' ');
@@ -107,15 +114,6 @@ std::string wrap_text(std::string_view text, std::size_t width, std::size_t firs
 }
 
 namespace {
-
-// The clock a row's kept samples came from, as the table shows it (the documents keep the
-// documented values gpu-timestamp / wall-clock).
-std::string clock_text(const std::string& timing_method) {
-  if (timing_method.empty()) return "-";
-  if (timing_method == "gpu-timestamp") return "gpu";
-  if (timing_method == "wall-clock") return "wall";
-  return timing_method;
-}
 
 enum Col : std::size_t { kId, kStatus, kRate, kStat, kDisp, kClock, kIntensity, kRoof, kRepro, kCols };
 

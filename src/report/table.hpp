@@ -35,6 +35,10 @@ std::string repro_text(const ReportRow& row);
 // file): a common terminal. The command line passes the terminal's width (COLUMNS, else the tty's).
 constexpr std::size_t kDefaultTableWidth = 100;
 
+// The clock a row's kept samples came from, as tables show it: "gpu" (GPU timestamps), "wall" (the
+// host's wall clock); the documents keep the documented values gpu-timestamp / wall-clock.
+std::string clock_text(const std::string& timing_method);
+
 // `text` word-wrapped to `width` columns: the first line indented by first_indent, the others by
 // indent. A word is never cut; one longer than the line stands alone.
 std::string wrap_text(std::string_view text, std::size_t width, std::size_t first_indent, std::size_t indent);

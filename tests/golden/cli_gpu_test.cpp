@@ -82,6 +82,10 @@ TEST(CliGpu, SweepWritesASeriesAndNamesAMissingKnob) {
   EXPECT_EQ(doc["rows"][1]["parameters"]["sweep"]["value"], 262144);
   EXPECT_EQ(doc["rows"][1]["parameters"]["buffer_bytes"], 262144);
   EXPECT_NE(test::read_file(csv).find(",size,262144,"), std::string::npos);
+  // Words, not field names or raw bytes: the heading names what varies, the table its clock.
+  EXPECT_NE(r.out.find("read-linear over the buffer or working-set size"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("bandwidth_bytes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("clock"), std::string::npos) << r.out;
 
   r = run_command(fmt::format("{} report {} -o {}", bin(), quoted(json), quoted(dir / "sweep.html")), dir);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -90,13 +94,26 @@ TEST(CliGpu, SweepWritesASeriesAndNamesAMissingKnob) {
   // read-linear has no thread-count knob: the sweep says so after two points and stops.
   r = run_command(fmt::format("{} sweep read-linear --param threads --values 64,128,256 {} -q", bin(), kQuick), dir);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("read-linear has no threads knob"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("read-linear does not vary with the invocations in flight"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\n    256"), std::string::npos) << r.out;
+
+  // A point above the adapter's largest storage binding stays in the series as a skipped row naming
+  // the limit; it is never measured at another size in its place.
+  r = run_command(fmt::format("{} sweep read-linear --values 16K,64G {} --json {} -q", bin(), kQuick, quoted(json)), dir);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto skipped = nlohmann::json::parse(test::read_file(json));
+  ASSERT_EQ(skipped["rows"].size(), 2u);
+  EXPECT_EQ(skipped["rows"][1]["status"], "skipped");
+  EXPECT_EQ(skipped["rows"][1]["parameters"]["sweep"]["value"], 64ull << 30);
+  EXPECT_NE(skipped["rows"][1]["message"].get<std::string>().find("64 GiB is above the adapter's largest"),
+            std::string::npos)
+      << skipped["rows"][1]["message"];
+  EXPECT_EQ(skipped["sweep"]["skipped"].size(), 1u);
 
   // Bad sweep input: usage errors, one line.
   r = run_command(fmt::format("{} sweep read-linear --from 1M --to 16K", bin()), dir);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--from 1048576 is above --to 16384"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--from 1 MiB is above --to 16 KiB"), std::string::npos) << r.err;
   r = run_command(fmt::format("{} sweep 'read-*x'", bin()), dir);
   EXPECT_EQ(r.exit_code, 2);
 }

@@ -11,7 +11,7 @@
 
 #include "catalog/compute/alu.hpp"
 #include "gpu_fixture.hpp"
-#include "report/sweep.hpp"
+#include "suite/sweep.hpp"
 #include "webgpu_bench/suite.hpp"
 
 namespace wgb {
@@ -66,9 +66,9 @@ TEST(CatalogComputeWorkgroup, TwoSizesGiveValidatedRowsRecordingTheSize) {
   base.context = ctx;
   base.sampling = test::quick_sampling();
   base.compute_threads = 256;
-  report::SweepSpec spec{"workgroup", {64, 128}, {}};
+  SweepSpec spec{"workgroup", {64, 128}, {}, {}};
   std::vector<BenchmarkResult> rows;
-  auto st = report::run_sweep(def, base, spec, [&](BenchmarkResult& r) { rows.push_back(r); });
+  auto st = run_sweep(def, base, spec, [&](BenchmarkResult& r) { rows.push_back(r); });
   ASSERT_TRUE(st) << st.error().message;
   ASSERT_EQ(rows.size(), 2u);
   for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -1,9 +1,10 @@
-// Sweep points: size parsing, ranges in powers of two, explicit lists, clamping to the adapter.
+// Sweep points: size parsing, ranges in powers of two, explicit lists, points above the adapter's
+// limits skipped with the reason (never measured at another value in their place).
 #include <gtest/gtest.h>
 
-#include "report/sweep.hpp"
+#include "suite/sweep.hpp"
 
-namespace wgb::report {
+namespace wgb {
 namespace {
 
 TEST(Sweep, ParsesSizes) {
@@ -44,18 +45,24 @@ TEST(Sweep, ListsAndErrors) {
   EXPECT_FALSE(make_sweep_spec("size", "", "", " , "));
 }
 
-TEST(Sweep, ClampsToTheAdapterLimitWithANote) {
+TEST(Sweep, PointsAboveTheAdapterLimitAreSkippedWithTheReason) {
   auto s = make_sweep_spec("size", "64M", "1G", "");
   ASSERT_TRUE(s);
-  clamp_sweep(*s, 134217728, "maxStorageBufferBindingSize");
-  EXPECT_EQ(s->values, (std::vector<std::uint64_t>{64u << 20, 128u << 20}));
-  ASSERT_EQ(s->notes.size(), 1u);
-  EXPECT_NE(s->notes[0].find("256 MiB, 512 MiB, 1 GiB exceed(s) the adapter's maxStorageBufferBindingSize (128 MiB)"),
-            std::string::npos)
-      << s->notes[0];
+  limit_sweep(*s, 134217728, "largest storage binding (maxStorageBufferBindingSize)");
+  // Every point stays in the series; the three that do not fit are skipped, not moved to the limit.
+  EXPECT_EQ(s->values, (std::vector<std::uint64_t>{64u << 20, 128u << 20, 256u << 20, 512u << 20, 1u << 30}));
+  ASSERT_EQ(s->skipped.size(), 3u);
+  EXPECT_EQ(s->skipped.at(256u << 20),
+            "256 MiB is above the adapter's largest storage binding (maxStorageBufferBindingSize): 128 MiB");
   auto odd = make_sweep_spec("size", "", "", "8G");
-  clamp_sweep(*odd, 4294967295ull, "maxStorageBufferBindingSize");
-  EXPECT_EQ(odd->values, std::vector<std::uint64_t>{4294967040ull});  // a multiple of 256 below the limit
+  limit_sweep(*odd, 4294967295ull, "largest storage binding");
+  EXPECT_EQ(odd->values, std::vector<std::uint64_t>{8ull << 30});
+  EXPECT_EQ(odd->skipped.count(8ull << 30), 1u);
+  // Human sizes and words, never raw bytes or option names.
+  EXPECT_EQ(sweep_value_text("size", 16777216), "16 MiB");
+  EXPECT_EQ(sweep_value_text("size", 100 * 1024), "100 KiB");
+  EXPECT_EQ(sweep_value_text("threads", 4096), "4096");
+  EXPECT_EQ(sweep_parameter_text("size"), "buffer or working-set size");
 }
 
 TEST(Sweep, AppliesTheValueToTheRightOptions) {
@@ -71,17 +78,15 @@ TEST(Sweep, AppliesTheValueToTheRightOptions) {
   EXPECT_EQ(sweep_option_name("workgroup"), "compute_workgroup_size");
 }
 
-// Issue 7: workgroup size for the ALU probes, 32 .. 1024 by default, capped by the adapter.
+// Workgroup size for the ALU probes, 32 .. 1024 by default; sizes above the adapter's limit skipped.
 TEST(Sweep, WorkgroupSizesDefaultToPowersOfTwoAndAreCappedByTheAdapter) {
   auto s = make_sweep_spec("workgroup", "", "", "");
   ASSERT_TRUE(s);
   EXPECT_EQ(s->values, (std::vector<std::uint64_t>{32, 64, 128, 256, 512, 1024}));
-  clamp_sweep(*s, 256, "maxComputeInvocationsPerWorkgroup");
-  EXPECT_EQ(s->values, (std::vector<std::uint64_t>{32, 64, 128, 256}));
-  ASSERT_EQ(s->notes.size(), 1u);
-  EXPECT_NE(s->notes[0].find("512, 1024 exceed(s) the adapter's maxComputeInvocationsPerWorkgroup (256)"),
-            std::string::npos)
-      << s->notes[0];
+  limit_sweep(*s, 256, "maxComputeInvocationsPerWorkgroup");
+  EXPECT_EQ(s->values, (std::vector<std::uint64_t>{32, 64, 128, 256, 512, 1024}));
+  ASSERT_EQ(s->skipped.size(), 2u);
+  EXPECT_EQ(s->skipped.at(512), "512 is above the adapter's maxComputeInvocationsPerWorkgroup: 256");
   auto l = make_sweep_spec("workgroup", "", "", "64,96");
   ASSERT_TRUE(l);
   EXPECT_EQ(l->values, (std::vector<std::uint64_t>{64, 96}));
