@@ -4,8 +4,10 @@
 #include <iostream>
 
 #include "cli/common.hpp"
+#include "cli/terminal.hpp"
 #include "gpu/names.hpp"
 #include "report/document.hpp"
+#include "report/table.hpp"
 
 namespace wgb::cli {
 
@@ -38,6 +40,7 @@ void register_devices(CLI::App& app, int& exit_code) {
       std::cout << out.dump(2) << '\n';
       return;
     }
+    const std::size_t width = terminal_width();
     for (const auto& a : *adapters) {
       std::cout << fmt::format("[{}] {}\n", a.index, a.device.empty() ? a.description : a.device);
       std::cout << fmt::format("    vendor:        {} (0x{:04x}), architecture: {}\n", a.vendor, a.vendor_id,
@@ -50,10 +53,14 @@ void register_devices(CLI::App& app, int& exit_code) {
       }
       std::cout << "    limits:\n";
       for (const auto& [k, v] : a.limits) std::cout << fmt::format("      {:<42} {}\n", k, v);
-      std::cout << fmt::format("    adapter features (offered): {}\n", fmt::join(a.features, ", "));
-      std::cout << fmt::format("    device features (a run enables): {}\n",
-                               fmt::join(gpu::enabled_features(a.features, flags.experimental), ", "));
-      std::cout << fmt::format("    WGSL features: {}\n", fmt::join(a.wgsl_features, ", "));
+      // Lists wrap at the terminal's width, continuation lines indented under their heading.
+      auto list = [width](const std::string& heading, const std::vector<std::string>& items) {
+        const std::string text = fmt::format("{}: {}", heading, items.empty() ? "none" : fmt::format("{}", fmt::join(items, ", ")));
+        std::cout << report::wrap_text(text, width, 4, 8) << '\n';
+      };
+      list("adapter features (offered)", a.features);
+      list("device features (a run enables)", gpu::enabled_features(a.features, flags.experimental));
+      list("WGSL features", a.wgsl_features);
       for (const auto& h : a.memory_heaps) {
         const std::string props = h.properties.empty() ? "no properties" : fmt::format("{}", fmt::join(h.properties, ", "));
         std::cout << fmt::format("    memory heap:   {:.1f} GiB, {}\n", static_cast<double>(h.size) / (1ull << 30), props);
