@@ -12,6 +12,8 @@
 #include <poll.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <set>
 #include <thread>
@@ -359,6 +361,45 @@ TEST_P(StoreServer, ExtremeValuesAreRefusedAndStoredOnesDrawBounded) {
       EXPECT_EQ(r->status, 200) << page;
       EXPECT_LT(r->body.size(), 2u << 20) << page;
       EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << page;
+    }
+  }
+}
+
+// Real documents of every suite (roofline, host curves, sustain timeline, sweep curves), with every
+// floating-point number of their rows made extreme, stored as an older server would have: every
+// page still renders within seconds and stays small.
+TEST_P(StoreServer, EveryChartOfRealDocumentsIsBoundedForExtremeRows) {
+  const auto root = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "docs" / "results" /
+                    "h200-2026-11-30" / "fourth";
+  int nonce = 0;
+  for (const char* file : {"part1/default.json", "part2/host.json", "part2/memory-256.json", "part1/sweep-read-linear.json"}) {
+    std::ifstream in(root / file);
+    if (!in) GTEST_SKIP() << "no " << (root / file);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (double v : {5e-324, 1e308, -0.0}) {
+      auto sub = parse_submission(text);
+      ASSERT_TRUE(sub) << file << ": " << sub.error().message;
+      std::vector<nlohmann::json*> stack{&sub->document["rows"]};
+      while (!stack.empty()) {
+        auto* j = stack.back();
+        stack.pop_back();
+        if (j->is_number_float()) *j = v;
+        if (j->is_structured()) {
+          for (auto& child : *j) stack.push_back(&child);
+        }
+      }
+      sub->document["nonce"] = ++nonce;
+      for (auto& r : sub->rows) r.value = v;
+      sub->canonical = sub->document.dump();
+      sub->digest = sha256_hex(sub->canonical);
+      auto stored = store_->insert(*sub);
+      ASSERT_TRUE(stored) << stored.error().message;
+      const auto t0 = std::chrono::steady_clock::now();
+      auto r = http_get(url(fmt::format("/runs/{}", stored->id)), std::chrono::seconds(10));
+      ASSERT_TRUE(r) << file << " " << v << ": " << r.error().message;
+      EXPECT_EQ(r->status, 200) << file << " " << v;
+      EXPECT_LT(r->body.size(), 4u << 20) << file << " " << v;
+      EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5)) << file << " " << v;
     }
   }
 }
