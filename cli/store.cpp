@@ -24,9 +24,13 @@ std::atomic<bool> g_stop{false};
 extern "C" void on_stop_signal(int) { g_stop = true; }
 
 // --token, else --token-file (first line), else $WEBGPU_BENCH_TOKEN. A file or the environment
-// keeps the token out of the process list.
-Expected<std::string> read_token(const std::string& token, const std::string& token_file) {
-  if (!token.empty()) return token;
+// keeps the token out of the process list. An empty token given any of these ways is a usage
+// error: it would otherwise mean "no authentication" without a word.
+Expected<std::string> read_token(const std::string& token, bool token_given, const std::string& token_file) {
+  if (token_given) {
+    if (token.empty()) return make_error(ErrorKind::Usage, "--token: empty (leave it out to run without a token)");
+    return token;
+  }
   if (!token_file.empty()) {
     std::ifstream in(token_file);
     if (!in) return make_error(ErrorKind::Io, fmt::format("--token-file {}: cannot read it", token_file));
@@ -37,6 +41,9 @@ Expected<std::string> read_token(const std::string& token, const std::string& to
     return line;
   }
   const char* env = std::getenv("WEBGPU_BENCH_TOKEN");
+  if (env != nullptr && *env == '\0') {
+    return make_error(ErrorKind::Usage, "$WEBGPU_BENCH_TOKEN is set but empty (unset it to run without a token)");
+  }
   return std::string(env != nullptr ? env : "");
 }
 
@@ -44,8 +51,11 @@ struct ServeFlags {
   std::string store = "results.db";
   std::string listen = "127.0.0.1:8080";
   std::string token, token_file;
+  bool token_given = false;
   std::size_t max_body_mib = 8;
   int threads = 16;
+  int request_timeout_s = 10;
+  int max_connections_per_address = 32;
   int pg_connections = 4;
   bool quiet = false;
 };
@@ -53,7 +63,7 @@ struct ServeFlags {
 int serve(const ServeFlags& f) {
   auto address = store::parse_listen(f.listen);
   if (!address) return fail(address.error());
-  auto token = read_token(f.token, f.token_file);
+  auto token = read_token(f.token, f.token_given, f.token_file);
   if (!token) return fail(token.error());
   if (f.max_body_mib == 0 || f.max_body_mib > 1024) return fail(ErrorKind::Usage, "--max-body-mib must be 1..1024");
 
@@ -68,6 +78,8 @@ int serve(const ServeFlags& f) {
   o.token = *token;
   o.max_body_bytes = f.max_body_mib << 20;
   o.threads = f.threads;
+  o.request_timeout = std::chrono::seconds(f.request_timeout_s);
+  o.max_connections_per_address = f.max_connections_per_address;
   if (!f.quiet) o.log = [](const std::string& line) { std::cerr << line + "\n"; };
   if (!store::is_loopback(o.host)) {
     std::cerr << fmt::format("webgpu-bench: warning: listening on {}, reachable from other machines{}\n", o.host,
@@ -96,11 +108,12 @@ int serve(const ServeFlags& f) {
 struct SubmitFlags {
   std::vector<std::string> files;
   std::string to, token, token_file;
+  bool token_given = false;
   int timeout_s = 30;
 };
 
 int submit(const SubmitFlags& f) {
-  auto token = read_token(f.token, f.token_file);
+  auto token = read_token(f.token, f.token_given, f.token_file);
   if (!token) return fail(token.error());
   if (auto u = store::parse_server_url(f.to); !u) return fail(u.error());
   int code = kExitOk;
@@ -137,15 +150,27 @@ void register_store(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   s->add_option("--listen", sf.listen, "host:port to listen on (port 0: any free port, printed on stdout)")
       ->capture_default_str();
-  s->add_option("--token", sf.token, "Require 'Authorization: Bearer TOKEN' to submit (also $WEBGPU_BENCH_TOKEN)");
+  auto* serve_token =
+      s->add_option("--token", sf.token, "Require 'Authorization: Bearer TOKEN' to submit (also $WEBGPU_BENCH_TOKEN)");
   s->add_option("--token-file", sf.token_file, "Read the token from the first line of this file");
   s->add_option("--max-body-mib", sf.max_body_mib, "Largest accepted document, MiB")->capture_default_str();
   s->add_option("--threads", sf.threads, "Worker threads")->capture_default_str()->check(CLI::Range(2, 256));
   s->add_option("--pg-connections", sf.pg_connections, "PostgreSQL connection pool size")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  s->add_option("--request-timeout", sf.request_timeout_s,
+                "Seconds a request may take to arrive whole (headers and body); 408 after")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 600));
+  s->add_option("--max-connections-per-address", sf.max_connections_per_address,
+                "Open connections one client address may hold; 429 beyond")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
   s->add_flag("-q,--quiet", sf.quiet, "No request log on stderr");
-  s->callback([&exit_code] { exit_code = serve(sf); });
+  s->callback([&exit_code, serve_token] {
+    sf.token_given = serve_token->count() > 0;
+    exit_code = serve(sf);
+  });
 
   static SubmitFlags uf;
   auto* u = app.add_subcommand(
@@ -154,11 +179,15 @@ void register_store(CLI::App& app, int& exit_code) {
       "you run this (or run --submit).");
   u->add_option("files", uf.files, "Result documents (JSON)")->required()->check(CLI::ExistingFile);
   u->add_option("--to", uf.to, "Server URL, e.g. http://127.0.0.1:8080")->required();
-  u->add_option("--token", uf.token, "Bearer token, when the server requires one (also $WEBGPU_BENCH_TOKEN)");
+  auto* submit_token =
+      u->add_option("--token", uf.token, "Bearer token, when the server requires one (also $WEBGPU_BENCH_TOKEN)");
   u->add_option("--token-file", uf.token_file, "Read the token from the first line of this file");
   u->add_option("--timeout", uf.timeout_s, "Seconds to wait for the server")->capture_default_str()->check(
       CLI::Range(1, 600));
-  u->callback([&exit_code] { exit_code = submit(uf); });
+  u->callback([&exit_code, submit_token] {
+    uf.token_given = submit_token->count() > 0;
+    exit_code = submit(uf);
+  });
 }
 
 }  // namespace wgb::cli

@@ -21,7 +21,8 @@ namespace wgb::test {
 
 class ServeProcess {
  public:
-  ServeProcess(const std::string& binary, const std::string& store) {
+  // `extra`: more options for serve (limits, timeouts).
+  ServeProcess(const std::string& binary, const std::string& store, const std::vector<std::string>& extra = {}) {
     int fds[2];
     if (pipe(fds) != 0) return;
     posix_spawn_file_actions_t actions;
@@ -31,6 +32,7 @@ class ServeProcess {
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
     const std::string bin = binary;
     std::vector<std::string> args = {bin, "serve", "--store", store, "--listen", "127.0.0.1:0", "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -61,6 +63,7 @@ class ServeProcess {
   ServeProcess& operator=(const ServeProcess&) = delete;
 
   const std::string& url() const { return url_; }
+  pid_t pid() const { return pid_; }
   // Sends `sig` and waits (bounded) for the exit; returns the exit code, 128+signal, or -1.
   int stop(int sig) {
     if (pid_ <= 0) return -1;

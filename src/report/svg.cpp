@@ -45,46 +45,86 @@ std::string si_compact(double v) {
     a *= 1000;
     ++p;
   }
+  if (a < 1) return fmt::format("{:.3g}", v);  // below the smallest prefix
   return fmt::format("{}{:g}{}", v < 0 ? "-" : "", std::round(a * 100) / 100, kSmall[p]);
 }
 
 namespace {
 
+// Every drawing loop and every number written below is bounded whatever the data: a stored
+// document may hold any finite double (subnormal, 1e308, -0) or a million points, and a page must
+// stay small and fast. Values are clamped to this magnitude before any arithmetic.
+constexpr double kMaxMagnitude = 1e300;
+constexpr int kMaxTicks = 24;            // per axis
+constexpr std::size_t kMaxLinePoints = 2000;  // per polyline: evenly thinned beyond
+constexpr int kMaxMarkers = 2000;        // points per plot: the rest are counted, not drawn
+constexpr std::size_t kMaxLabels = 200;  // text labels per plot
+constexpr std::size_t kMaxLegend = 32;
+constexpr std::size_t kMaxBars = 500;    // bars per chart: the rest are counted, not drawn
+constexpr double kMaxCoordinate = 1e5;   // user units: keeps every coordinate a few characters
+
+double clamp_value(double v) { return std::isfinite(v) ? std::clamp(v, -kMaxMagnitude, kMaxMagnitude) : v; }
+
+// A coordinate in user units, finite and a few digits long whatever the scale produced.
+double clamp_coordinate(double v) {
+  if (std::isnan(v)) return 0;
+  return std::clamp(v, -kMaxCoordinate, kMaxCoordinate);
+}
+
 double nice_step(double span, int target_ticks) {
   const double raw = span / std::max(1, target_ticks);
+  if (!(raw > 0) || !std::isfinite(raw)) return 0;
   const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  if (!(mag > 0) || !std::isfinite(mag)) return 0;
   for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
     if (m * mag >= raw) return m * mag;
   }
   return 10 * mag;
 }
 
+// Text of a number that stays short for any double (fmt's {:.0f} of 1e300 has 301 digits).
+std::string short_number(double v) { return fmt::format("{:.4g}", v); }
+
 std::string tick_text(const Axis& a, double v) {
   switch (a.labels) {
-    case Axis::Labels::Binary: return format_bytes(v);
+    case Axis::Labels::Binary: return std::fabs(v) < 0x1p60 ? format_bytes(v) : short_number(v) + " B";
     case Axis::Labels::Si: return si_compact(v) + a.unit;
     case Axis::Labels::Plain: break;
   }
   return fmt::format("{:g}", v);
 }
 
+// The exponent range of a log axis: whole powers of `base` whose values are normal doubles.
+double log_base(const Axis& a) { return a.labels == Axis::Labels::Binary ? 2.0 : 10.0; }
+double max_exponent(double base) { return base == 2.0 ? 1000 : 300; }
+
 std::vector<double> ticks(const Axis& a) {
   std::vector<double> t;
+  if (!std::isfinite(a.min) || !std::isfinite(a.max) || !(a.max > a.min)) return t;
   if (a.log) {
-    const double base = a.labels == Axis::Labels::Binary ? 2.0 : 10.0;
-    const double lo = std::ceil(std::log(a.min) / std::log(base) - 1e-9);
-    const double hi = std::floor(std::log(a.max) / std::log(base) + 1e-9);
-    const int n = static_cast<int>(hi - lo) + 1;
-    const int step = std::max(1, (n + 9) / 10);  // at most ~10 labels
-    for (double e = lo; e <= hi; e += step) t.push_back(std::pow(base, e));
+    if (!(a.min > 0)) return t;
+    const double base = log_base(a), cap = max_exponent(base);
+    const double lo = std::clamp(std::ceil(std::log(a.min) / std::log(base) - 1e-9), -cap, cap);
+    const double hi = std::clamp(std::floor(std::log(a.max) / std::log(base) + 1e-9), -cap, cap);
+    if (!(hi >= lo)) return t;
+    const long n = static_cast<long>(hi - lo) + 1;
+    const long step = std::max(1L, (n + 9) / 10);  // at most ~10 labels
+    for (long i = 0; i < n && t.size() < static_cast<std::size_t>(kMaxTicks); i += step) {
+      t.push_back(std::pow(base, lo + static_cast<double>(i)));
+    }
   } else {
     const double step = nice_step(a.max - a.min, 6);
-    for (double v = std::ceil(a.min / step) * step; v <= a.max + step * 1e-9; v += step) t.push_back(v);
+    const double first = step > 0 ? std::ceil(a.min / step) : NAN;
+    const double count = step > 0 ? std::floor((a.max + step * 1e-9) / step) - first + 1 : NAN;
+    if (!std::isfinite(first) || !std::isfinite(count) || count < 1 || count > kMaxTicks) {
+      return {a.min, a.max};  // a span the steps cannot divide sanely: its two ends
+    }
+    for (int i = 0; i < static_cast<int>(count); ++i) t.push_back((first + i) * step);
   }
   return t;
 }
 
-std::string f1(double v) { return fmt::format("{:.1f}", v); }
+std::string f1(double v) { return fmt::format("{:.1f}", clamp_coordinate(v)); }
 
 // Data never touches the frame: markers at the ends of a range stay whole.
 constexpr double kPad = 10;
@@ -100,6 +140,7 @@ Axis fit_axis(const std::vector<double>& values, std::string label, bool log, Ax
   double lo = HUGE_VAL, hi = -HUGE_VAL;
   for (double v : values) {
     if (!std::isfinite(v) || (log && v <= 0)) continue;
+    v = clamp_value(v);
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   }
@@ -108,20 +149,25 @@ Axis fit_axis(const std::vector<double>& values, std::string label, bool log, Ax
       lo = 1;
       hi = 10;
     }
-    const double base = labels == Axis::Labels::Binary ? 2.0 : 10.0;
-    a.min = std::pow(base, std::floor(std::log(lo) / std::log(base) + 1e-9));
-    a.max = std::pow(base, std::ceil(std::log(hi) / std::log(base) - 1e-9));
-    if (a.max <= a.min) a.max = a.min * base;
+    const double base = log_base(a), cap = max_exponent(base);
+    const double e_lo = std::clamp(std::floor(std::log(lo) / std::log(base) + 1e-9), -cap, cap);
+    double e_hi = std::clamp(std::ceil(std::log(hi) / std::log(base) - 1e-9), -cap, cap);
+    if (e_hi <= e_lo) e_hi = e_lo + 1;
+    a.min = std::pow(base, e_lo);
+    a.max = std::pow(base, e_hi);
   } else {
     if (!(lo <= hi)) {
       lo = 0;
       hi = 1;
     }
     a.min = std::min(0.0, lo);
-    const double step = nice_step(std::max(hi - a.min, 1e-300), 6);
-    a.max = std::ceil(hi / step) * step;
-    if (a.max <= a.min) a.max = a.min + step;
+    // A span too small to divide (all values 0, or subnormal) becomes [min, min + 1].
+    const double span = hi - a.min;
+    const double step = span > std::max(1e-300, std::fabs(hi) * 1e-12) ? nice_step(span, 6) : 0;
+    a.max = step > 0 ? std::ceil(hi / step) * step : a.min + 1;
+    if (!std::isfinite(a.max) || a.max <= a.min) a.max = a.min + std::max(1.0, std::fabs(a.min));
   }
+  if (a.min == 0) a.min = 0;  // -0 prints as "-0"
   return a;
 }
 
@@ -142,7 +188,12 @@ double Plot::sy(double y) const {
 
 void Plot::line(const std::vector<std::pair<double, double>>& pts, const std::string& css_class, const std::string& title) {
   std::string d;
-  for (const auto& [x, y] : pts) {
+  // A polyline of more points than a chart has pixels draws nothing more: keep every k-th point
+  // (and the last), so a million points cost what kMaxLinePoints do.
+  const std::size_t stride = pts.size() / kMaxLinePoints + 1;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    if (i % stride != 0 && i + 1 != pts.size()) continue;
+    const auto [x, y] = pts[i];
     if ((x_.log && x <= 0) || (y_.log && y <= 0) || !std::isfinite(x) || !std::isfinite(y)) continue;
     d += fmt::format("{}{},{}", d.empty() ? "" : " ", f1(sx(x)), f1(sy(y)));
   }
@@ -158,12 +209,17 @@ void Plot::segment(double x0, double y0, double x1, double y1, const std::string
 
 void Plot::point(double x, double y, const std::string& css_class, const std::string& tooltip, bool hollow) {
   if ((x_.log && x <= 0) || (y_.log && y <= 0) || !std::isfinite(x) || !std::isfinite(y)) return;
+  if (points_ >= kMaxMarkers) {
+    ++dropped_;
+    return;
+  }
   ++points_;
   body_ += fmt::format("<circle class=\"{}{}\" cx=\"{}\" cy=\"{}\" r=\"5\"><title>{}</title></circle>\n",
                        escape(css_class), hollow ? " hollow" : "", f1(sx(x)), f1(sy(y)), escape(tooltip));
 }
 
 void Plot::whisker(double x, double y_low, double y_high, const std::string& css_class) {
+  if (points_ >= kMaxMarkers) return;  // whiskers go with markers: bounded the same way
   if ((y_.log && (y_low <= 0 || y_high <= 0)) || (x_.log && x <= 0) || !(y_high > y_low)) return;
   const double px = sx(x), a = sy(y_low), b = sy(y_high);
   body_ += fmt::format(
@@ -172,7 +228,8 @@ void Plot::whisker(double x, double y_low, double y_high, const std::string& css
 }
 
 void Plot::label(double x, double y, const std::string& text, const std::string& css_class) {
-  if ((x_.log && x <= 0) || (y_.log && y <= 0)) return;
+  if ((x_.log && x <= 0) || (y_.log && y <= 0) || !std::isfinite(x) || !std::isfinite(y)) return;
+  if (labels_.size() >= kMaxLabels) return;  // the placement below is quadratic in the labels
   // Right of the point, or left of it in the right third of the plot so it is not clipped; moved
   // up or down in steps when it would overlap a label placed before.
   const bool left = sx(x) > left_ + 0.66 * (w_ - left_ - right_);
@@ -195,7 +252,9 @@ void Plot::label(double x, double y, const std::string& text, const std::string&
                        left ? " text-anchor=\"end\"" : "", escape(text));
 }
 
-void Plot::legend(const std::vector<std::pair<std::string, std::string>>& entries) { legend_ = entries; }
+void Plot::legend(const std::vector<std::pair<std::string, std::string>>& entries) {
+  legend_.assign(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(std::min(entries.size(), kMaxLegend)));
+}
 
 std::string Plot::render() const {
   const double x0 = left_, x1 = w_ - right_, y0 = top_, y1 = h_ - bottom_;
@@ -225,6 +284,10 @@ std::string Plot::render() const {
   s += fmt::format("<svg x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"{} {} {} {}\" overflow=\"hidden\">\n",
                    f1(x0), f1(y0), f1(x1 - x0), f1(y1 - y0), f1(x0), f1(y0), f1(x1 - x0), f1(y1 - y0));
   s += body_;
+  if (dropped_ > 0) {
+    s += fmt::format("<text class=\"lbl\" x=\"{}\" y=\"{}\">{} more points not drawn</text>\n", f1(x0 + 6),
+                     f1(y0 + 14), dropped_);
+  }
   s += "</svg>\n";
   double lx = x0;
   const double ly = h_ + 12;
@@ -241,17 +304,29 @@ std::string Plot::render() const {
 std::string bar_chart(const std::string& id, const std::string& title, const std::vector<Bar>& bars,
                       const std::string& unit, int width) {
   const int row_h = 26, top = 34, label_w = 220, right = 110;
-  const int height = top + row_h * static_cast<int>(bars.size()) + 30;
+  const std::size_t shown = std::min(bars.size(), kMaxBars);
+  const int height = top + row_h * static_cast<int>(shown) + 30 + (shown < bars.size() ? row_h : 0);
   double vmax = 0;
-  for (const auto& b : bars) vmax = std::max({vmax, b.value, b.high});
+  for (std::size_t i = 0; i < shown; ++i) {
+    for (double v : {bars[i].value, bars[i].high}) {
+      if (std::isfinite(v)) vmax = std::max(vmax, clamp_value(v));
+    }
+  }
   if (!(vmax > 0)) vmax = 1;
   const double plot_w = width - label_w - right;
-  auto px = [&](double v) { return label_w + std::max(0.0, v) / vmax * plot_w; };
+  auto px = [&](double v) {
+    const double f = std::isfinite(v) ? std::max(0.0, clamp_value(v)) / vmax : 0.0;
+    return label_w + std::min(f, 1.0) * plot_w;
+  };
+  // format_rate writes every digit of its mantissa: beyond the largest prefix, a short exponent.
+  auto value_text = [&unit](double v) {
+    return std::isfinite(v) && std::fabs(v) >= 1e21 ? short_number(v) + " " + unit + "/s" : format_rate(v, unit);
+  };
   std::string s = fmt::format(
       "<svg id=\"{}\" class=\"chart bars\" role=\"img\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\">\n"
       "<title>{}</title>\n<text class=\"ttl\" x=\"8\" y=\"20\">{}</text>\n",
       escape(id), width, height, width, height, escape(title), escape(title));
-  for (std::size_t i = 0; i < bars.size(); ++i) {
+  for (std::size_t i = 0; i < shown; ++i) {
     const auto& b = bars[i];
     const double y = top + row_h * static_cast<double>(i);
     s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", label_w - 8, f1(y + 16),
@@ -264,7 +339,11 @@ std::string bar_chart(const std::string& id, const std::string& title, const std
                        f1(px(b.high)), f1(yc - 5), f1(yc + 5));
     }
     s += fmt::format("<text class=\"lbl\" x=\"{}\" y=\"{}\">{}</text>\n", f1(std::max(px(b.value), px(b.high)) + 6),
-                     f1(y + 16), escape(format_rate(b.value, unit)));
+                     f1(y + 16), escape(value_text(b.value)));
+  }
+  if (shown < bars.size()) {
+    s += fmt::format("<text class=\"lbl\" x=\"8\" y=\"{}\">{} more not drawn</text>\n",
+                     top + row_h * static_cast<int>(shown) + 16, bars.size() - shown);
   }
   s += "</svg>\n";
   return s;

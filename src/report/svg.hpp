@@ -1,6 +1,8 @@
 // A small SVG chart writer for the HTML report: linear or logarithmic axes with ticks, lines,
 // markers with whiskers, and horizontal bar charts. Every string that reaches the output is
-// escaped. Produces inline <svg> elements (no scripts, no external references).
+// escaped. Produces inline <svg> elements (no scripts, no external references). Bounded for any
+// input: whatever the doubles (subnormal, huge, NaN, -0, equal min and max) and however many
+// points, every loop runs a bounded number of times and the output stays small (svg.cpp's kMax*).
 #pragma once
 
 #include <array>
@@ -56,6 +58,7 @@ class Plot {
   std::vector<std::pair<std::string, std::string>> legend_;
   std::vector<std::array<double, 3>> labels_;  // placed labels: x, y, width (collision avoidance)
   int points_ = 0;
+  int dropped_ = 0;  // markers beyond the per-plot bound: counted in a note, not drawn
 };
 
 struct Bar {

@@ -1,6 +1,13 @@
 // The leaderboard server (`webgpu-bench serve`): a JSON API to submit, fetch, list and rank result
-// documents, and server-rendered pages (html.hpp). cpp-httplib underneath: a fixed thread pool,
-// read/write timeouts, a body-size cap. Listens on loopback unless told otherwise.
+// documents, and server-rendered pages (html.hpp). Listens on loopback unless told otherwise.
+//
+// How it stays responsive whatever clients do (docs/store.md, "Limits and security"): one event
+// thread owns every socket. It reads each request whole (headers and body) under one deadline, with
+// a header-size cap, strict framing (Content-Length only, conflicting lengths refused) and caps on
+// connections per address and on body bytes buffered at once; only then does a worker thread see
+// the request, through cpp-httplib's parser and router running on the bytes in memory. The event
+// thread writes the answers back under a deadline and answers /healthz itself, so slow or stalled
+// clients never hold a worker and a health check answers at once.
 //
 //   auto server = Server::start(*store, {.host = "127.0.0.1", .port = 0});
 //   std::cout << (*server)->url();   // http://127.0.0.1:<port>
@@ -24,9 +31,20 @@ struct ServerOptions {
   int port = 8080;                      // 0: any free port (see Server::port)
   std::string token;                    // when set, submitting needs "Authorization: Bearer <token>"
   std::size_t max_body_bytes = 8u << 20;
-  int threads = 16;
-  std::chrono::seconds read_timeout{5};  // a silent or stalled client is dropped after this
-  std::chrono::seconds write_timeout{5};
+  int threads = 16;                     // workers: they only ever see complete requests
+  // A request must arrive whole (request line, headers and body) within this, from its first
+  // byte (from the connection for the first request): 408 and the connection closed otherwise.
+  std::chrono::milliseconds request_timeout{10000};
+  std::chrono::milliseconds write_timeout{10000};      // a whole answer; the connection is closed after
+  std::chrono::milliseconds keep_alive_timeout{5000};  // idle between requests on one connection
+  std::size_t max_header_bytes = 32 * 1024;  // request line and headers together: 431 beyond
+  std::size_t max_headers = 100;             // header lines: 431 beyond
+  int max_connections_per_address = 32;      // open connections from one client address: 429 beyond
+  int max_connections = 512;                 // open connections in all: 503 beyond
+  // Body bytes buffered at once over all connections (declared lengths are reserved when the
+  // headers arrive): 503 beyond. 0: 4 x max_body_bytes, at least 64 MiB.
+  std::size_t max_buffered_body_bytes = 0;
+  int max_parallel_submissions = 2;  // documents parsed and stored at once (each may take ~20x its size)
   std::function<void(const std::string&)> log;  // one line per request; empty: quiet
 };
 

@@ -281,6 +281,23 @@ struct Store::Impl {
     if (!lease) return lease.error();
     return f(**lease);
   }
+
+  // `with`, and once more on a fresh connection when the first try lost its connection (the
+  // database restarted, or dropped this session). `f` must be one transaction: nothing of a try
+  // that failed was committed. If the commit itself went through but its answer was lost, the
+  // second try finds the document by its digest and answers with the stored id.
+  template <class F>
+  auto with_retry(F&& f) -> decltype(f(std::declval<Connection&>())) {
+    auto lease = pool.acquire(options.acquire_timeout);
+    if (!lease) return lease.error();
+    auto result = f(**lease);
+    if (!result && !(*lease)->healthy()) {
+      (*lease)->rollback();
+      if (auto st = (*lease)->reconnect(); !st) return result;
+      result = f(**lease);
+    }
+    return result;
+  }
 };
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -324,7 +341,7 @@ Expected<int> Store::schema_version() {
 }
 
 Expected<InsertOutcome> Store::insert(const Submission& s) {
-  return impl_->with([&s](Connection& c) -> Expected<InsertOutcome> {
+  return impl_->with_retry([&s](Connection& c) -> Expected<InsertOutcome> {
     if (auto st = c.begin(); !st) return st.error();
     const auto& k = s.device_class;
     const Value run[] = {s.digest,

@@ -61,6 +61,10 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
 // ("B/s", "FLOP/s", "load/s": the memory suite's latency phase) and anything else higher-is-better.
 bool lower_is_better(std::string_view value_unit);
 
+// An RFC 3339 time ("2026-11-30T06:01:17Z", "...T08:01:17.5+02:00") with every field
+// range-checked, as UTC text "YYYY-MM-DDTHH:MM:SS[.f]Z"; nullopt when it is not one.
+std::optional<std::string> normalize_timestamp(std::string_view text);
+
 // Lower-case hex SHA-256.
 std::string sha256_hex(std::string_view data);
 

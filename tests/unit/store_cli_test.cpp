@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -41,10 +42,12 @@ struct Ran {
   std::string out;
 };
 
-// Runs the CLI to completion (bounded by coreutils' timeout); stdout captured, stderr dropped.
-Ran run_cli(const std::string& args) {
+// Runs the CLI to completion (bounded by coreutils' timeout); stdout captured, stderr dropped
+// (or captured with stdout: `with_stderr`). `env`: assignments put before the command.
+Ran run_cli(const std::string& args, bool with_stderr = false, const std::string& env = "") {
   Ran r;
-  const std::string cmd = fmt::format("timeout 60 '{}' {} 2>/dev/null", cli_binary().string(), args);
+  const std::string cmd = fmt::format("{} timeout 60 '{}' {} {}", env.empty() ? "" : "env " + env,
+                                      cli_binary().string(), args, with_stderr ? "2>&1" : "2>/dev/null");
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
   std::array<char, 4096> buf{};
@@ -121,7 +124,43 @@ TEST_P(StoreCli, ExitCodes) {
   EXPECT_EQ(total(serve.url()), 0);
 }
 
+// A second serve on the port of a first one fails at once with one line naming the address and the
+// reason, and exit code 5; it does not start and share the port (SO_REUSEPORT) with the first.
+TEST_P(StoreCli, ABusyPortIsAClearErrorNotASharedPort) {
+  ServeProcess first(cli_binary().string(), backend_->spec());
+  ASSERT_FALSE(first.url().empty());
+  const std::string address = first.url().substr(std::string("http://").size());
+  const auto t0 = std::chrono::steady_clock::now();
+  auto second = run_cli(fmt::format("serve --store {} --listen {}", backend_->spec(), address), true);
+  EXPECT_EQ(second.code, 5) << second.out;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20));
+  EXPECT_NE(second.out.find(fmt::format("cannot listen on {}: Address already in use", address)), std::string::npos)
+      << second.out;
+  EXPECT_EQ(std::count(second.out.begin(), second.out.end(), '\n'), 1) << second.out;  // one line
+  EXPECT_EQ(total(first.url()), 0);  // the first still answers
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, StoreCli, ::testing::Values("sqlite", "postgres"), test::backend_name);
+
+// An empty token would silently mean "no authentication": a usage error instead, however given.
+TEST(StoreCliPlain, AnEmptyTokenIsAUsageError) {
+  if (!std::filesystem::exists(cli_binary())) GTEST_SKIP() << "no CLI binary";
+  auto dir = test::temp_dir();
+  const auto db = (dir / "results.db").string();
+  const auto empty = (dir / "empty-token").string();
+  std::ofstream(empty) << "\n";
+  for (const auto& [args, env] : {std::pair<std::string, std::string>{"--token ''", ""},
+                                  std::pair<std::string, std::string>{fmt::format("--token-file {}", empty), ""},
+                                  std::pair<std::string, std::string>{"", "WEBGPU_BENCH_TOKEN="}}) {
+    auto r = run_cli(fmt::format("serve --store {} --listen 127.0.0.1:0 {}", db, args), true, env);
+    EXPECT_EQ(r.code, 2) << args << env << ": " << r.out;
+    EXPECT_NE(r.out.find("empty"), std::string::npos) << r.out;
+    const auto doc = (dir / "ok.json").string();
+    std::ofstream(doc) << make_document({}, {{}}).dump();
+    EXPECT_EQ(run_cli(fmt::format("submit {} --to http://127.0.0.1:9 {}", doc, args), false, env).code, 2) << args << env;
+  }
+  std::filesystem::remove_all(dir);
+}
 
 TEST(StoreCliPlain, ServeAndSubmitFailuresAreDocumentedExitCodes) {
   if (!std::filesystem::exists(cli_binary())) GTEST_SKIP() << "no CLI binary";

@@ -1,6 +1,7 @@
 // The server over real sockets on loopback, against SQLite and PostgreSQL: submissions and their
 // refusals, the token, the body cap, markup in names, concurrent clients, clients that vanish
-// mid-request, and a restart.
+// mid-request, a restart, and the per-request limits (whole-request deadline against clients that
+// trickle, header cap, connections per address, strict framing, extreme values).
 #include <arpa/inet.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -8,7 +9,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <poll.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <set>
 #include <thread>
 
@@ -79,7 +85,7 @@ class StoreServer : public ::testing::TestWithParam<std::string> {
   void TearDown() override {
     if (server_) server_->stop();
   }
-  void start(const std::string& token = "") {
+  void start(const std::string& token = "", const std::function<void(ServerOptions&)>& tweak = {}) {
     server_.reset();
     store_.reset();
     auto s = Store::open(backend_->spec());
@@ -89,7 +95,8 @@ class StoreServer : public ::testing::TestWithParam<std::string> {
     o.port = 0;
     o.token = token;
     o.max_body_bytes = 1u << 20;
-    o.read_timeout = std::chrono::seconds(2);
+    o.request_timeout = std::chrono::seconds(2);
+    if (tweak) tweak(o);
     auto srv = Server::start(*store_, o);
     ASSERT_TRUE(srv) << srv.error().message;
     server_ = std::move(*srv);
@@ -206,13 +213,14 @@ TEST_P(StoreServer, BodySizeIsCapped) {
                           "Content-Length: 2097152\r\n\r\n{\"schema\":",
                           true)),
             413);
-  // Chunked (no declared length): refused once the cap is crossed.
+  // Chunked (no declared length): a body must be declared, so the whole request is bounded from
+  // its headers on.
   std::string chunked = "POST /api/v1/results HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
                         "Content-Type: application/json\r\n\r\n";
   const std::string chunk(64 * 1024, ' ');
   for (int i = 0; i < 20; ++i) chunked += fmt::format("{:x}\r\n{}\r\n", chunk.size(), chunk);
   chunked += "0\r\n\r\n";
-  EXPECT_EQ(status_of(raw(server_->port(), chunked, true)), 413);
+  EXPECT_EQ(status_of(raw(server_->port(), chunked, true)), 411);
   // Compressed bodies could grow past the cap after the check: not accepted at all.
   EXPECT_EQ(status_of(raw(server_->port(),
                           "POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 4\r\n"
@@ -312,6 +320,245 @@ TEST_P(StoreServer, ClientsThatVanishDoNotHurtTheServer) {
   EXPECT_EQ(post(doc).status, 201);
   EXPECT_EQ(runs(), 1);
   EXPECT_TRUE(server_->running());
+}
+
+
+// Pins the defect where a run whose rate was a subnormal double (5e-324) was accepted and the
+// first view of its page never finished (the chart's ticks looped without bound). Both layers:
+// the server refuses such numbers naming the field, and a document stored before the check
+// existed still draws its pages in bounded time and size.
+TEST_P(StoreServer, ExtremeValuesAreRefusedAndStoredOnesDrawBounded) {
+  for (double v : {5e-324, 1e-310, 1e-300, 1e308, 1e19}) {
+    auto r = post(make_document({}, {{.value = v}, {.id = "f32-fma-vec4", .value = 5e13, .unit = "FLOP"}}).dump());
+    EXPECT_EQ(r.status, 422) << v << ": " << r.body;
+    EXPECT_NE(reason(r).find("rows[0].value"), std::string::npos) << reason(r);
+  }
+  EXPECT_EQ(runs(), 0);
+  std::vector<std::int64_t> ids;
+  int nonce = 100;
+  for (double v : {5e-324, 1e-310, 1e308, -0.0}) {
+    auto sub = make_submission(
+        make_document({}, {{.value = 1e12}, {.id = "f32-fma-vec4", .value = 5e13, .unit = "FLOP"}}, "default", nonce++));
+    ASSERT_TRUE(sub) << sub.error().message;
+    // What an older server stored: the same document with the extreme value.
+    sub->document["rows"][0]["value"] = v;
+    sub->document["rows"][1]["value"] = v;
+    sub->rows[0].value = v;
+    sub->rows[1].value = v;
+    sub->canonical = sub->document.dump();
+    sub->digest = sha256_hex(sub->canonical);
+    auto stored = store_->insert(*sub);
+    ASSERT_TRUE(stored) << stored.error().message;
+    ids.push_back(stored->id);
+  }
+  for (auto id : ids) {
+    for (const std::string& page :
+         {fmt::format("/runs/{}", id), std::string("/leaderboard?benchmark=read-linear"),
+          std::string("/leaderboard?benchmark=f32-fma-vec4"), fmt::format("/compare?a={}&b={}", id, ids[0]), std::string("/")}) {
+      const auto t0 = std::chrono::steady_clock::now();
+      auto r = http_get(url(page), std::chrono::seconds(10));
+      ASSERT_TRUE(r) << page << ": " << r.error().message;
+      EXPECT_EQ(r->status, 200) << page;
+      EXPECT_LT(r->body.size(), 2u << 20) << page;
+      EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << page;
+    }
+  }
+}
+
+// Real documents of every suite (roofline, host curves, sustain timeline, sweep curves), with every
+// floating-point number of their rows made extreme, stored as an older server would have: every
+// page still renders within seconds and stays small.
+TEST_P(StoreServer, EveryChartOfRealDocumentsIsBoundedForExtremeRows) {
+  const auto root = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "docs" / "results" /
+                    "h200-2026-11-30" / "fourth";
+  int nonce = 0;
+  for (const char* file : {"part1/default.json", "part2/host.json", "part2/memory-256.json", "part1/sweep-read-linear.json"}) {
+    std::ifstream in(root / file);
+    if (!in) GTEST_SKIP() << "no " << (root / file);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (double v : {5e-324, 1e308, -0.0}) {
+      auto sub = parse_submission(text);
+      ASSERT_TRUE(sub) << file << ": " << sub.error().message;
+      std::vector<nlohmann::json*> stack{&sub->document["rows"]};
+      while (!stack.empty()) {
+        auto* j = stack.back();
+        stack.pop_back();
+        if (j->is_number_float()) *j = v;
+        if (j->is_structured()) {
+          for (auto& child : *j) stack.push_back(&child);
+        }
+      }
+      sub->document["nonce"] = ++nonce;
+      for (auto& r : sub->rows) r.value = v;
+      sub->canonical = sub->document.dump();
+      sub->digest = sha256_hex(sub->canonical);
+      auto stored = store_->insert(*sub);
+      ASSERT_TRUE(stored) << stored.error().message;
+      const auto t0 = std::chrono::steady_clock::now();
+      auto r = http_get(url(fmt::format("/runs/{}", stored->id)), std::chrono::seconds(10));
+      ASSERT_TRUE(r) << file << " " << v << ": " << r.error().message;
+      EXPECT_EQ(r->status, 200) << file << " " << v;
+      EXPECT_LT(r->body.size(), 4u << 20) << file << " " << v;
+      EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5)) << file << " " << v;
+    }
+  }
+}
+
+TEST_P(StoreServer, StrictDocuments) {
+  auto doc = make_document({}, {{}});
+  // Dates are parsed and range-checked.
+  for (const char* bad : {"2026-13-45T99:99:99Z", "2026-02-30T00:00:00Z", "2026-11-30T06:01:17", "yesterday"}) {
+    auto d = doc;
+    d["started_at"] = bad;
+    auto r = post(d.dump());
+    EXPECT_EQ(r.status, 422) << bad;
+    EXPECT_NE(reason(r).find("started_at"), std::string::npos) << reason(r);
+  }
+  // A duplicate key: which value is meant is ambiguous.
+  std::string dup = doc.dump();
+  dup.insert(1, "\"suite\":\"memory\",");
+  auto r = post(dup);
+  EXPECT_EQ(r.status, 422) << r.body;
+  EXPECT_NE(reason(r).find("duplicate key \"suite\""), std::string::npos) << reason(r);
+  // The suite must match the rows.
+  auto memory = make_document({}, {{.id = "read-linear"}}, "memory");
+  r = post(memory.dump());
+  EXPECT_EQ(r.status, 422);
+  EXPECT_NE(reason(r).find("memory"), std::string::npos) << reason(r);
+  // Times in the query are checked too.
+  EXPECT_EQ(get("/api/v1/results?since=notadate").status, 400);
+  EXPECT_EQ(get("/runs?until=2026-99-01").status, 400);
+  EXPECT_EQ(get("/api/v1/results?since=2020-01-01&until=2100-01-01T00:00:00Z").status, 200);
+  EXPECT_EQ(runs(), 0);
+  // A time with an offset is stored as the UTC instant it names.
+  auto offset = doc;
+  offset["started_at"] = "2026-11-30T08:01:17+02:00";
+  r = post(offset.dump());
+  ASSERT_EQ(r.status, 201) << r.body;
+  auto one = get("/api/v1/results/" + std::to_string(nlohmann::json::parse(r.body)["id"].get<std::int64_t>()));
+  EXPECT_EQ(nlohmann::json::parse(one.body)["started_at"], "2026-11-30T06:01:17Z");
+}
+
+TEST_P(StoreServer, StrictFraming) {
+  const int port = server_->port();
+  const auto body = make_document({}, {{}}).dump();
+  // Two different lengths: which body is meant is ambiguous (RFC 9112): 400, nothing stored.
+  auto reply = raw(port,
+                   fmt::format("POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\nContent-Length: {}"
+                               "\r\n\r\n{}",
+                               body.size(), body.size() - 1, body),
+                   true);
+  EXPECT_EQ(status_of(reply), 400) << reply;
+  EXPECT_NE(reply.find("Content-Length"), std::string::npos);
+  // The same length twice is one length.
+  reply = raw(port,
+              fmt::format("POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Length: {0}\r\nContent-Length: {0}\r\n"
+                          "Connection: close\r\n\r\n{1}",
+                          body.size(), body),
+              true);
+  EXPECT_EQ(status_of(reply), 201) << reply;
+  // A form upload says what is wrong instead of "not received completely".
+  reply = raw(port,
+              "POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=xx\r\n"
+              "Content-Length: 10\r\nConnection: close\r\n\r\n--xx--\r\n\r\n",
+              true);
+  EXPECT_EQ(status_of(reply), 415) << reply;
+  EXPECT_NE(reply.find("multipart"), std::string::npos);
+  // A million headers (here 1 MiB of them) are cut at the header cap: 431, and nothing grows.
+  std::string many = "GET / HTTP/1.1\r\nHost: x\r\n";
+  while (many.size() < (1u << 20)) many += "X-A: b\r\n";
+  many += "\r\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  reply = raw(port, many, true);
+  EXPECT_EQ(status_of(reply), 431) << reply.substr(0, 200);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  EXPECT_EQ(get("/healthz").status, 200);
+}
+
+// A client that sends its request a byte at a time never finishes within the whole-request
+// deadline, and holds no worker meanwhile: with 2 workers and 8 such clients, a health check and
+// a real query still answer at once.
+TEST_P(StoreServer, SlowClientsHoldNoWorkerAndAreCutAtTheDeadline) {
+  start("", [](ServerOptions& o) {
+    o.threads = 2;
+    o.request_timeout = std::chrono::seconds(2);
+  });
+  const int port = server_->port();
+  constexpr int kSlow = 8;
+  std::vector<double> cut_after(kSlow, -1);
+  std::vector<std::string> replies(kSlow);
+  std::vector<std::thread> slow;
+  for (int i = 0; i < kSlow; ++i) {
+    slow.emplace_back([&, i] {
+      const int fd = socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in addr{};
+      addr.sin_family = AF_INET;
+      addr.sin_port = htons(static_cast<std::uint16_t>(port));
+      addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      const auto t0 = std::chrono::steady_clock::now();
+      if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) return;
+      const std::string request = "POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n";
+      // A byte every 150 ms (the attacker sent one every 2 s: any rate is cut the same).
+      for (std::size_t at = 0; std::chrono::steady_clock::now() - t0 < std::chrono::seconds(8); ++at) {
+        const char byte = at < request.size() ? request[at] : ' ';
+        if (send(fd, &byte, 1, MSG_NOSIGNAL) != 1) break;
+        pollfd pfd{fd, POLLIN, 0};
+        if (poll(&pfd, 1, 150) > 0) {
+          char buf[4096];
+          for (ssize_t n; (n = recv(fd, buf, sizeof(buf), 0)) > 0;) replies[i].append(buf, static_cast<std::size_t>(n));
+          break;
+        }
+      }
+      cut_after[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      close(fd);
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  for (int i = 0; i < 3; ++i) {
+    for (const char* path : {"/healthz", "/api/v1/results"}) {
+      const auto t0 = std::chrono::steady_clock::now();
+      auto r = http_get(url(path), std::chrono::seconds(5));
+      ASSERT_TRUE(r) << r.error().message;
+      EXPECT_EQ(r->status, 200);
+      EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1)) << path << " while clients trickle";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+  for (auto& t : slow) t.join();
+  for (int i = 0; i < kSlow; ++i) {
+    EXPECT_GT(cut_after[i], 1.5) << i;
+    EXPECT_LT(cut_after[i], 4.0) << i << ": a trickling client was not cut at the 2 s deadline";
+    EXPECT_EQ(status_of(replies[i]), 408) << replies[i];
+  }
+  EXPECT_EQ(runs(), 0);
+}
+
+TEST_P(StoreServer, ConnectionsPerAddressAreCapped) {
+  start("", [](ServerOptions& o) { o.max_connections_per_address = 4; });
+  const int port = server_->port();
+  std::vector<int> held;
+  auto open_one = [port] {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    timeval tv{3, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    return fd;
+  };
+  for (int i = 0; i < 4; ++i) held.push_back(open_one());
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const int extra = open_one();
+  std::string reply;
+  char buf[4096];
+  for (ssize_t n; (n = recv(extra, buf, sizeof(buf), 0)) > 0;) reply.append(buf, static_cast<std::size_t>(n));
+  close(extra);
+  EXPECT_EQ(status_of(reply), 429) << reply;
+  for (int fd : held) close(fd);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(get("/healthz").status, 200);  // the slots are free again
 }
 
 TEST_P(StoreServer, RestartLosesNothing) {

@@ -2,6 +2,9 @@
 // writes are accepted as they are.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "store/submission.hpp"
 #include "store_test_support.hpp"
 
@@ -22,6 +25,30 @@ std::string refusal(const nlohmann::json& doc) { return refusal(doc.dump()); }
 
 nlohmann::json good() {
   return make_document({}, {{.id = "read-linear", .value = 2.5e12}, {.id = "f32-fma-vec4", .value = 5e13, .unit = "FLOP"}});
+}
+
+// The physical ranges must never refuse an honest document: every result document the project
+// keeps from real machines (docs/results: H200, lavapipe, the host CPU) passes them.
+TEST(StoreSubmission, RealDocumentsAreWithinThePhysicalRanges) {
+  const auto root = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "docs" / "results";
+  if (!std::filesystem::exists(root)) GTEST_SKIP() << "no " << root;
+  int checked = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object() || j.value("schema", "") != "webgpu-bench/result") continue;
+    ++checked;
+    auto sub = parse_submission(text);
+    if (sub) continue;
+    const auto& m = sub.error().message;
+    for (const char* ours : {"physical range", "duplicate key", "started_at", "finished_at", "suite's rows",
+                             "a row of the"}) {
+      EXPECT_EQ(m.find(ours), std::string::npos) << entry.path() << ": " << m;
+    }
+  }
+  EXPECT_GT(checked, 10);
 }
 
 TEST(StoreSubmission, AcceptsWhatTheProgramWrites) {
