@@ -20,7 +20,7 @@ using test::AdapterSpec;
 using test::make_document;
 
 json load(const std::string& relative) {
-  const auto root = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
+  const auto root = test::source_root();
   std::ifstream in(root / "docs" / "results" / relative);
   EXPECT_TRUE(in) << relative;
   std::stringstream ss;

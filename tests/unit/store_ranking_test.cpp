@@ -22,7 +22,7 @@ using test::AdapterSpec;
 using test::make_document;
 
 const std::filesystem::path kResults =
-    std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "docs" / "results";
+    test::source_root() / "docs" / "results";
 
 json load(const std::string& relative) {
   std::ifstream in(kResults / relative);

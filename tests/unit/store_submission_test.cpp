@@ -30,7 +30,7 @@ nlohmann::json good() {
 // The physical ranges must never refuse an honest document: every result document the project
 // keeps from real machines (docs/results: H200, lavapipe, the host CPU) passes them.
 TEST(StoreSubmission, RealDocumentsAreWithinThePhysicalRanges) {
-  const auto root = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "docs" / "results";
+  const auto root = test::source_root() / "docs" / "results";
   if (!std::filesystem::exists(root)) GTEST_SKIP() << "no " << root;
   int checked = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
@@ -159,6 +159,73 @@ TEST(StoreSubmission, AbsurdValues) {
   EXPECT_NE(refusal(text).find("not valid JSON"), std::string::npos);
   EXPECT_NE(refusal(std::string(R"({"schema":"webgpu-bench/result","value":NaN})")).find("not valid JSON"),
             std::string::npos);
+}
+
+// Every number within the physical range of what it means; the refusal names the field.
+TEST(StoreSubmission, PhysicalRangesNameTheField) {
+  struct Case {
+    const char* pointer;
+    nlohmann::json value;
+    const char* field;
+  };
+  const Case cases[] = {
+      {"/rows/0/value", 5e-324, "rows[0].value"},                     // a subnormal rate
+      {"/rows/0/value", 1e308, "rows[0].value"},                      // a 290-digit bandwidth
+      {"/rows/1/value", 2e18, "rows[1].value"},                       // FLOP/s beyond 1e18
+      {"/rows/0/stats_ms/median", 1e-200, "rows[0].stats_ms.median"},  // a time below 1 fs
+      {"/rows/0/stats_ms/median", 2e9, "rows[0].stats_ms.median"},     // a time beyond 11 days (in ms)
+      {"/rows/0/stats_ms/count", 1e16, "stats_ms.count"},
+      {"/rows/0/parameters/buffer_bytes", 0x1p61, "rows[0].parameters.buffer_bytes"},
+      {"/rows/0/parameters/buffer_bytes", 0.5, "rows[0].parameters.buffer_bytes"},
+      {"/machine/host/base_khz", 1e12, "machine.host.base_khz"},
+      {"/rows/0/duration_s", 1e7, "rows[0].duration_s"},
+      {"/rows/0/samples_ms/0", 1e10, "rows[0].samples_ms[0]"},
+      {"/machine/anything", 1e-31, "machine.anything"},
+      {"/machine/anything", 3e19, "machine.anything"},
+  };
+  for (const auto& c : cases) {
+    auto d = good();
+    d[nlohmann::json::json_pointer(c.pointer)] = c.value;
+    const std::string why = refusal(d);
+    EXPECT_NE(why.find(c.field), std::string::npos) << c.pointer << " = " << c.value << ": " << why;
+    EXPECT_NE(why.find("physical range"), std::string::npos) << why;
+  }
+  // In range: zero, and small dispersions (a stddev of identical samples).
+  auto d = good();
+  d["rows"][0]["stats_ms"]["stddev"] = 0.0;
+  d["rows"][0]["stats_ms"]["iqr"] = 1e-20;
+  d["rows"][0]["parameters"]["buffer_bytes"] = 0;
+  EXPECT_EQ(refusal(d), "");
+}
+
+TEST(StoreSubmission, TimesAreParsedAndRangeChecked) {
+  EXPECT_EQ(normalize_timestamp("2026-11-30T06:01:17Z"), "2026-11-30T06:01:17Z");
+  EXPECT_EQ(normalize_timestamp("2026-11-30T08:01:17.250+02:00"), "2026-11-30T06:01:17.250Z");
+  EXPECT_EQ(normalize_timestamp("2026-12-31T23:30:00-01:00"), "2027-01-01T00:30:00Z");
+  EXPECT_EQ(normalize_timestamp("2024-02-29T00:00:00Z"), "2024-02-29T00:00:00Z");  // leap year
+  for (const char* bad : {"2026-13-45T99:99:99Z", "2026-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2026-04-31T00:00:00Z",
+                          "2026-11-30T24:00:00Z", "2026-11-30T06:60:00Z", "2026-11-30T06:01:17", "2026-11-30",
+                          "2026-11-30T06:01:17+25:00", "2026-11-30T06:01:17.Z", "1969-12-31T23:59:59Z",
+                          "2026-11-30T06:01:17Zjunk", "+2026-11-30T06:01:17Z", ""}) {
+    EXPECT_FALSE(normalize_timestamp(bad)) << bad;
+  }
+  auto d = good();
+  d["finished_at"] = "2026-11-31T00:00:00Z";
+  EXPECT_NE(refusal(d).find("finished_at"), std::string::npos);
+}
+
+TEST(StoreSubmission, DuplicateKeysAndSuitesThatDoNotFitTheRows) {
+  std::string text = good().dump();
+  const auto at = text.find("\"status\":");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at, "\"status\":\"error\",");  // nested in a row
+  EXPECT_NE(refusal(text).find("duplicate key \"status\""), std::string::npos) << refusal(text);
+  auto memory = make_document({}, {{.id = "memory-read"}, {.id = "read-linear"}}, "memory");
+  EXPECT_NE(refusal(memory).find("rows[1].id read-linear"), std::string::npos) << refusal(memory);
+  auto host = make_document({}, {{.id = "read-linear"}}, "host");
+  EXPECT_NE(refusal(host).find("host"), std::string::npos);
+  auto mixed = make_document({}, {{.id = "read-linear"}, {.id = "host-stream-copy"}});
+  EXPECT_NE(refusal(mixed).find("host suite"), std::string::npos) << refusal(mixed);
 }
 
 TEST(StoreSubmission, ShapeLimits) {

@@ -77,6 +77,19 @@ inline nlohmann::json make_document(const AdapterSpec& a, const std::vector<RowS
   return j;
 }
 
+// The source tree (for docs/results). __FILE__ is relative to the build folder when the compiler
+// ran with a relative path (ccache's base_dir does that): resolve it from this executable, which
+// lives in <build>/tests/unit/.
+inline std::filesystem::path source_root() {
+  std::filesystem::path file(__FILE__);
+  if (file.is_relative()) {
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) file = exe.parent_path().parent_path().parent_path() / file;
+  }
+  return std::filesystem::weakly_canonical(file).parent_path().parent_path().parent_path();
+}
+
 inline std::filesystem::path temp_dir() {
   static std::atomic<int> counter{0};
   auto p = std::filesystem::temp_directory_path() /
