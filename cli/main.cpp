@@ -35,6 +35,37 @@ std::vector<std::string> option_names(const CLI::App& cmd) {
   return names;
 }
 
+// Help in words: CLI11 writes a validator's text into the type column ("UINT:INT in [1 - 1048576]",
+// "TEXT:{a,b}"). The range moves into the description ("1 to 1048576") and the types read as N,
+// NUMBER or TEXT; the checks themselves stay.
+void readable_types(CLI::App& app) {
+  for (auto* cmd : app.get_subcommands([](CLI::App*) { return true; })) {
+    for (CLI::Option* opt : cmd->get_options()) {
+      std::string range;
+      for (int i = 0;; ++i) {
+        CLI::Validator* v = nullptr;
+        try {
+          v = opt->get_validator(i);
+        } catch (const CLI::OptionNotFound&) {
+          break;
+        }
+        const std::string d = v->get_description();
+        if (d.empty()) continue;
+        const auto in = d.find(" in [");
+        if (in != std::string::npos && d.back() == ']') {
+          range = d.substr(in + 5, d.size() - in - 6);
+          if (const auto dash = range.find(" - "); dash != std::string::npos) range.replace(dash, 3, " to ");
+        }
+        v->description("");
+      }
+      const std::string type = opt->get_type_name();
+      if (type == "UINT" || type == "INT") opt->type_name("N");
+      if (type == "FLOAT") opt->type_name("NUMBER");
+      if (!range.empty()) opt->description(fmt::format("{} ({})", opt->get_description(), range));
+    }
+  }
+}
+
 // One line for arguments CLI11 could not place: the first unknown option (with the nearest valid
 // one), else the first unexpected value.
 int unknown_arguments(CLI::App& app, CLI::App* cmd) {
@@ -80,6 +111,7 @@ int main(int argc, char** argv) {
   register_sweep(app, exit_code);
   register_host(app, exit_code);
   register_store(app, exit_code);
+  readable_types(app);
   // A first word that is no command: say which one was probably meant.
   if (argc > 1 && argv[1][0] != '-') {
     const auto names = command_names(app);

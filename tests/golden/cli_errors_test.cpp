@@ -133,7 +133,7 @@ TEST(CliErrors, NetworkFailuresHaveTheirOwnExitCode) {
   ASSERT_TRUE(report::write_json_atomic(good, test::synthetic_document().json()));
   // Nobody listens on port 9 of the loopback: the connection error, in full, exit 6.
   auto r = run_command(fmt::format("{} submit {} --timeout 2 --to http://127.0.0.1:9", bin(), quoted(good)), dir);
-  expect_one_line(r, 6, {"cannot reach http://127.0.0.1:9", "onnect"});
+  expect_one_line(r, 6, {"cannot reach http://127.0.0.1:9", "could not connect"});
   // A server answering an HTTP error: its status, exit 6.
   FailingServer server(503);
   r = run_command(
@@ -149,6 +149,7 @@ TEST(CliErrors, HelpOffersWhatEachCommandAccepts) {
     return r.out;
   };
   const std::string run = help("run"), memory = help("memory"), sweep = help("sweep"), host = help("host");
+  const std::string compare = help("compare"), serve = help("serve"), submit = help("submit");
   // The host's options are listed by `host --help` only (run accepts them with --device host).
   EXPECT_EQ(run.find("--threads-list"), std::string::npos) << run;
   EXPECT_EQ(run.find("--huge-pages"), std::string::npos) << run;
@@ -164,11 +165,13 @@ TEST(CliErrors, HelpOffersWhatEachCommandAccepts) {
     EXPECT_NE(text->find("--token"), std::string::npos) << *text;
   }
   // Readable types: no CLI11 validator text such as "UINT:INT in [1 - 1048576]".
-  for (const auto* text : {&run, &memory, &sweep, &host}) {
+  for (const auto* text : {&run, &memory, &sweep, &host, &compare, &serve, &submit}) {
     EXPECT_EQ(text->find(" in ["), std::string::npos) << *text;
     EXPECT_EQ(text->find("UINT"), std::string::npos) << *text;
     EXPECT_EQ(text->find(":{"), std::string::npos) << *text;
   }
+  // The range is still said, in words.
+  EXPECT_NE(serve.find("(2 to 256)"), std::string::npos) << serve;
   // The exit codes, network included.
   const auto top = run_command(fmt::format("{} --help", bin()), dir);
   EXPECT_NE(top.out.find("6 network"), std::string::npos) << top.out;
