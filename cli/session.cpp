@@ -46,7 +46,8 @@ void add_output_flags(CLI::App& cmd, OutputFlags& f, const OutputFlagSet& set) {
   cmd.add_option("--csv", f.csv_path, fmt::format("Write the {}s as CSV here (after every {}, atomically)", unit, unit))
       ->type_name("FILE");
   cmd.add_flag("-q,--quiet", f.quiet,
-               set.progress ? "Nothing on stderr but errors (wins over --progress)" : "Nothing on stderr but errors");
+               fmt::format("Nothing on stderr but errors{}{}", set.submit ? " and where --submit sent the document" : "",
+                           set.progress ? " (wins over --progress)" : ""));
   if (set.progress) {
     cmd.add_flag("--progress", f.progress,
                  fmt::format("Draw the progress bar and per-{} lines on stderr even when it is not a terminal (by "
@@ -229,7 +230,8 @@ int Session::finish(const nlohmann::json& document, const Outcome& o) {
       fail(st.error());
       return submit_exit_code(st.error());
     }
-    note(fmt::format("submitted to {}", flags_.submit_url));
+    // Always said, --quiet or not: the document left this machine.
+    std::cerr << fmt::format("submitted to {}\n", flags_.submit_url);
   }
   if (o.cancelled) {
     return fail(ErrorKind::Cancelled,
