@@ -169,23 +169,24 @@ std::vector<CLI::Option*> add_host_options(CLI::App& cmd, HostFlags& f, HostUse 
     return opt;
   };
   if (want("--filter")) {
-    keep(cmd.add_option("--filter", o.filter, "Comma-separated globs over host benchmark ids (see --list)")->type_name("GLOBS"));
+    keep(cmd.add_option("--filter", o.filter, "Comma-separated globs over host benchmark ids (see --list)")
+             ->type_name("GLOBS"));
   }
   if (want("--list")) keep(cmd.add_flag("--list", f.list, "List the host benchmarks and exit"));
   if (want("--render")) {
     keep(cmd.add_option("--render", f.render,
                         "Print a saved host result document (--json) as markdown tables; run nothing")
-                        ->type_name("FILE"));
+             ->type_name("FILE"));
   }
   if (want("--threads")) {
     keep(cmd.add_option("--threads", o.threads, "Threads of the headline rows (default: one per allowed physical core)")
-             ->type_name("N")->check(in_range(1, 65536)));
+             ->type_name("N")
+             ->check(in_range(1, 65536)));
   }
   if (want("--threads-list")) {
-    keep(
-        cmd.add_option("--threads-list", f.threads_list,
-                       "Thread counts of the sweep, e.g. 1,2,4,8 (default: 1..8, then steps of N/8, up to --threads)")
-            ->type_name("N,N,..."));
+    keep(cmd.add_option("--threads-list", f.threads_list,
+                        "Thread counts of the sweep, e.g. 1,2,4,8 (default: 1..8, then steps of N/8, up to --threads)")
+             ->type_name("N,N,..."));
   }
   if (want("--no-thread-sweep"))
     keep(cmd.add_flag("--no-thread-sweep", f.no_thread_sweep, "Only the headline thread count"));
@@ -194,51 +195,61 @@ std::vector<CLI::Option*> add_host_options(CLI::App& cmd, HostFlags& f, HostUse 
   if (want("--affinity")) {
     keep(cmd.add_option("--affinity", f.affinity,
                         "cores: pin one thread per physical core (pthread_setaffinity_np); none: let the OS place them")
-             ->type_name("cores|none")->check(one_of({"cores", "none"})));
+             ->type_name("cores|none")
+             ->check(one_of({"cores", "none"})));
   }
   if (want("--array-bytes")) {
     f.opt_array = keep(cmd.add_option("--array-bytes", o.array_bytes,
                                       "Each STREAM array (default: 4x the last-level cache, at least 64 MiB); e.g. 1G")
-                           ->type_name("BYTES")->transform(CLI::AsSizeValue(false).description("")));
+                           ->type_name("BYTES")
+                           ->transform(CLI::AsSizeValue(false).description("")));
   }
   if (want("--sweep-min-bytes")) {
     f.opt_min = keep(cmd.add_option("--sweep-min-bytes", o.sweep_min_bytes, "Size sweeps start here (default 4 KiB)")
-                         ->type_name("BYTES")->transform(CLI::AsSizeValue(false).description("")));
+                         ->type_name("BYTES")
+                         ->transform(CLI::AsSizeValue(false).description("")));
   }
   if (want("--sweep-max-bytes")) {
     f.opt_max = keep(
         cmd.add_option("--sweep-max-bytes", o.sweep_max_bytes, "STREAM size sweep ends here (default: --array-bytes)")
-            ->type_name("BYTES")->transform(CLI::AsSizeValue(false).description("")));
+            ->type_name("BYTES")
+            ->transform(CLI::AsSizeValue(false).description("")));
   }
   if (want("--latency-max-bytes")) {
     f.opt_lat = keep(cmd.add_option("--latency-max-bytes", o.latency_max_bytes,
                                     "Latency sweep ends here (default: 4x the last-level cache, at least 64 MiB)")
-                         ->type_name("BYTES")->transform(CLI::AsSizeValue(false).description("")));
+                         ->type_name("BYTES")
+                         ->transform(CLI::AsSizeValue(false).description("")));
   }
   if (want("--points-per-octave")) {
     f.opt_ppo = keep(cmd.add_option("--points-per-octave", o.points_per_octave, "Size sweep density (default 2)")
-                         ->type_name("N")->check(in_range(1, 16)));
+                         ->type_name("N")
+                         ->check(in_range(1, 16)));
   }
   if (want("--repetitions")) {
     f.opt_reps =
         keep(cmd.add_option("--repetitions", o.protocol.repetitions, "Timed repetitions per point (default 15)")
-                 ->type_name("N")->check(in_range(1, 100000)));
+                 ->type_name("N")
+                 ->check(in_range(1, 100000)));
   }
   if (want("--warmup-ms")) {
     f.opt_warm =
         keep(cmd.add_option("--warmup-ms", o.protocol.warmup_ms, "Minimum untimed warm-up per point (default 50)")
-                 ->type_name("MS")->check(in_range(0.0, 1e6)));
+                 ->type_name("MS")
+                 ->check(in_range(0.0, 1e6)));
   }
   if (want("--min-region-ms")) {
     keep(cmd.add_option("--min-region-ms", o.protocol.min_region_ms,
                         "Every timed region lasts longer than this (default and floor 1: below it the clock's "
                         "resolution would dominate)")
-             ->type_name("MS")->check(in_range(1.0, 1e6)));
+             ->type_name("MS")
+             ->check(in_range(1.0, 1e6)));
   }
   if (want("--huge-pages")) keep(cmd.add_flag("--huge-pages", o.huge_pages, "madvise(MADV_HUGEPAGE) on every buffer"));
   if (want("--isa")) {
     keep(cmd.add_option("--isa", o.isa, "FMA instruction set: avx512f, avx2, scalar (default: the widest available)")
-             ->type_name("avx512f|avx2|scalar")->check(one_of({"avx512f", "avx512", "avx2", "scalar"})));
+             ->type_name("avx512f|avx2|scalar")
+             ->check(one_of({"avx512f", "avx512", "avx2", "scalar"})));
   }
   if (want("--quick")) {
     keep(cmd.add_flag("--quick", f.quick,
@@ -276,9 +287,9 @@ Status resolve_device(const CLI::App& cmd, bool host, const std::vector<CLI::Opt
                                     name, cmd.get_name()));
     }
     if (!host && host_option) {
-      return make_error(ErrorKind::Usage,
-                        fmt::format("{} is a host CPU option: it needs --device host (see 'webgpu-bench host --help')",
-                                    name));
+      return make_error(
+          ErrorKind::Usage,
+          fmt::format("{} is a host CPU option: it needs --device host (see 'webgpu-bench host --help')", name));
     }
   }
   return ok();
@@ -330,7 +341,8 @@ Status host_sweep_options(host::HostOptions& o, const std::string& id, const std
 
 void register_host(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
-      "host", "The host CPU as a second device: FMA peak, STREAM and load latency curves, each repetition timed on its "
+      "host",
+      "The host CPU as a second device: FMA peak, STREAM and load latency curves, each repetition timed on its "
       "own");
   struct Flags {
     HostFlags host;

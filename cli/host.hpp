@@ -4,7 +4,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <set>
 #include <string>
@@ -49,8 +48,7 @@ Status resolve_device(const CLI::App& cmd, bool host, const std::vector<CLI::Opt
 
 // Runs the host suite as a session; `adjust` applies the borrowing command's choices (a usage error
 // stops it before any work).
-int run_host(const HostFlags& f, const OutputFlags& out,
-             const std::function<Status(host::HostOptions&)>& adjust = {});
+int run_host(const HostFlags& f, const OutputFlags& out, const std::function<Status(host::HostOptions&)>& adjust = {});
 
 // sweep --device host <id>: one host benchmark's curve over thread count or working-set size.
 Status host_sweep_options(host::HostOptions& o, const std::string& id, const std::string& param,

@@ -1,10 +1,8 @@
 // webgpu-bench: the command line. Errors become exit codes here only (see common.hpp).
-#include <CLI/CLI.hpp>
-
 #include <fmt/format.h>
-
 #include <fmt/ranges.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <exception>
 #include <iostream>

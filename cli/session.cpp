@@ -3,11 +3,10 @@
 #include "cli/session.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cerrno>
 #include <csignal>
@@ -41,13 +40,15 @@ extern "C" void on_interrupt(int sig) {
 
 void add_output_flags(CLI::App& cmd, OutputFlags& f, const OutputFlagSet& set) {
   const std::string unit = set.unit;
-  cmd.add_option("--json", f.json_path, fmt::format("Write the result document here (after every {}, atomically)", unit))
+  cmd.add_option("--json", f.json_path,
+                 fmt::format("Write the result document here (after every {}, atomically)", unit))
       ->type_name("FILE");
   cmd.add_option("--csv", f.csv_path, fmt::format("Write the {}s as CSV here (after every {}, atomically)", unit, unit))
       ->type_name("FILE");
-  cmd.add_flag("-q,--quiet", f.quiet,
-               fmt::format("Nothing on stderr but errors{}{}", set.submit ? " and where --submit sent the document" : "",
-                           set.progress ? " (wins over --progress)" : ""));
+  cmd.add_flag(
+      "-q,--quiet", f.quiet,
+      fmt::format("Nothing on stderr but errors{}{}", set.submit ? " and where --submit sent the document" : "",
+                  set.progress ? " (wins over --progress)" : ""));
   if (set.progress) {
     cmd.add_flag("--progress", f.progress,
                  fmt::format("Draw the progress bar and per-{} lines on stderr even when it is not a terminal (by "
@@ -234,10 +235,9 @@ int Session::finish(const nlohmann::json& document, const Outcome& o) {
     std::cerr << fmt::format("submitted to {}\n", flags_.submit_url);
   }
   if (o.cancelled) {
-    return fail(ErrorKind::Cancelled,
-                fmt::format("interrupted; {} completed {}{} kept{}", o.completed, unit_,
-                            o.completed == 1 ? " was" : "s were",
-                            flags_.json_path.empty() ? "" : " in " + flags_.json_path));
+    return fail(ErrorKind::Cancelled, fmt::format("interrupted; {} completed {}{} kept{}", o.completed, unit_,
+                                                  o.completed == 1 ? " was" : "s were",
+                                                  flags_.json_path.empty() ? "" : " in " + flags_.json_path));
   }
   if (o.fatal) return fail(*o.fatal);
   if (!o.failure.empty()) {

@@ -10,7 +10,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <atomic>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -71,7 +70,7 @@ struct SecondRun {
   std::vector<std::string> arguments;  // after the program name
   std::vector<std::string> executed;   // the exact argv started (the loader and its options included)
   std::string started_at, finished_at;
-  std::optional<int> exit_code;                   // nullopt: it could not be started
+  std::optional<int> exit_code;  // nullopt: it could not be started
   Expected<report::LoadedDocument> document = make_error(ErrorKind::Failed, "not run");
   std::string failure;  // why there is no usable document (empty when there is)
 };
@@ -86,11 +85,11 @@ Expected<int> run_self(const std::vector<std::string>& args, std::vector<std::st
 // How a session ended, for the exit code and the last line on stderr.
 struct Outcome {
   bool cancelled = false;
-  std::optional<Error> fatal;     // the run stopped early (device lost, no adapter, ...)
-  std::size_t completed = 0;      // rows (phases, points) that really completed
-  bool any_error = false;         // at least one row is an error: exit code 1
-  std::string failure;            // a one-line reason for exit code 1 (printed when non-empty)
-  bool ran = true;                // false: nothing was measured (nothing to submit)
+  std::optional<Error> fatal;  // the run stopped early (device lost, no adapter, ...)
+  std::size_t completed = 0;   // rows (phases, points) that really completed
+  bool any_error = false;      // at least one row is an error: exit code 1
+  std::string failure;         // a one-line reason for exit code 1 (printed when non-empty)
+  bool ran = true;             // false: nothing was measured (nothing to submit)
 };
 
 class Session {

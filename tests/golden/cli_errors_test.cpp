@@ -30,7 +30,8 @@ void expect_one_line(const test::CommandResult& r, int code, const std::vector<s
 
 TEST(CliErrors, UnknownCommandSuggestsTheNearest) {
   test::TempFolder dir("cli-err-cmd");
-  expect_one_line(run_command(fmt::format("{} runn", bin()), dir), 2, {"unknown command 'runn'", "did you mean 'run'?"});
+  expect_one_line(run_command(fmt::format("{} runn", bin()), dir), 2,
+                  {"unknown command 'runn'", "did you mean 'run'?"});
   expect_one_line(run_command(fmt::format("{} memroy --quick", bin()), dir), 2, {"did you mean 'memory'?"});
   // Nothing near: no suggestion, still one line.
   const auto r = run_command(fmt::format("{} xyzzyplugh", bin()), dir);
@@ -51,7 +52,8 @@ TEST(CliErrors, UnknownOptionSuggestsTheNearest) {
 
 TEST(CliErrors, OutputErrorsNameThePathAndTheReason) {
   test::TempFolder dir("cli-err-io");
-  const std::string host = fmt::format("{} host --quick --filter host-fma-f64 --threads 1 --no-thread-sweep --quiet", bin());
+  const std::string host =
+      fmt::format("{} host --quick --filter host-fma-f64 --threads 1 --no-thread-sweep --quiet", bin());
   // --json naming a folder (it used to say "cannot replace ...: Success").
   auto r = run_command(fmt::format("{} --json {}", host, quoted(dir.path())), dir);
   expect_one_line(r, 5, {dir.path().string(), "Is a directory"});
@@ -136,8 +138,8 @@ TEST(CliErrors, NetworkFailuresHaveTheirOwnExitCode) {
   expect_one_line(r, 6, {"cannot reach http://127.0.0.1:9", "could not connect"});
   // A server answering an HTTP error: its status, exit 6.
   FailingServer server(503);
-  r = run_command(
-      fmt::format("{} submit {} --timeout 5 --to http://127.0.0.1:{}", bin(), quoted(good), server.port()), dir);
+  r = run_command(fmt::format("{} submit {} --timeout 5 --to http://127.0.0.1:{}", bin(), quoted(good), server.port()),
+                  dir);
   expect_one_line(r, 6, {"HTTP 503", "store unavailable"});
 }
 

@@ -1,11 +1,11 @@
 // The command-line session (cli/session.hpp) without starting the program: the one signal handler,
 // writing that keeps the first failure, and the exit code's order (files, network, interrupt, rows).
+#include "cli/session.hpp"
+
 #include <gtest/gtest.h>
 
 #include <csignal>
 #include <filesystem>
-
-#include "cli/session.hpp"
 
 namespace wgb::cli {
 namespace {

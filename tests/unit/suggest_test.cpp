@@ -1,16 +1,16 @@
 // "Did you mean ...?" (cli/suggest.hpp): the distance counts typos, and only a near word is offered.
-#include <gtest/gtest.h>
-
 #include "cli/suggest.hpp"
+
+#include <gtest/gtest.h>
 
 namespace wgb::cli {
 namespace {
 
 TEST(Suggest, EditDistanceCountsInsertionsDeletionsSubstitutionsAndSwaps) {
   EXPECT_EQ(edit_distance("run", "run"), 0u);
-  EXPECT_EQ(edit_distance("runn", "run"), 1u);       // an extra letter
-  EXPECT_EQ(edit_distance("rn", "run"), 1u);         // a missing one
-  EXPECT_EQ(edit_distance("ron", "run"), 1u);        // a wrong one
+  EXPECT_EQ(edit_distance("runn", "run"), 1u);           // an extra letter
+  EXPECT_EQ(edit_distance("rn", "run"), 1u);             // a missing one
+  EXPECT_EQ(edit_distance("ron", "run"), 1u);            // a wrong one
   EXPECT_EQ(edit_distance("--fliter", "--filter"), 1u);  // two neighbours swapped
   EXPECT_EQ(edit_distance("", "abc"), 3u);
 }
