@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <iostream>
 
 #include "catalog/common.hpp"
@@ -35,6 +36,18 @@ int fail(const Error& e) {
 
 int fail(ErrorKind kind, const std::string& message) { return fail(Error{kind, message}); }
 
+CLI::Validator in_range(double lo, double hi) {
+  CLI::Validator v = CLI::Range(lo, hi);
+  v.description("");
+  return v;
+}
+
+CLI::Validator one_of(std::vector<std::string> values) {
+  CLI::Validator v = CLI::IsMember(std::move(values));
+  v.description("");
+  return v;
+}
+
 gpu::ContextOptions DeviceFlags::options() const {
   gpu::ContextOptions o;
   o.adapter = adapter;
@@ -45,12 +58,19 @@ gpu::ContextOptions DeviceFlags::options() const {
   return o;
 }
 
-void add_device_flags(CLI::App& app, DeviceFlags& flags) {
+void add_device_flags(CLI::App& app, DeviceFlags& flags, bool all_adapters) {
   app.add_option("--adapter", flags.adapter,
-                 "Adapter: 'best' (default: discrete GPU > integrated > CPU), 'all' (run: each in turn), an index from "
-                 "'webgpu-bench devices', or a case-insensitive name substring");
-  app.add_option("--backend", flags.backend, "Only adapters of this backend (vulkan, metal, d3d12, opengl, ...)")
-      ->check(CLI::IsMember({"vulkan", "metal", "d3d12", "d3d11", "opengl", "opengles"}, CLI::ignore_case));
+                 all_adapters ? "Adapter: 'best' (default: discrete GPU > integrated > CPU), 'all' (each in turn, then "
+                                "the rates side by side), an index from 'webgpu-bench devices', or a case-insensitive "
+                                "name substring"
+                              : "Adapter: 'best' (default: discrete GPU > integrated > CPU), an index from "
+                                "'webgpu-bench devices', or a case-insensitive name substring")
+      ->type_name("ADAPTER");
+  CLI::Validator backends = CLI::IsMember({"vulkan", "metal", "d3d12", "d3d11", "opengl", "opengles"}, CLI::ignore_case);
+  backends.description("");
+  app.add_option("--backend", flags.backend, "Only adapters of this backend: vulkan, metal, d3d12, d3d11, opengl, opengles")
+      ->type_name("BACKEND")
+      ->check(backends);
   app.add_flag("--no-robustness", flags.no_robustness,
                "Disable Dawn's robustness (bounds checks): shows what WebGPU's safety checks cost");
   app.add_flag("--experimental", flags.experimental,
@@ -58,13 +78,24 @@ void add_device_flags(CLI::App& app, DeviceFlags& flags) {
   app.add_option("--clock", flags.clock,
                  "auto: GPU timestamps where the adapter has them, else the wall clock; wall: ignore timestamps and "
                  "time every pass on the wall clock minus the empty-submit cost (rows record the clock used)")
-      ->check(CLI::IsMember({"auto", "wall"}));
+      ->type_name("auto|wall")
+      ->check(one_of({"auto", "wall"}));
+}
+
+Status single_adapter(const DeviceFlags& flags, const char* command) {
+  std::string sel = flags.adapter;
+  for (auto& c : sel) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (sel != "all") return ok();
+  return make_error(ErrorKind::Usage, fmt::format("--adapter all runs each adapter in turn with 'run' only; '{}' "
+                                                  "measures one (an index or a name from 'webgpu-bench devices')",
+                                                  command));
 }
 
 void add_kernel_dir_flag(CLI::App& app, std::string& dir) {
   app.add_option("--kernel-dir", dir,
                  "Replace built-in kernels by the .wgsl files of this folder, which mirrors kernels/ (e.g. "
-                 "DIR/bandwidth/write_linear.wgsl); the result document lists them");
+                 "DIR/bandwidth/write_linear.wgsl); the result document lists them")
+      ->type_name("DIR");
 }
 
 Status apply_kernel_dir(const std::string& dir) {

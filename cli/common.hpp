@@ -20,6 +20,7 @@ enum ExitCode : int {
   kExitNoAdapter = 3,        // no usable adapter (or none matches --adapter/--backend)
   kExitDeviceLost = 4,       // the device was lost or a GPU error aborted the run (partial results kept)
   kExitIo = 5,               // an output file could not be written
+  kExitNetwork = 6,          // --submit/submit: the server could not be reached or answered an HTTP error
   kExitCancelled = 130,      // interrupted (Ctrl-C); completed rows were written
 };
 
@@ -27,6 +28,11 @@ int exit_code_for(const Error& e);
 // Prints "webgpu-bench: <message>" on one line to stderr and returns the exit code for it.
 int fail(const Error& e);
 int fail(ErrorKind kind, const std::string& message);
+
+// Validators that keep their own text out of the help's type column (the option's type name and
+// description say the range in words): no "UINT:INT in [1 - 1048576]".
+CLI::Validator in_range(double lo, double hi);
+CLI::Validator one_of(std::vector<std::string> values);
 
 struct DeviceFlags {
   std::string adapter;
@@ -36,7 +42,11 @@ struct DeviceFlags {
   std::string clock = "auto";  // --clock: auto (timestamps where the adapter has them) or wall
   gpu::ContextOptions options() const;
 };
-void add_device_flags(CLI::App& app, DeviceFlags& flags);
+// `all_adapters`: whether --adapter all (each adapter in turn) is offered (run only).
+void add_device_flags(CLI::App& app, DeviceFlags& flags, bool all_adapters = false);
+
+// memory and sweep measure one adapter: --adapter all (run's each-in-turn) is a usage error there.
+Status single_adapter(const DeviceFlags& flags, const char* command);
 
 // --kernel-dir DIR (run, sweep, memory): replace built-in kernels by the files of DIR, which mirrors
 // kernels/. apply_kernel_dir reads them (before anything builds the catalog) and says on stderr
@@ -54,11 +64,11 @@ void set_command_line(int argc, char** argv);
 void register_run(CLI::App& app, int& exit_code);
 void register_list(CLI::App& app, int& exit_code);
 void register_devices(CLI::App& app, int& exit_code);
-void register_memory(CLI::App& app, int& exit_code);     // memory.cpp: the memory suite (seeds 001/002)
+void register_memory(CLI::App& app, int& exit_code);     // memory.cpp: the memory suite
 void register_report(CLI::App& app, int& exit_code);     // report.cpp: HTML report of a result document
 void register_compare(CLI::App& app, int& exit_code);    // compare.cpp: two result documents
 void register_sweep(CLI::App& app, int& exit_code);      // sweep.cpp: a benchmark over a parameter range
-void register_host(CLI::App& app, int& exit_code);       // host.cpp: the host CPU (seed 004)
+void register_host(CLI::App& app, int& exit_code);       // host.cpp: the host CPU
 void register_store(CLI::App& app, int& exit_code);      // store.cpp: serve / submit (results store)
 
 }  // namespace wgb::cli

@@ -1,5 +1,5 @@
-// Job control as the one unbounded pause a native run has (seed 000: "null during unbounded
-// pauses"; a browser's hidden tab has no native counterpart). While a StopWatcher lives, Ctrl-Z
+// Job control as the one unbounded pause a native run has (no estimate during unbounded pauses,
+// docs/method.md#sampling; a browser's hidden tab has no native counterpart). While a StopWatcher lives, Ctrl-Z
 // (SIGTSTP) is taken synchronously by its own thread instead of by an asynchronous handler: it
 // calls `before_stop` (the display records PauseStart: no ETA, and the stopped time is excluded
 // from the running benchmark's measured duration), stops the whole process with SIGSTOP as the

@@ -1,12 +1,13 @@
-// `webgpu-bench memory`: the memory suite (seeds 001/002). The engine runs on its own thread
+// `webgpu-bench memory`: the memory suite (docs/method.md#memory-workload). The engine runs on its own thread
 // (std::jthread); this thread only receives its events through a mailbox, draws progress and writes
 // the result document after every phase, so the display never submits GPU work and never delays a
-// timing callback (the engine's observers only push to the mailbox).
+// timing callback (the engine's observers only push to the mailbox). Signals, writing, submitting
+// and the exit code are the session's (session.hpp); --device host measures the host's memory
+// (host.hpp).
 #include <fmt/format.h>
 
 #include <chrono>
 #include <condition_variable>
-#include <csignal>
 #include <deque>
 #include <iostream>
 #include <mutex>
@@ -15,22 +16,14 @@
 #include <variant>
 
 #include "cli/common.hpp"
-#include "cli/progress_display.hpp"
+#include "cli/host.hpp"
+#include "cli/session.hpp"
 #include "memory/document.hpp"
 #include "memory/memory.hpp"
-#include "report/csv.hpp"
-#include "store/client.hpp"
 
 namespace wgb::cli {
 
 namespace {
-
-std::atomic<bool> g_cancel{false};
-
-extern "C" void on_memory_sigint(int) {
-  // First Ctrl-C: stop at the next check and write what completed. Second: leave at once.
-  if (g_cancel.exchange(true)) std::_Exit(kExitCancelled);
-}
 
 struct MemoryFlags {
   DeviceFlags device;
@@ -40,12 +33,7 @@ struct MemoryFlags {
   std::string phases = "all";
   memory::MemoryOptions defaults;  // budgets and sample sizes, edited by the options below
   std::size_t min_samples = 8;
-  std::string json_path;
-  std::string csv_path;      // --csv: the phase rows, with run's CSV conventions (report::write_csv)
-  std::string submit_url;    // --submit: send the finished document to a results server
-  std::string submit_token;
-  bool quiet = false;
-  bool progress = false;
+  OutputFlags out;  // --csv: the phase rows, with run's CSV conventions (report::write_csv)
 };
 
 // Engine thread -> CLI thread. push() holds the lock only to append, so the engine never waits on
@@ -85,6 +73,7 @@ class Mailbox {
 };
 
 int run(const MemoryFlags& f) {
+  if (auto st = single_adapter(f.device, "memory"); !st) return fail(st.error());
   memory::MemoryOptions o = f.defaults;
   o.working_set_mib = f.working_set_mib;
   o.min_working_set_mib = f.min_working_set_mib;
@@ -93,29 +82,23 @@ int run(const MemoryFlags& f) {
   if (!phases) return fail(phases.error());
   o.phases = std::move(*phases);
   if (auto st = memory::validate_options(o); !st) return fail(st.error());
-  if (!f.submit_url.empty()) {
-    // A malformed --submit URL is a usage error before any work, not after the run.
-    if (auto url = store::parse_server_url(f.submit_url); !url) return fail(url.error());
-  }
+  // Before the device exists, so its driver threads leave Ctrl-Z to the session.
+  Session session(f.out, "phase");
+  // A malformed --submit URL is a usage error before any work, not after the run.
+  if (auto st = session.check_before_work(); !st) return fail(st.error());
 
   auto created = gpu::Context::create(f.device.options());
   if (!created) return fail(created.error());
   gpu::Context& gpu = **created;
 
   memory::MemoryDocument doc(command_line(), gpu, o);
-  auto write = [&]() -> Status {
-    if (!f.json_path.empty()) {
-      if (auto st = doc.write(f.json_path); !st) return st;
-    }
-    if (!f.csv_path.empty()) return report::write_csv_atomic(f.csv_path, doc.document().rows());
-    return ok();
-  };
-  if (auto st = write(); !st) return fail(st.error());  // an unwritable file fails before any work
+  // An unwritable file fails before any work.
+  if (auto st = session.write_first(doc.document()); !st) return fail(st.error());
 
   const auto& a = gpu.adapter();
   // run's conventions: the bar, the adapter line and per-phase lines only on a terminal (or with
   // --progress); --quiet leaves nothing on stderr but errors.
-  ProgressDisplay display(f.quiet ? ProgressMode::Never : f.progress ? ProgressMode::Always : ProgressMode::Auto);
+  ProgressDisplay& display = session.display();
   if (display.enabled()) {
     std::cerr << fmt::format("adapter: {} ({}, {}, {}), robustness {}, clock {}\n",
                              a.device.empty() ? a.description : a.device, a.backend, a.adapter_type, a.driver,
@@ -125,15 +108,12 @@ int run(const MemoryFlags& f) {
   display.begin(o.phases.size(), memory::estimate_phase_seconds(o, gpu.has_timestamps()));
 
   Mailbox box;
-  o.cancel.flag = &g_cancel;
+  o.cancel = session.cancel();
   o.on_progress = [&box](const ProgressEvent& e) { box.push(e); };
   o.on_working_set = [&box](const memory::WorkingSet& ws) { box.push(ws); };
   o.on_row = [&box](const BenchmarkResult& r) { box.push(r); };
 
-  g_cancel = false;
-  auto previous = std::signal(SIGINT, on_memory_sigint);
   memory::MemoryRun result;
-  Status io = ok();
   {
     std::jthread engine([&] {
       result = memory::run_memory(gpu, o);
@@ -145,10 +125,10 @@ int run(const MemoryFlags& f) {
           display.on_progress(*e);
         } else if (auto* ws = std::get_if<memory::WorkingSet>(&item)) {
           doc.set_working_set(*ws);
-          if (auto st = write(); !st && io) io = st;
+          session.write(doc.document());
         } else if (auto* r = std::get_if<BenchmarkResult>(&item)) {
           doc.add_row(*r);
-          if (auto st = write(); !st && io) io = st;  // after every phase, atomically
+          session.write(doc.document());  // after every phase, atomically
           const std::string line = memory::phase_line(*r);
           if (r->status != RowStatus::Cancelled) display.on_result(r->index, line);
         }
@@ -161,33 +141,20 @@ int run(const MemoryFlags& f) {
   } else {
     display.finish();
   }
-  std::signal(SIGINT, previous);
 
   doc.finish(result);
-  if (auto st = write(); !st && io) io = st;
-  if (!(result.fatal && result.fatal->kind == ErrorKind::Usage)) memory::write_summary(std::cout, result, o, a);
-  if (!io) return fail(io.error());
-  const bool cancelled = result.fatal && result.fatal->kind == ErrorKind::Cancelled;
-  const bool ran = !(result.fatal && result.fatal->kind == ErrorKind::Usage) && !result.rows.empty();
-  if (!f.submit_url.empty() && !cancelled && ran) {
-    // Nothing is sent anywhere unless the user asked (--submit); the same client as `run --submit`.
-    if (auto st = store::submit_document(doc.json(), f.submit_url, f.submit_token); !st) return fail(st.error());
-    if (!f.quiet) std::cerr << fmt::format("submitted to {}\n", f.submit_url);
-  }
-  if (result.fatal) {
-    if (result.fatal->kind == ErrorKind::Cancelled) {
-      std::size_t completed = 0;
-      for (const auto& r : result.rows) completed += r.status == RowStatus::Ok ? 1 : 0;
-      return fail(ErrorKind::Cancelled, fmt::format("interrupted; {} completed phase{} kept{}", completed,
-                                                    completed == 1 ? " was" : "s were",
-                                                    f.json_path.empty() ? "" : " in " + f.json_path));
-    }
-    return fail(*result.fatal);
-  }
+  session.write(doc.document());
+  const bool usage = result.fatal && result.fatal->kind == ErrorKind::Usage;
+  if (!usage) memory::write_summary(std::cout, result, o, a);
+  Outcome outcome;
+  outcome.cancelled = result.fatal && result.fatal->kind == ErrorKind::Cancelled;
+  if (!outcome.cancelled) outcome.fatal = result.fatal;
+  outcome.ran = !usage && !result.rows.empty();
   for (const auto& r : result.rows) {
-    if (r.status == RowStatus::Error) return kExitBenchmarkFailed;
+    outcome.completed += r.status == RowStatus::Ok ? 1 : 0;
+    outcome.any_error = outcome.any_error || r.status == RowStatus::Error;
   }
-  return kExitOk;
+  return session.finish(doc.json(), outcome);
 }
 
 }  // namespace
@@ -195,37 +162,65 @@ int run(const MemoryFlags& f) {
 void register_memory(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "memory",
-      "The memory suite: read, write, copy, random, latency and sustain through two alternating storage buffers "
-      "(seeds 001/002)");
-  static MemoryFlags f;
-  add_device_flags(*cmd, f.device);
-  add_kernel_dir_flag(*cmd, f.kernel_dir);
-  cmd->add_option("--working-set", f.working_set_mib,
+      "The memory suite: read, write, copy, random, latency and sustain through two alternating storage buffers");
+  struct Flags {
+    MemoryFlags memory;
+    std::string device = "gpu";
+    HostFlags host;
+    std::vector<CLI::Option*> host_options;
+  };
+  auto f = std::make_shared<Flags>();
+  MemoryFlags& m = f->memory;
+  add_device_choice(*cmd, f->device, "the host's memory measurements: STREAM and the load-latency curve");
+  add_device_flags(*cmd, m.device);
+  add_kernel_dir_flag(*cmd, m.kernel_dir);
+  cmd->add_option("--working-set", m.working_set_mib,
                   "MiB per buffer: a power of two from 16 to 512 (default 256; smaller only when the adapter caps "
-                  "it or memory runs out, and such runs are unranked)");
-  cmd->add_option("--min-working-set", f.min_working_set_mib,
-                  "Halve the working set on out-of-memory down to this many MiB, then stop (default 32)");
-  cmd->add_option("--phases", f.phases, "Comma-separated phases: read,write,copy,random,latency,sustain (default all)");
-  cmd->add_option("--json", f.json_path, "Write the result document here (after every phase, atomically)");
-  cmd->add_option("--csv", f.csv_path, "Write the phase rows as CSV here (after every phase, atomically)");
-  cmd->add_option("--submit", f.submit_url, "Send the finished result document to this results server (see 'serve')");
-  cmd->add_option("--submit-token,--token", f.submit_token, "Bearer token for --submit");
-  cmd->add_flag("-q,--quiet", f.quiet, "Nothing on stderr but errors (wins over --progress)");
-  cmd->add_flag("--progress", f.progress,
-                "Draw the progress bar and per-phase lines on stderr even when it is not a terminal (by default "
-                "they are shown only on a terminal)");
+                  "it or memory runs out, and such runs are unranked)")
+      ->type_name("MIB");
+  cmd->add_option("--min-working-set", m.min_working_set_mib,
+                  "Halve the working set on out-of-memory down to this many MiB, then stop (default 32)")
+      ->type_name("MIB");
+  cmd->add_option("--phases", m.phases, "Comma-separated phases: read,write,copy,random,latency,sustain (default all)")
+      ->type_name("PHASES");
+  add_output_flags(*cmd, m.out, OutputFlagSet{"phase", /*progress=*/true, /*repro=*/false, /*submit=*/true});
   // Ranges are checked by memory::validate_options (one line each, exit code 2).
-  auto& d = f.defaults;
-  cmd->add_option("--budget-ms", d.budget_ms, "Sampling budget of read, write, copy and random (3000)");
-  cmd->add_option("--latency-budget-ms", d.latency_budget_ms, "Sampling budget of latency (3000)");
-  cmd->add_option("--sustain-ms", d.sustain_ms, "How long sustain runs the copy kernel (18000)");
-  cmd->add_option("--sample-ms", d.sample_ms, "GPU work per sample with timestamps; twice this on the wall clock (40)");
-  cmd->add_option("--latency-sample-ms", d.latency_sample_ms,
-                  "Hops per latency sample, in ms (45; 90 on the wall clock)");
-  cmd->add_option("--warmup-ms", d.warmup_ms, "Warm-up per phase, at most a tenth of its budget (500)");
-  cmd->add_option("--transition-ms", d.transition_ms, "Idle GPU between phases (650)");
-  cmd->add_option("--min-samples", f.min_samples, "Samples per phase at least (8)");
-  cmd->callback([&exit_code] { exit_code = with_kernel_dir(f.kernel_dir, [] { return run(f); }); });
+  auto& d = m.defaults;
+  cmd->add_option("--budget-ms", d.budget_ms, "Sampling budget of read, write, copy and random (3000)")->type_name("MS");
+  cmd->add_option("--latency-budget-ms", d.latency_budget_ms, "Sampling budget of latency (3000)")->type_name("MS");
+  cmd->add_option("--sustain-ms", d.sustain_ms, "How long sustain runs the copy kernel (18000)")->type_name("MS");
+  cmd->add_option("--sample-ms", d.sample_ms, "GPU work per sample with timestamps; twice this on the wall clock (40)")
+      ->type_name("MS");
+  cmd->add_option("--latency-sample-ms", d.latency_sample_ms, "Hops per latency sample, in ms (45; 90 on the wall clock)")
+      ->type_name("MS");
+  auto* warmup = cmd->add_option("--warmup-ms", d.warmup_ms,
+                                 "Warm-up per phase, at most a tenth of its budget (500); with --device host: the "
+                                 "minimum warm-up per point")
+                     ->type_name("MS");
+  cmd->add_option("--transition-ms", d.transition_ms, "Idle GPU between phases (650)")->type_name("MS");
+  cmd->add_option("--min-samples", m.min_samples, "Samples per phase at least (8)")->type_name("N");
+  f->host_options = add_host_options(*cmd, f->host, HostUse::Memory);
+  cmd->callback([&exit_code, f, cmd, warmup] {
+    const bool host = f->device == "host";
+    // memory's --warmup-ms (warm-up per phase) is the host's warm-up per point.
+    const std::set<std::string> shared = {"--json", "--csv", "--quiet", "--submit", "--submit-token", "--warmup-ms"};
+    if (auto st = resolve_device(*cmd, host, f->host_options, shared); !st) {
+      exit_code = fail(st.error());
+      return;
+    }
+    if (host) {
+      if (warmup->count() > 0) {
+        f->host.o.protocol.warmup_ms = f->memory.defaults.warmup_ms;
+        f->host.opt_warm = warmup;  // given: --quick keeps it
+      }
+      exit_code = run_host(f->host, f->memory.out, [](host::HostOptions& o) {
+        o.filter = "host-stream-*,host-load-latency";
+        return ok();
+      });
+      return;
+    }
+    exit_code = with_kernel_dir(f->memory.kernel_dir, [&] { return run(f->memory); });
+  });
 }
 
 }  // namespace wgb::cli

@@ -35,7 +35,7 @@ ProgressSnapshot snapshot(const SuiteProgress& p, std::string current, std::stri
 
 std::string format_progress_line(const ProgressSnapshot& s, int bar_width) {
   const double f = s.finished ? 1.0 : std::clamp(std::isfinite(s.fraction) ? s.fraction : 0.0, 0.0, 1.0);
-  // Floor, and at most 99 before the end: only finish() may show 100 % (seed 000).
+  // Floor, and at most 99 before the end: only finish() may show 100 % (docs/method.md#sampling).
   const int percent = s.finished ? 100 : std::min(99, static_cast<int>(std::floor(100 * f)));
   const int filled = s.finished ? bar_width : std::min(bar_width - 1, static_cast<int>(f * bar_width));
   std::string bar(static_cast<std::size_t>(std::max(0, filled)), '#');

@@ -35,7 +35,7 @@ ProgressSnapshot snapshot(const SuiteProgress& p, std::string current = {}, std:
 // floored and capped at 99 until `finished`; "paused" instead of an ETA while none exists.
 std::string format_progress_line(const ProgressSnapshot& s, int bar_width = 24);
 
-// "0.4s", "12s", "3m 05s", "1h 02m": unrounded below one second (seed 000: still meaningful there).
+// "0.4s", "12s", "3m 05s", "1h 02m": unrounded below one second (still meaningful there).
 std::string format_duration(double seconds);
 
 enum class ProgressMode { Auto, Always, Never };  // Auto: only when stderr is a terminal

@@ -1,15 +1,17 @@
 // `webgpu-bench run`: the default suite (or --filter) on the chosen adapter; a table on stdout,
 // progress on stderr, and --json / --csv written after every row (a cancelled run keeps what
 // completed). --repro runs the whole procedure again in a second process and flags every row
-// where the two disagree by more than the reported dispersion (src/report/repro.hpp).
+// where the two disagree by more than the reported dispersion (src/report/repro.hpp). Signals,
+// the display, writing, the second process, submitting and the exit code are the session's
+// (session.hpp); --device host runs the host suite instead (host.hpp).
 #include <fmt/format.h>
-
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
-#include <csignal>
 #include <map>
+#include <memory>
+#include <set>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -18,16 +20,14 @@
 #include "catalog/subgroup_matrix/subgroup_matrix.hpp"
 #include "cli/common.hpp"
 #include "cli/filter.hpp"
-#include "cli/job_control.hpp"
-#include "cli/progress_display.hpp"
+#include "cli/host.hpp"
 #include "cli/sampling_flags.hpp"
-#include "cli/second_process.hpp"
+#include "cli/session.hpp"
 #include "report/csv.hpp"
 #include "report/document.hpp"
 #include "report/repro.hpp"
 #include "report/table.hpp"
 #include "report/verdict.hpp"
-#include "store/client.hpp"
 #include "suite/plausibility.hpp"
 #include "webgpu_bench/suite.hpp"
 
@@ -35,29 +35,15 @@ namespace wgb::cli {
 
 namespace {
 
-std::atomic<bool> g_cancel{false};
-
-extern "C" void on_sigint(int) {
-  // First Ctrl-C: stop at the next check and write what completed. Second: leave at once.
-  if (g_cancel.exchange(true)) std::_Exit(kExitCancelled);
-}
-
 struct RunFlags {
   DeviceFlags device;
   std::string kernel_dir;  // --kernel-dir
   std::string filter;
   bool filter_given = false;  // --filter was on the command line (even empty)
-  std::string json_path;
-  std::string csv_path;
-  bool quiet = false;     // nothing on stderr but errors
-  bool progress = false;  // the bar and per-row lines on stderr even when it is not a terminal
-  bool repro = false;
-  bool second_run = false;  // hidden: this process is the second run of --repro
+  OutputFlags out;
   SamplingOptions sampling;
   std::uint64_t bandwidth_mib = 64;
   std::uint32_t compute_threads = 0;
-  std::string submit_url;    // --submit: send the finished document to a results server
-  std::string submit_token;
   std::string ceilings_path;  // --ceilings: measured ceilings of this adapter for the plausibility check
 };
 
@@ -69,55 +55,40 @@ std::string row_line(const BenchmarkResult& r) {
   return fmt::format("  {:<28} {}: {}", r.id, to_string(r.status), r.message);
 }
 
-// Writes the document's JSON and CSV (each when asked for), atomically.
-Status write_outputs(const RunFlags& f, const report::ResultDocument& doc) {
-  return report::write_outputs(f.json_path, f.csv_path, doc);
-}
-
-// Seed 004 protocol step 5: the same command again in a second process, compared row by row.
-void check_reproducibility(const RunFlags& f, report::ResultDocument& doc) {
-  const auto tmp = std::filesystem::temp_directory_path() / fmt::format("webgpu-bench-repro-{}.json", getpid());
-  std::vector<std::string> args(command_line().begin() + (command_line().empty() ? 0 : 1), command_line().end());
-  args = report::second_run_arguments(args, tmp.string());
-  if (!f.quiet) std::cerr << "repro: running the whole procedure again in a second process...\n";
-  nlohmann::json second{{"command", args}, {"started_at", report::utc_now_iso8601()}};
+// The same command again in a second process, compared row by row (docs/method.md#reproducibility).
+void check_reproducibility(const RunFlags& f, Session& session, report::ResultDocument& doc) {
+  session.note("repro: running the whole procedure again in a second process...");
+  const SecondRun run = session.run_second_process();
+  nlohmann::json second{{"command", run.arguments}, {"started_at", run.started_at}, {"finished_at", run.finished_at}};
   const double tolerance = f.sampling.improvement_tolerance;
-  auto code = run_self(args);
-  second["finished_at"] = report::utc_now_iso8601();
   report::ReproSummary summary;
-  if (!code) {
-    summary = report::repro_incomplete(doc.rows(), code.error().message, tolerance);
+  if (!run.exit_code || !run.document) {
+    if (run.exit_code) second["exit_code"] = *run.exit_code;
+    summary = report::repro_incomplete(doc.rows(), run.failure, tolerance);
   } else {
-    second["exit_code"] = *code;
-    auto loaded = report::load_document(tmp);
-    if (!loaded) {
+    const int code = *run.exit_code;
+    const report::LoadedDocument& loaded = *run.document;
+    const std::string state = loaded.json.value("state", std::string());
+    second["exit_code"] = code;
+    second["state"] = state;
+    if (loaded.json.contains("test_perturbation")) second["test_perturbation"] = loaded.json["test_perturbation"];
+    second["rows"] = loaded.rows.size();
+    if (state != "complete") {
       summary = report::repro_incomplete(
-          doc.rows(), fmt::format("the second process (exit code {}) left no usable document: {}", *code, loaded.error().message),
+          doc.rows(), fmt::format("the second process ended '{}' (exit code {})", state.empty() ? "?" : state, code),
           tolerance);
     } else {
-      second["state"] = loaded->json.value("state", std::string());
-      if (loaded->json.contains("test_perturbation")) second["test_perturbation"] = loaded->json["test_perturbation"];
-      second["rows"] = loaded->rows.size();
-      if (loaded->json.value("state", std::string()) != "complete") {
-        summary = report::repro_incomplete(
-            doc.rows(), fmt::format("the second process ended '{}' (exit code {})", loaded->json.value("state", std::string("?")), *code),
-            tolerance);
-      } else {
-        summary = report::apply_repro(doc.rows(), loaded->rows, tolerance);
-      }
+      summary = report::apply_repro(doc.rows(), loaded.rows, tolerance);
     }
   }
-  std::error_code ec;
-  std::filesystem::remove(tmp, ec);
   doc.set_repro(summary, second);
 }
 
 int run_on_adapter(const RunFlags& f) {
-  ProgressDisplay display(f.quiet ? ProgressMode::Never : f.progress ? ProgressMode::Always : ProgressMode::Auto);
-  // Ctrl-Z is an unbounded pause: no ETA while stopped, and the stopped time is not counted as the
-  // running benchmark's duration. Before the device exists, so its driver threads leave SIGTSTP
-  // to the watcher (job_control.hpp).
-  StopWatcher stop_watcher([&display] { display.pause("stopped (job control)"); }, [&display] { display.resume(); });
+  // Before the device exists, so its driver threads leave Ctrl-Z to the session (job_control.hpp).
+  Session session(f.out);
+  if (auto st = session.check_before_work(); !st) return fail(st.error());
+  ProgressDisplay& display = session.display();
   // With --experimental the device is opened first, so the subgroup-matrix configurations the
   // adapter reports beyond the built-in ones become benchmarks too.
   std::unique_ptr<gpu::Context> context;
@@ -143,7 +114,7 @@ int run_on_adapter(const RunFlags& f) {
   }
   // Test-only: the second process of --repro may be told to perturb one row (repro.hpp).
   std::optional<report::TestPerturbation> perturb;
-  if (f.second_run) {
+  if (f.out.second_run) {
     auto p = report::test_perturbation_from_env();
     if (!p) return fail(p.error());
     perturb = *p;
@@ -157,22 +128,16 @@ int run_on_adapter(const RunFlags& f) {
   options.bandwidth_bytes = f.bandwidth_mib << 20;
   options.compute_threads = f.compute_threads;
   options.measured_ceilings = ceilings;
-  options.cancel.flag = &g_cancel;
+  options.cancel = session.cancel();
   options.on_progress = [&display](const ProgressEvent& e) { display.on_progress(e); };
 
-  g_cancel = false;
-  auto previous = std::signal(SIGINT, on_sigint);
   std::optional<SuiteRun> suite(run_suite(std::move(options)));
   if (auto st = suite->start(); !st) {
-    std::signal(SIGINT, previous);
-    if (g_cancel) return fail(ErrorKind::Cancelled, "interrupted before any benchmark ran");
+    if (session.cancelled()) return fail(ErrorKind::Cancelled, "interrupted before any benchmark ran");
     return fail(st.error());
   }
   if (ceilings) {
-    if (auto st = check_same_adapter(*ceilings, suite->context()->adapter()); !st) {
-      std::signal(SIGINT, previous);
-      return fail(st.error());
-    }
+    if (auto st = check_same_adapter(*ceilings, suite->context()->adapter()); !st) return fail(st.error());
   }
 
   report::ResultDocument doc("default", command_line());
@@ -181,14 +146,14 @@ int run_on_adapter(const RunFlags& f) {
                    {"bandwidth_bytes", f.bandwidth_mib << 20},
                    {"compute_threads", f.compute_threads},
                    {"filter", f.filter},
-                   {"repro", f.repro},
+                   {"repro", f.out.repro},
                    {"ceilings", f.ceilings_path}});
-  if (f.second_run) doc.json()["repro_second_run"] = true;
+  if (f.out.second_run) doc.json()["repro_second_run"] = true;
   if (perturb) {
     doc.json()["test_perturbation"] =
         fmt::format("TEST-ONLY: {}'s times multiplied by {} after measurement", perturb->id, perturb->factor);
   }
-  if (auto st = write_outputs(f, doc); !st) return fail(st.error());
+  if (auto st = session.write_first(doc); !st) return fail(st.error());
 
   const auto& a = suite->context()->adapter();
   // Informational, like the bar: only where the bar is drawn (a terminal, or --progress).
@@ -197,61 +162,44 @@ int run_on_adapter(const RunFlags& f) {
                              a.backend, a.adapter_type, a.driver, suite->context()->options().robustness ? "on" : "off");
   }
   display.begin(suite->benchmark_count(), suite->initial_estimates_s());
-  bool any_error = false;
-  std::size_t completed = 0;  // rows that really completed (not the cancelled ones of an interrupt)
-  Status io = ok();
+  Outcome outcome;
   while (auto row = suite->next()) {
     // Outside the measured path: the row is complete; only its reported times are scaled.
     if (perturb) report::apply_test_perturbation(*row, *perturb);
-    any_error = any_error || row->status == RowStatus::Error;
+    outcome.any_error = outcome.any_error || row->status == RowStatus::Error;
     if (row->status != RowStatus::Cancelled) {
-      ++completed;
+      ++outcome.completed;  // rows that really completed (not the cancelled ones of an interrupt)
       display.on_result(row->index, row_line(*row));  // printed above the bar when the bar is shown
     }
     report::annotate_technique_row(*row);  // derived numbers (ns/hop) before the row is recorded
     doc.add_row(*row);
-    if (auto st = write_outputs(f, doc); !st && io) io = st;
+    session.write(doc);
   }
-  const bool cancelled = g_cancel.load();
-  const std::optional<Error> fatal = suite->fatal_error();
+  outcome.cancelled = session.cancelled();
+  outcome.fatal = suite->fatal_error();
   // Only a run that completed reaches 100 %; an interrupted one stops drawing where it was.
-  if (cancelled || fatal) {
+  if (outcome.cancelled || outcome.fatal) {
     display.stop();
   } else {
     display.finish();
   }
-  std::signal(SIGINT, previous);
 
   suite.reset();  // release the device before a second process needs one
   context.reset();
-  doc.finish(cancelled ? "cancelled" : fatal ? to_string(fatal->kind) : "complete");
-  const bool do_repro = f.repro && !cancelled && !fatal;
-  if (do_repro) check_reproducibility(f, doc);
-  if (auto st = write_outputs(f, doc); !st && io) io = st;
+  doc.finish(outcome.cancelled ? "cancelled" : outcome.fatal ? to_string(outcome.fatal->kind) : "complete");
+  const bool do_repro = f.out.repro && !outcome.cancelled && !outcome.fatal;
+  if (do_repro) check_reproducibility(f, session, doc);
+  session.write(doc);
   report::write_table(std::cout, doc.rows());
   report::write_summary(std::cout, doc.rows(), doc.json());
   std::vector<BenchmarkResult> results;
   for (const auto& r : doc.rows()) results.push_back(r.result);
   report::write_verdicts(std::cout, report::family_verdicts(results));  // technique rows only; else nothing
-  if (!io) return fail(io.error());
-  if (!f.submit_url.empty() && !cancelled) {
-    // Nothing is sent anywhere unless the user asked (--submit).
-    if (auto st = store::submit_document(doc.json(), f.submit_url, f.submit_token); !st) return fail(st.error());
-    if (!f.quiet) std::cerr << fmt::format("submitted to {}\n", f.submit_url);
-  }
-  if (cancelled) {
-    return fail(ErrorKind::Cancelled, fmt::format("interrupted; {} completed row{} kept{}", completed,
-                                                  completed == 1 ? " was" : "s were",
-                                                  f.json_path.empty() ? "" : " in " + f.json_path));
-  }
-  if (fatal) return fail(*fatal);
   if (do_repro && doc.json()["repro"]["verdict"] != "pass") {
-    std::cerr << fmt::format("webgpu-bench: the second run {}\n", doc.json()["repro"]["verdict"] == "fail"
-                                                                      ? "disagrees with the first (see the repro column)"
-                                                                      : "could not be compared");
-    return kExitBenchmarkFailed;
+    outcome.failure = doc.json()["repro"]["verdict"] == "fail" ? "the second run disagrees with the first (see the repro column)"
+                                                              : "the second run could not be compared";
   }
-  return any_error ? kExitBenchmarkFailed : kExitOk;
+  return session.finish(doc.json(), outcome);
 }
 
 // --adapter all: the same run on every adapter in turn, then the rates side by side. Each adapter's
@@ -263,7 +211,7 @@ int run(const RunFlags& f) {
   std::string sel = f.device.adapter;
   std::transform(sel.begin(), sel.end(), sel.begin(), [](unsigned char c) { return std::tolower(c); });
   if (sel != "all") return run_on_adapter(f);
-  if (f.repro) return fail(ErrorKind::Usage, "--repro with --adapter all is not supported; run each adapter");
+  if (f.out.repro) return fail(ErrorKind::Usage, "--repro with --adapter all is not supported; run each adapter");
   if (!f.ceilings_path.empty()) {
     return fail(ErrorKind::Usage, "--ceilings with --adapter all is not supported: the ceilings are one adapter's");
   }
@@ -283,18 +231,18 @@ int run(const RunFlags& f) {
   for (const auto& a : *adapters) {
     RunFlags one = f;
     one.device.adapter = std::to_string(a.index);
-    one.json_path = suffixed(f.json_path, a.index);
-    one.csv_path = suffixed(f.csv_path, a.index);
+    one.out.json_path = suffixed(f.out.json_path, a.index);
+    one.out.csv_path = suffixed(f.out.csv_path, a.index);
     // Each adapter's document is read back for the side-by-side table, so keep one even without --json.
     const auto tmp = std::filesystem::temp_directory_path() / fmt::format("webgpu-bench-all-{}-{}.json", getpid(), a.index);
-    if (one.json_path.empty()) one.json_path = tmp.string();
-    if (!f.quiet) std::cerr << fmt::format("=== adapter [{}] {} ({}) ===\n", a.index, a.device, a.backend);
+    if (one.out.json_path.empty()) one.out.json_path = tmp.string();
+    if (!f.out.quiet) std::cerr << fmt::format("=== adapter [{}] {} ({}) ===\n", a.index, a.device, a.backend);
     const int code = run_on_adapter(one);
     if (code == kExitCancelled) return code;
     worst = std::max(worst, code);
     names.push_back(fmt::format("[{}] {}", a.index, a.device));
     std::map<std::string, std::string> col;
-    if (auto loaded = report::load_document(one.json_path)) {
+    if (auto loaded = report::load_document(one.out.json_path)) {
       for (const auto& r : loaded->json["rows"]) {
         const auto id = r["id"].get<std::string>();
         if (std::find(order.begin(), order.end(), id) == order.end()) order.push_back(id);
@@ -304,7 +252,7 @@ int run(const RunFlags& f) {
     }
     rates.push_back(std::move(col));
     std::error_code ec;
-    if (f.json_path.empty()) std::filesystem::remove(tmp, ec);
+    if (f.out.json_path.empty()) std::filesystem::remove(tmp, ec);
   }
   std::cout << "\nSide by side (each adapter's own statistic per row):\n";
   std::size_t w = 9;
@@ -327,34 +275,49 @@ int run(const RunFlags& f) {
 
 void register_run(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("run", "Run the default suite (or --filter) and print a results table");
-  static RunFlags f;
-  add_device_flags(*cmd, f.device);
-  add_kernel_dir_flag(*cmd, f.kernel_dir);
-  auto* filter = cmd->add_option("--filter", f.filter,
-                                 "Comma-separated globs of benchmark ids (default: the default suite)");
-  cmd->add_option("--json", f.json_path, "Write the result document here (after every row, atomically)");
-  cmd->add_option("--csv", f.csv_path, "Write the rows as CSV here (after every row, atomically)");
-  cmd->add_flag("--repro", f.repro,
-                "Run everything again in a second process and flag rows where the two runs disagree by more than "
-                "the reported dispersion (exit code 1 when any does)");
-  cmd->add_flag(report::kSecondRunFlag, f.second_run)->group("");  // hidden: set by --repro
-  cmd->add_flag("-q,--quiet", f.quiet, "Nothing on stderr but errors (wins over --progress)");
-  cmd->add_flag("--progress", f.progress,
-                "Draw the progress bar and per-row lines on stderr even when it is not a terminal (by default "
-                "they are shown only on a terminal)");
-  cmd->add_option("--bandwidth-mib", f.bandwidth_mib, "Buffer size of the bandwidth probes in MiB (default 64)")
-      ->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--compute-threads", f.compute_threads,
-                  "Invocations per dispatch of the ALU and streaming bandwidth probes (0: each probe's default)");
-  cmd->add_option("--ceilings", f.ceilings_path,
+  struct Flags {
+    RunFlags run;
+    std::string device = "gpu";
+    HostFlags host;
+    std::vector<CLI::Option*> host_options;
+  };
+  auto f = std::make_shared<Flags>();
+  RunFlags& r = f->run;
+  add_device_choice(*cmd, f->device, "the host CPU suite, as 'webgpu-bench host'");
+  add_device_flags(*cmd, r.device, /*all_adapters=*/true);
+  add_kernel_dir_flag(*cmd, r.kernel_dir);
+  auto* filter = cmd->add_option("--filter", r.filter,
+                                 "Comma-separated globs of benchmark ids (default: the default suite; with --device "
+                                 "host: host benchmark ids)")
+                     ->type_name("GLOBS");
+  add_output_flags(*cmd, r.out, OutputFlagSet{"row"});
+  cmd->add_option("--bandwidth-mib", r.bandwidth_mib, "Buffer size of the bandwidth probes in MiB, 1 to 1048576 (64)")
+      ->type_name("MIB")
+      ->check(in_range(1, 1 << 20));
+  cmd->add_option("--compute-threads", r.compute_threads,
+                  "Invocations per dispatch of the ALU and streaming bandwidth probes (0: each probe's default)")
+      ->type_name("N");
+  cmd->add_option("--ceilings", r.ceilings_path,
                   "A result document measured earlier on this adapter (memory suite or run): rows above its measured "
-                  "ceilings x 1.25 are marked suspect");
-  cmd->add_option("--submit", f.submit_url, "Send the finished result document to this results server (see 'serve')");
-  cmd->add_option("--submit-token", f.submit_token, "Bearer token for --submit");
-  add_sampling_flags(*cmd, f.sampling);
-  cmd->callback([&exit_code, filter] {
-    f.filter_given = filter->count() > 0;
-    exit_code = with_kernel_dir(f.kernel_dir, [] { return run(f); });
+                  "ceilings x 1.25 are marked suspect")
+      ->type_name("FILE");
+  add_sampling_flags(*cmd, r.sampling);
+  f->host_options = add_host_options(*cmd, f->host, HostUse::Run);
+  cmd->callback([&exit_code, f, filter, cmd] {
+    const bool host = f->device == "host";
+    const std::set<std::string> shared = {"--filter", "--json",   "--csv",          "--quiet",
+                                                 "--repro",  "--submit", "--submit-token", report::kSecondRunFlag};
+    if (auto st = resolve_device(*cmd, host, f->host_options, shared); !st) {
+      exit_code = fail(st.error());
+      return;
+    }
+    f->run.filter_given = filter->count() > 0;
+    if (host) {
+      if (f->run.filter_given) f->host.o.filter = f->run.filter;
+      exit_code = run_host(f->host, f->run.out);
+      return;
+    }
+    exit_code = with_kernel_dir(f->run.kernel_dir, [&] { return run(f->run); });
   });
 }
 

@@ -4,13 +4,15 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <thread>
 
 #include "cli/common.hpp"
+#include "cli/session.hpp"
 #include "report/document.hpp"
 #include "store/client.hpp"
 #include "store/server.hpp"
@@ -19,9 +21,6 @@
 namespace wgb::cli {
 
 namespace {
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_stop_signal(int) { g_stop = true; }
 
 // --token, else --token-file (first line), else $WEBGPU_BENCH_TOKEN. A file or the environment
 // keeps the token out of the process list. An empty token given any of these ways is a usage
@@ -33,7 +32,10 @@ Expected<std::string> read_token(const std::string& token, bool token_given, con
   }
   if (!token_file.empty()) {
     std::ifstream in(token_file);
-    if (!in) return make_error(ErrorKind::Io, fmt::format("--token-file {}: cannot read it", token_file));
+    if (!in) {
+      return make_error(ErrorKind::Io, fmt::format("--token-file {}: cannot read it: {}", token_file,
+                                                   std::strerror(errno != 0 ? errno : ENOENT)));
+    }
     std::string line;
     std::getline(in, line);
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
@@ -86,22 +88,14 @@ int serve(const ServeFlags& f) {
                              o.token.empty() ? " and without --token: anyone there can submit" : "");
   }
 
-  g_stop = false;
-  auto previous_int = std::signal(SIGINT, on_stop_signal);
-  auto previous_term = std::signal(SIGTERM, on_stop_signal);
+  const Interrupt stop(/*also_sigterm=*/true);  // the program's one handler: Ctrl-C or SIGTERM stops
   auto server = store::Server::start(**db, o);
-  if (!server) {
-    std::signal(SIGINT, previous_int);
-    std::signal(SIGTERM, previous_term);
-    return fail(server.error());
-  }
+  if (!server) return fail(server.error());
   // The first line on stdout is the URL (port 0 picks a free port: scripts read it from here).
   std::cout << (*server)->url() << std::endl;
   std::cerr << fmt::format("serving {} at {} (Ctrl-C stops)\n", (*db)->description(), (*server)->url());
-  while (!g_stop && (*server)->running()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  while (!stop.requested() && (*server)->running()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   (*server)->stop();
-  std::signal(SIGINT, previous_int);
-  std::signal(SIGTERM, previous_term);
   return kExitOk;
 }
 
@@ -126,8 +120,8 @@ int submit(const SubmitFlags& f) {
     }
     auto receipt = store::post_document(*doc, f.to, *token, std::chrono::seconds(f.timeout_s));
     if (!receipt) {
-      const int c = fail(Error{receipt.error().kind, fmt::format("{}: {}", file, receipt.error().message)});
-      if (code == kExitOk) code = c;
+      fail(Error{receipt.error().kind, fmt::format("{}: {}", file, receipt.error().message)});
+      if (code == kExitOk) code = submit_exit_code(receipt.error());
       continue;
     }
     std::cout << fmt::format("{}: {} run {} ({}) {}\n", file, receipt->duplicate ? "already stored as" : "stored as",
@@ -177,7 +171,7 @@ void register_store(CLI::App& app, int& exit_code) {
       "submit",
       "Send result documents (from run/memory/host --json) to a results server. Nothing is sent anywhere unless "
       "you run this (or run --submit).");
-  u->add_option("files", uf.files, "Result documents (JSON)")->required()->check(CLI::ExistingFile);
+  u->add_option("files", uf.files, "Result documents (JSON)")->required()->type_name("FILE...");
   u->add_option("--to", uf.to, "Server URL, e.g. http://127.0.0.1:8080")->required();
   auto* submit_token =
       u->add_option("--token", uf.token, "Bearer token, when the server requires one (also $WEBGPU_BENCH_TOKEN)");

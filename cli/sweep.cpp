@@ -1,16 +1,20 @@
 // `webgpu-bench sweep <benchmark>`: one benchmark over a parameter range (working-set size or
 // thread count), as a series: a table on stdout, --json (a result document with a "sweep" object,
-// written after every point) and --csv. See src/report/sweep.hpp.
+// written after every point) and --csv. See src/suite/sweep.hpp. Signals, writing and the exit
+// code are the session's (session.hpp); --device host sweeps a host benchmark (host.hpp).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <csignal>
+#include <memory>
+#include <set>
 #include <iostream>
 #include <sstream>
 
 #include "cli/common.hpp"
 #include "cli/filter.hpp"
+#include "cli/host.hpp"
+#include "cli/session.hpp"
 #include "cli/sampling_flags.hpp"
 #include "report/csv.hpp"
 #include "report/document.hpp"
@@ -23,24 +27,18 @@ namespace wgb::cli {
 
 namespace {
 
-std::atomic<bool> g_sweep_cancel{false};
-
-extern "C" void on_sweep_sigint(int) {
-  if (g_sweep_cancel.exchange(true)) std::_Exit(kExitCancelled);
-}
-
 struct SweepFlags {
   DeviceFlags device;
   std::string kernel_dir;  // --kernel-dir
   std::string benchmark;
   std::string parameter = "size";
   std::string from, to, values;
-  std::string json_path, csv_path;
-  bool quiet = false;
+  OutputFlags out;
   SamplingOptions sampling;
 };
 
 int sweep_command(const SweepFlags& f) {
+  if (auto st = single_adapter(f.device, "sweep"); !st) return fail(st.error());
   auto chosen = select_benchmarks(builtin_benchmarks(), f.benchmark, /*default_only=*/false);
   if (!chosen) return fail(chosen.error());
   if (chosen->size() != 1) {
@@ -57,6 +55,8 @@ int sweep_command(const SweepFlags& f) {
                                               def.id, spec->parameter, varies));
   }
 
+  // Before the device exists, so its driver threads leave Ctrl-Z to the session.
+  Session session(f.out, "point");
   auto ctx = gpu::Context::create(f.device.options());
   if (!ctx) return fail(ctx.error());
   const auto& limits = (*ctx)->limits();
@@ -77,52 +77,36 @@ int sweep_command(const SweepFlags& f) {
   doc.set_device(**ctx);
   doc.set_options({{"sampling", report::sampling_json(f.sampling)}, {"benchmark", def.id}, {"parameter", spec->parameter}});
   doc.json()["sweep"] = sweep_json(def.id, *spec);
-  auto write = [&]() -> Status {
+  auto write = [&] {
     doc.json()["sweep"] = sweep_json(def.id, *spec);
-    if (!f.json_path.empty()) {
-      if (auto st = report::write_json_atomic(f.json_path, doc.json()); !st) return st;
-    }
-    if (!f.csv_path.empty()) {
-      std::ostringstream csv;
-      report::write_csv(csv, doc.rows());
-      return report::write_text_atomic(f.csv_path, csv.str());
-    }
-    return ok();
+    session.write(doc);
   };
-  if (auto st = write(); !st) return fail(st.error());
+  if (auto st = session.write_first(doc); !st) return fail(st.error());  // before any work
 
   SuiteOptions base;
   base.context = ctx->get();
   base.sampling = f.sampling;
-  base.cancel.flag = &g_sweep_cancel;
-  g_sweep_cancel = false;
-  auto previous = std::signal(SIGINT, on_sweep_sigint);
-  Status io = ok();
-  bool any_error = false;
+  base.cancel = session.cancel();
+  Outcome outcome;
   const auto st = run_sweep(def, base, *spec, [&](BenchmarkResult& row) {
-    if (!f.quiet) {
-      const auto value = row.parameters["sweep"]["value"].get<std::uint64_t>();
-      std::cerr << fmt::format("  {} {}: {}\n", sweep_parameter_text(spec->parameter),
-                               sweep_value_text(spec->parameter, value),
-                               report::has_rate(row) ? fmt::format("{} ({} clock)", report::format_rate(row.value, row.metric.unit),
-                                                                   report::clock_text(row.timing_method))
-                                                     : std::string(to_string(row.status)) + ": " + row.message);
-    }
-    any_error = any_error || row.status == RowStatus::Error;
+    const auto value = row.parameters["sweep"]["value"].get<std::uint64_t>();
+    session.note(fmt::format("  {} {}: {}", sweep_parameter_text(spec->parameter), sweep_value_text(spec->parameter, value),
+                             report::has_rate(row) ? fmt::format("{} ({} clock)", report::format_rate(row.value, row.metric.unit),
+                                                                 report::clock_text(row.timing_method))
+                                                   : std::string(to_string(row.status)) + ": " + row.message));
+    outcome.any_error = outcome.any_error || row.status == RowStatus::Error;
+    if (row.status != RowStatus::Cancelled) ++outcome.completed;
     doc.add_row(row);
-    if (auto w = write(); !w && io) io = w;
+    write();
   });
-  std::signal(SIGINT, previous);
-  const bool cancelled = g_sweep_cancel.load();
-  doc.finish(cancelled ? "cancelled" : !st ? to_string(st.error().kind) : "complete");
-  if (auto w = write(); !w && io) io = w;
+  outcome.cancelled = session.cancelled();
+  doc.finish(outcome.cancelled ? "cancelled" : !st ? to_string(st.error().kind) : "complete");
+  write();
   std::cout << fmt::format("{} over the {}\n", def.id, sweep_parameter_text(spec->parameter));
   report::write_sweep_table(std::cout, doc.rows(), spec->parameter);
   for (const auto& n : spec->notes) std::cout << "note: " << n << '\n';
-  if (!io) return fail(io.error());
-  if (cancelled) return fail(ErrorKind::Cancelled, "interrupted; completed points were kept");
-  if (!st) return fail(st.error());
-  return any_error ? kExitBenchmarkFailed : kExitOk;
+  if (!st) outcome.fatal = st.error();
+  return session.finish(doc.json(), outcome);
 }
 
 }  // namespace
@@ -130,24 +114,51 @@ int sweep_command(const SweepFlags& f) {
 void register_sweep(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "sweep", "Run one benchmark over a parameter range (working-set size, thread count or workgroup size)");
-  static SweepFlags f;
-  add_device_flags(*cmd, f.device);
-  add_kernel_dir_flag(*cmd, f.kernel_dir);
-  cmd->add_option("benchmark", f.benchmark, "The benchmark id (see 'webgpu-bench list')")->required();
-  cmd->add_option("--param", f.parameter,
-                  "size: working-set bytes (bandwidth_bytes and working_set_bytes; default 16K..1G); threads: "
-                  "compute_threads, the invocations of the ALU and streaming bandwidth probes (default 64..1048576); "
-                  "workgroup: compute_workgroup_size, the ALU probes' workgroup size (default 32..1024, capped by "
-                  "the adapter)")
-      ->check(CLI::IsMember({"size", "threads", "workgroup"}));
-  cmd->add_option("--from", f.from, "First point (sizes take K/M/G suffixes)");
-  cmd->add_option("--to", f.to, "Last point; the points are the powers of two from --from up to --to");
-  cmd->add_option("--values", f.values, "Comma-separated points instead of a range (e.g. 16K,1M,64M)");
-  cmd->add_option("--json", f.json_path, "Write the series as a result document here (after every point)");
-  cmd->add_option("--csv", f.csv_path, "Write the series as CSV here");
-  cmd->add_flag("-q,--quiet", f.quiet, "No per-point lines on stderr");
-  add_sampling_flags(*cmd, f.sampling);
-  cmd->callback([&exit_code] { exit_code = with_kernel_dir(f.kernel_dir, [] { return sweep_command(f); }); });
+  struct Flags {
+    SweepFlags sweep;
+    std::string device = "gpu";
+    HostFlags host;
+    std::vector<CLI::Option*> host_options;
+  };
+  auto f = std::make_shared<Flags>();
+  SweepFlags& w = f->sweep;
+  add_device_choice(*cmd, f->device,
+                    "a host benchmark's curve over thread count (--param threads) or working-set size (--param size)");
+  add_device_flags(*cmd, w.device);
+  add_kernel_dir_flag(*cmd, w.kernel_dir);
+  cmd->add_option("benchmark", w.benchmark, "The benchmark id (see 'webgpu-bench list')")->required()->type_name("ID");
+  cmd->add_option("--param", w.parameter,
+                  "size: working-set bytes (default 16K..1G); threads: the invocations of the ALU and streaming "
+                  "bandwidth probes (default 64..1048576); workgroup: the ALU probes' workgroup size (default "
+                  "32..1024, capped by the adapter)")
+      ->type_name("size|threads|workgroup")
+      ->check(one_of({"size", "threads", "workgroup"}));
+  cmd->add_option("--from", w.from, "First point (sizes take K/M/G suffixes)")->type_name("VALUE");
+  cmd->add_option("--to", w.to, "Last point; the points are the powers of two from --from up to --to")
+      ->type_name("VALUE");
+  cmd->add_option("--values", w.values, "Comma-separated points instead of a range (e.g. 16K,1M,64M)")
+      ->type_name("LIST");
+  add_output_flags(*cmd, w.out, OutputFlagSet{"point", /*progress=*/false, /*repro=*/false, /*submit=*/false});
+  add_sampling_flags(*cmd, w.sampling);
+  f->host_options = add_host_options(*cmd, f->host, HostUse::Sweep);
+  cmd->callback([&exit_code, f, cmd] {
+    const bool host = f->device == "host";
+    const std::set<std::string> shared = {"benchmark", "--param", "--from", "--to",
+                                          "--values",  "--json",  "--csv",  "--quiet"};
+    if (auto st = resolve_device(*cmd, host, f->host_options, shared); !st) {
+      exit_code = fail(st.error());
+      return;
+    }
+    if (host) {
+      const SweepFlags& s = f->sweep;
+      const std::string param = cmd->get_option("--param")->count() > 0 ? s.parameter : std::string();
+      exit_code = run_host(f->host, s.out, [&s, param](host::HostOptions& o) {
+        return host_sweep_options(o, s.benchmark, param, s.from, s.to, s.values);
+      });
+      return;
+    }
+    exit_code = with_kernel_dir(f->sweep.kernel_dir, [&] { return sweep_command(f->sweep); });
+  });
 }
 
 }  // namespace wgb::cli

@@ -1,17 +1,12 @@
-// Second-process re-run: argument rewriting, fork/exec of this program, document comparison.
+// The host suite's second-process comparison, and its arguments (report/repro.hpp's rewrite).
 #include "host/repro.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <link.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
+
+#include "report/repro.hpp"
 
 namespace wgb::host {
 
@@ -21,14 +16,6 @@ using json = nlohmann::json;
 
 double num(const json& j, const char* key, double fallback = 0) {
   return j.contains(key) && j[key].is_number() ? j[key].get<double>() : fallback;
-}
-
-int collect_dir(dl_phdr_info* info, size_t, void* data) {
-  auto* dirs = static_cast<std::vector<std::string>*>(data);
-  if (info->dlpi_name == nullptr || info->dlpi_name[0] != '/') return 0;  // the program, the vDSO
-  const auto dir = std::filesystem::path(info->dlpi_name).parent_path().string();
-  if (std::find(dirs->begin(), dirs->end(), dir) == dirs->end()) dirs->push_back(dir);
-  return 0;
 }
 
 }  // namespace
@@ -119,74 +106,11 @@ ReproOutcome compare_and_mark(json& first, const json& second) {
 }
 
 std::vector<std::string> repro_arguments(const std::vector<std::string>& argv, const std::string& json_path) {
-  // The second process writes only its own document: no CSV, and it never submits anything.
-  static constexpr const char* kDropped[] = {"--json", "--csv", "--submit", "--submit-token", "--token"};
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    const auto& a = argv[i];
-    if (i > 0 && a == "--repro") continue;
-    bool dropped = false;
-    for (const std::string name : kDropped) {
-      if (i > 0 && a == name) {
-        ++i;  // and its value
-        dropped = true;
-        break;
-      }
-      if (i > 0 && a.rfind(name + "=", 0) == 0) {
-        dropped = true;
-        break;
-      }
-    }
-    if (!dropped) out.push_back(a);
-  }
-  out.push_back("--json");
-  out.push_back(json_path);
-  out.push_back("--quiet");
+  if (argv.empty()) return report::second_run_arguments(argv, json_path, /*mark=*/false);
+  std::vector<std::string> out{argv.front()};
+  const auto rest = report::second_run_arguments({argv.begin() + 1, argv.end()}, json_path, /*mark=*/false);
+  out.insert(out.end(), rest.begin(), rest.end());
   return out;
-}
-
-Expected<int> run_self(const std::vector<std::string>& argv, std::vector<std::string>* executed) {
-  if (argv.empty()) return make_error(ErrorKind::Failed, "no arguments for the second process");
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return make_error(ErrorKind::Failed, "cannot read /proc/self/exe: " + ec.message());
-  std::vector<std::string> args;
-  const auto name = exe.filename().string();
-  if (name.rfind("ld-linux", 0) == 0 || name.rfind("ld.so", 0) == 0 || name.rfind("ld64.so", 0) == 0) {
-    // Started as `ld.so --library-path L program ...`: the loader is /proc/self/exe and the
-    // program is argv[0]; start it the same way with the directories of what is loaded now.
-    std::vector<std::string> dirs;
-    dl_iterate_phdr(collect_dir, &dirs);
-    std::string path;
-    for (const auto& d : dirs) path += (path.empty() ? "" : ":") + d;
-    args = {exe.string(), "--library-path", path};
-  } else {
-    args = {argv[0]};
-  }
-  args.insert(args.end(), argv.begin() + (args.size() == 1 ? 1 : 0), argv.end());
-  if (executed != nullptr) {
-    *executed = args;
-    executed->front() = exe.string();
-  }
-  std::vector<char*> cargs;
-  for (auto& a : args) cargs.push_back(a.data());
-  cargs.push_back(nullptr);
-  const std::string exe_path = exe.string();
-  const pid_t pid = fork();
-  if (pid < 0) return make_error(ErrorKind::Failed, fmt::format("fork failed: {}", std::strerror(errno)));
-  if (pid == 0) {
-    const int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
-    execv(exe_path.c_str(), cargs.data());
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return make_error(ErrorKind::Failed, fmt::format("waitpid failed: {}", std::strerror(errno)));
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
 }
 
 }  // namespace wgb::host

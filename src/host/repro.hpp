@@ -1,7 +1,7 @@
-// Seed 004 "Protocol" step 5: re-run the whole procedure in a second process and reject the result
-// if the two disagree by more than the reported dispersion. The second process is this program
-// again (/proc/self/exe, fork + exec) with the same arguments; its result document is compared
-// here, row by row and point by point.
+// The host suite's reproducibility rule (docs/method.md#reproducibility): the whole procedure is run
+// again in a second process (started by the command line, cli/session.hpp) and the result is
+// rejected where the two disagree by more than the reported dispersion; its result document is
+// compared here, row by row and point by point.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -30,14 +30,9 @@ struct ReproOutcome {
 // becomes status "suspect" with the reason in its message; each series point gets "repro_agree".
 ReproOutcome compare_and_mark(nlohmann::json& first, const nlohmann::json& second);
 
-// The second process's arguments: the same, without --repro, --json, --csv and --submit/--submit-token/--token
-// (it never submits), then --json <path> -q.
+// The second process's arguments: argv[0], then report::second_run_arguments of the rest (without
+// --repro, --json, --csv, --quiet and --submit/--submit-token/--token: it never submits), then --json
+// <path> --quiet.
 std::vector<std::string> repro_arguments(const std::vector<std::string>& argv, const std::string& json_path);
-
-// Runs /proc/self/exe with `argv` (argv[0] included) and waits. When this process was started
-// through an explicit dynamic loader (ld-linux ... --library-path ... program), the loader is
-// started again with the library directories this process has loaded. Its stdout is discarded.
-// Returns the child's exit status; `executed` (when given) receives the exact argv that was exec'd.
-Expected<int> run_self(const std::vector<std::string>& argv, std::vector<std::string>* executed = nullptr);
 
 }  // namespace wgb::host

@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <limits>
@@ -559,20 +561,34 @@ Status write_outputs(const std::string& json_path, const std::string& csv_path, 
 }
 
 Status write_text_atomic(const std::filesystem::path& path, const std::string& text) {
+  // Every error names the path the user gave and the system's reason (not the temporary file).
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return make_error(ErrorKind::Io, fmt::format("cannot write {}: {}", path.string(), std::strerror(EISDIR)));
+  }
   const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   const auto tmp = dir / fmt::format(".{}.tmp-{}", path.filename().string(), getpid());
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return make_error(ErrorKind::Io, fmt::format("cannot write {}", tmp.string()));
+    if (!out) {
+      const int err = errno != 0 ? errno : EIO;
+      return make_error(ErrorKind::Io, fmt::format("cannot write {}: {}", path.string(), std::strerror(err)));
+    }
     out << text;
     out.flush();
-    if (!out) return make_error(ErrorKind::Io, fmt::format("error writing {}", tmp.string()));
+    if (!out) {
+      const int err = errno != 0 ? errno : EIO;
+      out.close();
+      std::filesystem::remove(tmp, ec);
+      return make_error(ErrorKind::Io, fmt::format("cannot write {}: {}", path.string(), std::strerror(err)));
+    }
   }
-  std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) {
+    const std::string reason = ec.message();  // before remove() reuses ec
     std::filesystem::remove(tmp, ec);
-    return make_error(ErrorKind::Io, fmt::format("cannot replace {}: {}", path.string(), ec.message()));
+    return make_error(ErrorKind::Io, fmt::format("cannot replace {}: {}", path.string(), reason));
   }
   return ok();
 }
@@ -587,8 +603,12 @@ Expected<nlohmann::json> load_result_document(const std::filesystem::path& path)
   if (std::filesystem::is_directory(path, ec)) {
     return make_error(ErrorKind::Usage, fmt::format("{}: is a directory, not a result document", name));
   }
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorKind::Usage, fmt::format("{}: cannot open the file", name));
+  if (!in) {
+    return make_error(ErrorKind::Usage,
+                      fmt::format("{}: cannot open the file: {}", name, std::strerror(errno != 0 ? errno : ENOENT)));
+  }
   std::stringstream buffer;
   buffer << in.rdbuf();
   return parse_result_document(buffer.str(), name);

@@ -91,7 +91,8 @@ nlohmann::json repro_summary_json(const ReproSummary& s) {
   return j;
 }
 
-std::vector<std::string> second_run_arguments(const std::vector<std::string>& args, const std::string& json_path) {
+std::vector<std::string> second_run_arguments(const std::vector<std::string>& args, const std::string& json_path,
+                                              bool mark) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -108,7 +109,8 @@ std::vector<std::string> second_run_arguments(const std::vector<std::string>& ar
     }
     out.push_back(a);
   }
-  out.insert(out.end(), {"--json", json_path, "--quiet", kSecondRunFlag});
+  out.insert(out.end(), {"--json", json_path, "--quiet"});
+  if (mark) out.emplace_back(kSecondRunFlag);
   return out;
 }
 

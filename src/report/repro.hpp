@@ -1,6 +1,7 @@
-// The reproducibility check (seed 004 protocol step 5): the whole procedure is run again in a
+// The reproducibility check (docs/method.md#reproducibility): the whole procedure is run again in a
 // second process, and every row where the two runs disagree by more than the reported dispersion
-// is flagged.
+// is flagged. The command line starts that process (cli/session.hpp) with second_run_arguments; the
+// host suite's documents are compared by host/repro.hpp's rule, which also compares curve points.
 //
 // The rule, per row matched by key (id, plus the sweep point) and occurrence:
 //   d1, d2   = each run's reported relative dispersion (IQR / median for median rows, CV for
@@ -44,8 +45,10 @@ extern const char* const kReproRule;  // the rule above, one line, for documents
 
 // The second process's arguments: `args` (the command line after the program name) without
 // --repro, --json/--csv and their values, and -q/--quiet; then --json <json_path> --quiet
-// --repro-second-run. Handles "--opt value" and "--opt=value".
-std::vector<std::string> second_run_arguments(const std::vector<std::string>& args, const std::string& json_path);
+// --repro-second-run (unless `mark` is false). Handles "--opt value" and "--opt=value". The one
+// argument rewrite of the program (the host's repro_arguments uses it too).
+std::vector<std::string> second_run_arguments(const std::vector<std::string>& args, const std::string& json_path,
+                                              bool mark = true);
 inline constexpr const char* kSecondRunFlag = "--repro-second-run";
 
 // ---- test-only perturbation --------------------------------------------------------------------

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <httplib.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 
 #include "store/submission.hpp"
 
@@ -50,8 +52,27 @@ Expected<std::pair<ServerUrl, std::string>> split(const std::string& url) {
   return std::pair{*base, rest};
 }
 
+// httplib's error names ("Connection", "Read") in words, with the system's reason where it has one.
+std::string describe(httplib::Error e, int err) {
+  const std::string why = err != 0 ? fmt::format(": {}", std::strerror(err)) : std::string();
+  switch (e) {
+    case httplib::Error::Connection: return "could not connect" + (why.empty() ? " (is a server listening there?)" : why);
+    case httplib::Error::ConnectionTimeout: return "timed out while connecting" + why;
+    case httplib::Error::Read: return "the connection failed while reading the answer" + why;
+    case httplib::Error::Write: return "Write failed: the connection broke while sending" + why;
+    case httplib::Error::SSLConnection: return "the TLS handshake failed" + why;
+    case httplib::Error::SSLServerVerification: return "the server's TLS certificate was not accepted";
+    default: return httplib::to_string(e) + why;
+  }
+}
+
 Expected<HttpReply> reply_of(const httplib::Result& r, const std::string& what) {
-  if (!r) return make_error(ErrorKind::Io, fmt::format("{}: {}", what, httplib::to_string(r.error())));
+  if (!r) {
+    const int err = errno;  // set by the socket call that failed, when one did
+    const bool system = err == ECONNREFUSED || err == ETIMEDOUT || err == EHOSTUNREACH || err == ENETUNREACH ||
+                        err == ECONNRESET || err == EPIPE;
+    return make_error(ErrorKind::Io, fmt::format("{}: {}", what, describe(r.error(), system ? err : 0)));
+  }
   return HttpReply{r->status, r->body, r->get_header_value("Content-Type")};
 }
 
@@ -82,6 +103,7 @@ Expected<HttpReply> http_get(const std::string& url, std::chrono::seconds timeou
   if (!parts) return parts.error();
   ignore_sigpipe();
   auto c = make_client(parts->first, timeout);
+  errno = 0;
   return reply_of(c.Get(parts->second), url);
 }
 
@@ -93,6 +115,7 @@ Expected<HttpReply> http_post(const std::string& url, const std::string& body, c
   auto c = make_client(parts->first, timeout);
   httplib::Headers headers;
   if (!token.empty()) headers.emplace("Authorization", "Bearer " + token);
+  errno = 0;
   return reply_of(c.Post(parts->second, headers, body, "application/json"), url);
 }
 

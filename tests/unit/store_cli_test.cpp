@@ -172,7 +172,8 @@ TEST(StoreCliPlain, ServeAndSubmitFailuresAreDocumentedExitCodes) {
   auto dir = test::temp_dir();
   const auto doc = (dir / "ok.json").string();
   std::ofstream(doc) << make_document({}, {{}}).dump();
-  EXPECT_EQ(run_cli(fmt::format("submit {} --timeout 2 --to http://127.0.0.1:9", doc)).code, 5);
+  // An unreachable server is a network failure: exit code 6 (5 is for files that cannot be written).
+  EXPECT_EQ(run_cli(fmt::format("submit {} --timeout 2 --to http://127.0.0.1:9", doc)).code, 6);
   std::filesystem::remove_all(dir);
 }
 

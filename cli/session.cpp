@@ -1,0 +1,250 @@
+// The command-line session (session.hpp): signals, display, writing, the second process, submitting
+// and the exit code, once for run, memory, sweep and host.
+#include "cli/session.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "report/repro.hpp"
+#include "store/client.hpp"
+
+extern char** environ;
+
+namespace wgb::cli {
+
+namespace {
+
+// The program's one signal flag: a handler can only reach a static.
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_interrupt(int sig) {
+  // First Ctrl-C: stop at the next check and write what completed. Second: leave at once.
+  if (g_interrupted.exchange(true) && sig == SIGINT) std::_Exit(kExitCancelled);
+}
+
+}  // namespace
+
+// ---- flags ----------------------------------------------------------------------------------
+
+void add_output_flags(CLI::App& cmd, OutputFlags& f, const OutputFlagSet& set) {
+  const std::string unit = set.unit;
+  cmd.add_option("--json", f.json_path,
+                 fmt::format("Write the result document here (after every {}, atomically)", unit))
+      ->type_name("FILE");
+  cmd.add_option("--csv", f.csv_path, fmt::format("Write the {}s as CSV here (after every {}, atomically)", unit, unit))
+      ->type_name("FILE");
+  cmd.add_flag(
+      "-q,--quiet", f.quiet,
+      fmt::format("Nothing on stderr but errors{}{}", set.submit ? " and where --submit sent the document" : "",
+                  set.progress ? " (wins over --progress)" : ""));
+  if (set.progress) {
+    cmd.add_flag("--progress", f.progress,
+                 fmt::format("Draw the progress bar and per-{} lines on stderr even when it is not a terminal (by "
+                             "default they are shown only on a terminal)",
+                             unit));
+  }
+  if (set.repro) {
+    cmd.add_flag("--repro", f.repro,
+                 "Run everything again in a second process and flag rows where the two runs disagree by more than "
+                 "the reported dispersion (exit code 1 when any does)");
+    cmd.add_flag(report::kSecondRunFlag, f.second_run)->group("");  // hidden: set by --repro
+  }
+  if (set.submit) {
+    cmd.add_option("--submit", f.submit_url, "Send the finished result document to this results server (see 'serve')")
+        ->type_name("URL");
+    cmd.add_option("--submit-token,--token", f.submit_token, "Bearer token for --submit")->type_name("TOKEN");
+  }
+}
+
+// ---- signals --------------------------------------------------------------------------------
+
+Interrupt::Interrupt(bool also_sigterm) : sigterm_(also_sigterm) {
+  g_interrupted = false;
+  previous_int_ = std::signal(SIGINT, on_interrupt);
+  if (sigterm_) previous_term_ = std::signal(SIGTERM, on_interrupt);
+}
+
+Interrupt::~Interrupt() {
+  std::signal(SIGINT, previous_int_);
+  if (sigterm_) std::signal(SIGTERM, previous_term_);
+}
+
+bool Interrupt::requested() const { return g_interrupted.load(); }
+
+CancelToken Interrupt::token() const { return CancelToken{&g_interrupted}; }
+
+// ---- the second process -----------------------------------------------------------------------
+
+std::vector<std::string> self_command() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return {command_line().empty() ? std::string("webgpu-bench") : command_line().front()};
+  const std::string name = exe.filename().string();
+  if (name.rfind("ld-", 0) != 0 || name.find(".so") == std::string::npos) return {exe.string()};
+  // Started as `ld.so [--library-path P ...] program args...`: /proc/self/cmdline still holds the
+  // loader's part; everything before the program's own argv is kept.
+  std::ifstream f("/proc/self/cmdline", std::ios::binary);
+  std::stringstream buf;
+  buf << f.rdbuf();
+  const std::string raw = buf.str();
+  std::vector<std::string> cmdline;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '\0') {
+      cmdline.push_back(raw.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  const std::size_t argc = command_line().size();
+  if (argc == 0 || cmdline.size() < argc + 1) return {exe.string()};
+  std::vector<std::string> out{exe.string()};
+  for (std::size_t i = 1; i + argc < cmdline.size(); ++i) out.push_back(cmdline[i]);
+  out.push_back(cmdline[cmdline.size() - argc]);  // the program
+  return out;
+}
+
+Expected<int> run_self(const std::vector<std::string>& args, std::vector<std::string>* executed) {
+  std::vector<std::string> all = self_command();
+  all.insert(all.end(), args.begin(), args.end());
+  if (executed != nullptr) *executed = all;
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  // The second run's table would repeat the first; its result document is what is compared.
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  // The child starts with no signal blocked: the job-control watcher blocks Ctrl-Z in this process.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
+    return make_error(ErrorKind::Failed,
+                      fmt::format("cannot start the second process {}: {}", all.front(), std::strerror(rc)));
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      return make_error(ErrorKind::Failed, fmt::format("waiting for the second process: {}", std::strerror(errno)));
+    }
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+// ---- the session ------------------------------------------------------------------------------
+
+Session::Session(const OutputFlags& flags, const char* unit) : flags_(flags), unit_(unit) {
+  display_ = std::make_unique<ProgressDisplay>(flags_.quiet      ? ProgressMode::Never
+                                               : flags_.progress ? ProgressMode::Always
+                                                                 : ProgressMode::Auto);
+  // Ctrl-Z is an unbounded pause: no ETA while stopped, and the stopped time is not counted as the
+  // running benchmark's duration (job_control.hpp).
+  ProgressDisplay* d = display_.get();
+  stop_watcher_ = std::make_unique<StopWatcher>([d] { d->pause("stopped (job control)"); }, [d] { d->resume(); });
+}
+
+Status Session::check_before_work() const {
+  if (!flags_.submit_url.empty()) {
+    if (auto url = store::parse_server_url(flags_.submit_url); !url) return url.error();
+  }
+  return ok();
+}
+
+void Session::note(const std::string& line) const {
+  if (!flags_.quiet) std::cerr << line << '\n';
+}
+
+Status Session::write_first(const report::ResultDocument& doc) {
+  return report::write_outputs(flags_.json_path, flags_.csv_path, doc);
+}
+
+void Session::write(const report::ResultDocument& doc) {
+  if (auto st = report::write_outputs(flags_.json_path, flags_.csv_path, doc); !st && io_) io_ = st;
+}
+
+SecondRun Session::run_second_process() const {
+  SecondRun s;
+  // A private file of our own for the second document (mkstemp: no other process can claim it).
+  std::string tmpl = (std::filesystem::temp_directory_path() / "webgpu-bench-repro-XXXXXX.json").string();
+  const int fd = mkstemps(tmpl.data(), 5);
+  if (fd < 0) {
+    s.failure = fmt::format("cannot create a file for the second process's document in {}: {}",
+                            std::filesystem::temp_directory_path().string(), std::strerror(errno));
+    s.document = make_error(ErrorKind::Io, s.failure);
+    return s;
+  }
+  close(fd);
+  std::vector<std::string> args(command_line().begin() + (command_line().empty() ? 0 : 1), command_line().end());
+  s.arguments = report::second_run_arguments(args, tmpl);
+  s.started_at = report::utc_now_iso8601();
+  auto code = run_self(s.arguments, &s.executed);
+  s.finished_at = report::utc_now_iso8601();
+  if (!code) {
+    s.failure = code.error().message;
+    s.document = code.error();
+  } else {
+    s.exit_code = *code;
+    s.document = report::load_document(tmpl);
+    if (!s.document) {
+      s.failure = fmt::format("the second process (exit code {}) left no usable document: {}", *code,
+                              s.document.error().message);
+    }
+  }
+  std::error_code ec;
+  std::filesystem::remove(tmpl, ec);
+  return s;
+}
+
+int submit_exit_code(const Error& e) {
+  // The client's own check of the document before anything is sent, and a malformed URL, are the
+  // user's input; everything after the request left (no connection, an HTTP error) is the network.
+  if (e.kind == ErrorKind::Usage && e.message.find("(HTTP ") == std::string::npos) return kExitUsage;
+  return kExitNetwork;
+}
+
+int Session::finish(const nlohmann::json& document, const Outcome& o) {
+  if (!io_) return fail(io_.error());
+  if (!flags_.submit_url.empty() && !o.cancelled && o.ran) {
+    // Nothing is sent anywhere unless the user asked (--submit).
+    if (auto st = store::submit_document(document, flags_.submit_url, flags_.submit_token); !st) {
+      fail(st.error());
+      return submit_exit_code(st.error());
+    }
+    // Always said, --quiet or not: the document left this machine.
+    std::cerr << fmt::format("submitted to {}\n", flags_.submit_url);
+  }
+  if (o.cancelled) {
+    return fail(ErrorKind::Cancelled, fmt::format("interrupted; {} completed {}{} kept{}", o.completed, unit_,
+                                                  o.completed == 1 ? " was" : "s were",
+                                                  flags_.json_path.empty() ? "" : " in " + flags_.json_path));
+  }
+  if (o.fatal) return fail(*o.fatal);
+  if (!o.failure.empty()) {
+    fail(ErrorKind::Failed, o.failure);
+    return kExitBenchmarkFailed;
+  }
+  return o.any_error ? kExitBenchmarkFailed : kExitOk;
+}
+
+}  // namespace wgb::cli
