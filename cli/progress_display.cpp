@@ -101,8 +101,12 @@ void ProgressDisplay::on_progress(const ProgressEvent& e) {
   stage_ = e.stage;
 }
 
-void ProgressDisplay::on_result(std::size_t index, const std::string& line) {
+void ProgressDisplay::on_result(std::size_t index, const std::string& line, const std::function<void()>& print) {
   std::lock_guard lock(mutex_);
+  if (print) {
+    if (enabled_) clear_locked();
+    print();
+  }
   if (ended_) return;
   if (progress_) progress_->on_result(index, now_s() + offset_s_);
   if (!line.empty() && enabled_) {

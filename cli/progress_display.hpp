@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -48,8 +49,9 @@ class ProgressDisplay {
   ~ProgressDisplay();
   void begin(std::size_t count, std::vector<double> estimates_s);
   void on_progress(const ProgressEvent& e);
-  // A row that really ran (or resolved) completed; `line` is printed above the bar.
-  void on_result(std::size_t index, const std::string& line);
+  // A row that really ran (or resolved) completed; `line` is printed above the bar on stderr, and
+  // `print` (output on stdout, say) runs while the bar is cleared, so the two never share a line.
+  void on_result(std::size_t index, const std::string& line, const std::function<void()>& print = {});
   // An unbounded pause (job control): no ETA until resume(), and the paused time does not count
   // toward the running benchmark's measured duration. `why` is shown in place of the stage.
   void pause(const std::string& why);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/common.hpp"
+#include "cli/terminal.hpp"
 #include "report/csv.hpp"
 #include "report/document.hpp"
 #include "report/html.hpp"
@@ -54,8 +55,8 @@ int report_command(const ReportFlags& f) {
   if (f.html_path.empty() && f.csv_path.empty()) {
     for (const auto& d : docs) {
       std::cout << d.path.string() << ":\n";
-      report::write_table(std::cout, d.rows);
-      report::write_summary(std::cout, d.rows, d.json);
+      report::write_table(std::cout, d.rows, terminal_width());
+      report::write_summary(std::cout, d.rows, d.json, terminal_width());
       // Technique verdicts derived from the rows (documents written before the technique_verdicts
       // field get them too).
       report::write_verdicts(std::cout, report::family_verdicts(d.rows));

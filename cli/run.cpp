@@ -23,6 +23,7 @@
 #include "cli/host.hpp"
 #include "cli/sampling_flags.hpp"
 #include "cli/session.hpp"
+#include "cli/terminal.hpp"
 #include "report/csv.hpp"
 #include "report/document.hpp"
 #include "report/repro.hpp"
@@ -89,6 +90,7 @@ int run_on_adapter(const RunFlags& f) {
   Session session(f.out);
   if (auto st = session.check_before_work(); !st) return fail(st.error());
   ProgressDisplay& display = session.display();
+  const std::size_t width = terminal_width();
   // With --experimental the device is opened first, so the subgroup-matrix configurations the
   // adapter reports beyond the built-in ones become benchmarks too.
   std::unique_ptr<gpu::Context> context;
@@ -161,15 +163,28 @@ int run_on_adapter(const RunFlags& f) {
     std::cerr << fmt::format("adapter: {} ({}, {}, {}), robustness {}\n", a.device.empty() ? a.description : a.device,
                              a.backend, a.adapter_type, a.driver, suite->context()->options().robustness ? "on" : "off");
   }
+  // Each row is printed on stdout as it completes, in columns sized up front; where stdout is not
+  // the terminal the bar is on, the bar's own one-line summary of the row is shown above it too.
+  std::vector<std::string> ids, units;
+  for (const auto& d : suite->benchmarks()) {
+    ids.push_back(d.id);
+    units.push_back(d.metric.unit);
+  }
+  const report::TableStream stream(ids, units, width);
+  std::cout << stream.header() << std::flush;
+  const bool stdout_is_terminal = ::isatty(STDOUT_FILENO) != 0;
   display.begin(suite->benchmark_count(), suite->initial_estimates_s());
   Outcome outcome;
   while (auto row = suite->next()) {
     // Outside the measured path: the row is complete; only its reported times are scaled.
     if (perturb) report::apply_test_perturbation(*row, *perturb);
     outcome.any_error = outcome.any_error || row->status == RowStatus::Error;
+    auto print = [&] { std::cout << stream.row(*row) << std::flush; };
     if (row->status != RowStatus::Cancelled) {
       ++outcome.completed;  // rows that really completed (not the cancelled ones of an interrupt)
-      display.on_result(row->index, row_line(*row));  // printed above the bar when the bar is shown
+      display.on_result(row->index, stdout_is_terminal ? "" : row_line(*row), print);
+    } else {
+      display.on_result(row->index, "", print);
     }
     report::annotate_technique_row(*row);  // derived numbers (ns/hop) before the row is recorded
     doc.add_row(*row);
@@ -190,11 +205,14 @@ int run_on_adapter(const RunFlags& f) {
   const bool do_repro = f.out.repro && !outcome.cancelled && !outcome.fatal;
   if (do_repro) check_reproducibility(f, session, doc);
   session.write(doc);
-  report::write_table(std::cout, doc.rows());
-  report::write_summary(std::cout, doc.rows(), doc.json());
+  report::write_roofline_table(std::cout, doc.rows());
+  report::write_repro_table(std::cout, doc.rows());
+  report::write_summary(std::cout, doc.rows(), doc.json(), width, /*streamed=*/true);
   std::vector<BenchmarkResult> results;
   for (const auto& r : doc.rows()) results.push_back(r.result);
-  report::write_verdicts(std::cout, report::family_verdicts(results));  // technique rows only; else nothing
+  std::ostringstream verdicts;
+  report::write_verdicts(verdicts, report::family_verdicts(results));  // technique rows only; else nothing
+  std::cout << report::wrap_block(verdicts.str(), width);
   if (do_repro && doc.json()["repro"]["verdict"] != "pass") {
     outcome.failure = doc.json()["repro"]["verdict"] == "fail" ? "the second run disagrees with the first (see the repro column)"
                                                               : "the second run could not be compared";

@@ -113,6 +113,21 @@ std::string wrap_text(std::string_view text, std::size_t width, std::size_t firs
   return out;
 }
 
+std::string wrap_block(std::string_view text, std::size_t width) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+    out += line.size() <= width ? std::string(line) : wrap_text(line.substr(indent), width, indent, indent + 2);
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
 namespace {
 
 enum Col : std::size_t { kId, kStatus, kRate, kStat, kDisp, kClock, kIntensity, kRoof, kRepro, kCols };
@@ -209,6 +224,89 @@ void write_table(std::ostream& out, const std::vector<ReportRow>& rows, std::siz
   }
 }
 
+namespace {
+
+// Right-aligned columns under their headers; `right[c]` for numbers.
+template <std::size_t N>
+std::string pad_line(const std::array<std::string, N>& cells, const std::array<std::size_t, N>& w,
+                     const std::array<bool, N>& right) {
+  std::string s;
+  for (std::size_t c = 0; c < N; ++c) {
+    if (c > 0) s += "  ";
+    s += right[c] ? fmt::format("{:>{}}", cells[c], w[c]) : fmt::format("{:<{}}", cells[c], w[c]);
+  }
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+constexpr std::array<bool, 6> kStreamRight{false, false, true, false, true, false};
+
+}  // namespace
+
+TableStream::TableStream(const std::vector<std::string>& ids, const std::vector<std::string>& units, std::size_t width)
+    : width_(width) {
+  // benchmark, status, rate, statistic, dispersion, clock. A rate is at most "999 M" + unit + "/s";
+  // a statistic "median of 999"; a dispersion "IQR 100.00%" (wider values still print whole).
+  widths_ = {9, 9, 4, 13, 11, 5};
+  for (const auto& id : ids) widths_[0] = std::max(widths_[0], id.size());
+  for (const auto& u : units) widths_[2] = std::max(widths_[2], 6 + u.size() + 2);
+}
+
+std::string TableStream::header() const {
+  const std::string h = pad_line<6>({"benchmark", "status", "rate", "statistic", "dispersion", "clock"}, widths_, kStreamRight);
+  std::size_t total = 0;
+  for (auto w : widths_) total += w;
+  total += 2 * (widths_.size() - 1);
+  return h + (total + 7 <= width_ ? "  notes" : "") + "\n" + std::string(total, '-') + "\n";
+}
+
+std::string TableStream::row(const BenchmarkResult& r) const {
+  const bool rate = has_rate(r);
+  std::array<std::string, 6> cells{r.id, to_string(r.status), rate ? format_rate(r.value, r.metric.unit) : "-",
+                                   rate ? fmt::format("{} of {}", to_string(r.statistic), r.stats.count) : "-",
+                                   rate ? dispersion_text(r) : "-", clock_text(r.timing_method)};
+  std::array<std::size_t, 6> w = widths_;
+  std::string line = pad_line<6>(cells, w, kStreamRight);
+  if (r.message.empty()) return line + "\n";
+  // Pad to the full row width so a note on the same line starts under "notes".
+  std::size_t total = 0;
+  for (auto x : w) total += x;
+  total += 2 * (w.size() - 1);
+  if (line.size() < total) line.append(total - line.size(), ' ');
+  if (line.size() + 2 + r.message.size() <= width_) return line + "  " + r.message + "\n";
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return line + "\n" + wrap_text(r.message, width_, 4, 4) + "\n";
+}
+
+void write_roofline_table(std::ostream& out, const std::vector<ReportRow>& rows) {
+  std::vector<std::array<std::string, 3>> lines;
+  for (const auto& row : rows) {
+    if (!has_rate(row.result) || !row.roofline || !row.roofline->applies) continue;
+    lines.push_back({row_key(row.result), intensity_text(row.roofline->arithmetic_intensity), roofline_text(row)});
+  }
+  if (lines.empty()) return;
+  std::array<std::size_t, 3> w{9, 6, 8};
+  for (const auto& l : lines) {
+    for (std::size_t c = 0; c < 3; ++c) w[c] = std::max(w[c], l[c].size());
+  }
+  constexpr std::array<bool, 3> kRight{false, true, false};
+  out << "\nroofline (the fraction of the ceiling that bounds each row)\n"
+      << pad_line<3>({"benchmark", "FLOP/B", "roofline"}, w, kRight) << '\n'
+      << std::string(w[0] + w[1] + w[2] + 4, '-') << '\n';
+  for (const auto& l : lines) out << pad_line<3>(l, w, kRight) << '\n';
+}
+
+void write_repro_table(std::ostream& out, const std::vector<ReportRow>& rows) {
+  if (std::none_of(rows.begin(), rows.end(), [](const ReportRow& r) { return r.repro.has_value(); })) return;
+  std::size_t w = 9;
+  for (const auto& row : rows) w = std::max(w, row.result.id.size());
+  out << "\nrepro (the same command in a second process)\n" << fmt::format("{:<{}}  {}", "benchmark", w, "verdict") << '\n'
+      << std::string(w + 2 + 24, '-') << '\n';
+  for (const auto& row : rows) {
+    if (row.repro) out << fmt::format("{:<{}}  {}", row.result.id, w, repro_text(row)) << '\n';
+  }
+}
+
 void write_table(std::ostream& out, const std::vector<BenchmarkResult>& rows, std::size_t width) {
   auto report_rows = to_report_rows(rows);
   apply_roofline(report_rows);
@@ -216,13 +314,13 @@ void write_table(std::ostream& out, const std::vector<BenchmarkResult>& rows, st
 }
 
 void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const nlohmann::json& document,
-                   std::size_t width) {
+                   std::size_t width, bool streamed) {
   auto line = [&](const std::string& text) { out << wrap_text(text, width, 0, 2) << '\n'; };
   line("statistic: 'best' = fastest kept run (compute-bound kernels); 'median' = median with IQR (memory "
        "traffic, contention, scheduling). Rates are metric units per second. clock: gpu = GPU timestamps, "
        "wall = host wall clock minus the cost of an empty submit.");
   const TableFit fit = fit_columns(rows, width);
-  if (!fit.left_out.empty()) {
+  if (!streamed && !fit.left_out.empty()) {
     line(fmt::format("left out to fit {} columns: {} (a wider terminal, the JSON or CSV document or the HTML "
                      "report show them)", width, fmt::join(fit.left_out, ", ")));
   }

@@ -43,6 +43,9 @@ std::string clock_text(const std::string& timing_method);
 // indent. A word is never cut; one longer than the line stands alone.
 std::string wrap_text(std::string_view text, std::size_t width, std::size_t first_indent, std::size_t indent);
 
+// Every line of `text` wrapped to `width`, keeping its indentation (continuations 2 deeper).
+std::string wrap_block(std::string_view text, std::size_t width);
+
 // Which columns of the table fit `width`: the arithmetic intensity, then the roofline fraction, then
 // the clock are left out (in that order) while the table is wider; the others always stay.
 struct TableFit {
@@ -59,10 +62,32 @@ void write_table(std::ostream& out, const std::vector<ReportRow>& rows, std::siz
 // Plain rows (no repro); their roofline is derived from the rows themselves.
 void write_table(std::ostream& out, const std::vector<BenchmarkResult>& rows, std::size_t width = kDefaultTableWidth);
 
+// The table printed one row at a time, as each completes (google/benchmark's habit): the columns
+// are sized up front from what can be known before measuring (the ids and metric units that will
+// run), so every row lines up with the header. The roofline and repro columns need every row and
+// are printed afterwards (write_roofline_table, the repro lines of write_summary).
+class TableStream {
+ public:
+  TableStream(const std::vector<std::string>& ids, const std::vector<std::string>& units, std::size_t width);
+  std::string header() const;                        // the header line and the rule, with newlines
+  std::string row(const BenchmarkResult& r) const;   // the row (its note under it when too wide), newline-terminated
+
+ private:
+  std::array<std::size_t, 6> widths_{};
+  std::size_t width_;
+};
+
+// Rows with a roofline ceiling: their arithmetic intensity and fraction of the roofline, after a
+// streamed table. Nothing when no row has a ceiling.
+void write_roofline_table(std::ostream& out, const std::vector<ReportRow>& rows);
+// After --repro: each row's verdict against the second process.
+void write_repro_table(std::ostream& out, const std::vector<ReportRow>& rows);
+
 // The lines under the table, wrapped to `width`: which statistic and clock mean what, the columns
 // left out, the ceilings, the rows below 0.2 of their roofline and those without a ceiling (grouped
 // by the reason, said once), and the repro verdict when the document has one.
+// `streamed`: the rows were printed by a TableStream (no column was left out).
 void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const nlohmann::json& document,
-                   std::size_t width = kDefaultTableWidth);
+                   std::size_t width = kDefaultTableWidth, bool streamed = false);
 
 }  // namespace wgb::report

@@ -73,6 +73,31 @@ TEST(GoldenTable, WrapNeverCutsAWord) {
   EXPECT_EQ(wrap_text("", 10, 4, 4), "    ");
 }
 
+TEST(GoldenTable, WrapBlockKeepsIndentation) {
+  EXPECT_EQ(wrap_block("short\n  a long line of words here\n", 13), "short\n  a long line\n    of words\n    here\n");
+}
+
+// Rows printed one at a time line up with the header, whatever they hold.
+TEST(GoldenTable, StreamedRowsLineUpWithTheHeader) {
+  const auto doc = test::synthetic_document();
+  std::vector<std::string> ids, units;
+  for (const auto& r : doc.rows()) {
+    ids.push_back(r.result.id);
+    units.push_back(r.result.metric.unit);
+  }
+  const TableStream stream(ids, units, 100);
+  const std::string header = stream.header();
+  const auto rate_end = header.find("rate") + 4;  // the rate column is right-aligned under its header
+  for (const auto& r : doc.rows()) {
+    const std::string line = stream.row(r.result);
+    EXPECT_LE(line.find('\n'), 100u) << line;
+    if (has_rate(r.result)) {
+      const std::string rate = format_rate(r.result.value, r.result.metric.unit);
+      EXPECT_EQ(line.find(rate) + rate.size(), rate_end) << line;
+    }
+  }
+}
+
 TEST(GoldenTable, EveryRowWithoutACeilingSaysWhyOnce) {
   const auto doc = test::synthetic_document();
   std::ostringstream out;
