@@ -94,7 +94,7 @@ void write_table(std::ostream& out, const std::vector<ReportRow>& rows) {
     l[2] = rate ? format_rate(r.value, r.metric.unit) : "-";
     l[3] = rate ? fmt::format("{} of {}", to_string(r.statistic), r.stats.count) : "-";
     l[4] = rate ? dispersion_text(r) : "-";
-    l[5] = r.timing_method.empty() ? "-" : r.timing_method;
+    l[5] = r.timing_method == TimingMethod::None ? "-" : to_string(r.timing_method);
     l[6] = rate && row.roofline ? intensity_text(row.roofline->arithmetic_intensity) : "-";
     l[7] = rate ? roofline_text(row) : "-";
     l[8] = with_repro ? repro_text(row) : "";
