@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "webgpu_bench/context.hpp"
+#include "webgpu_bench/vocabulary.hpp"
 #include "webgpu_bench/expected.hpp"
 
 namespace wgb {
@@ -31,10 +32,6 @@ struct Metric {
   std::string name;  // "Bytes moved", "Floating-point ops (an FMA counts 2)", ...
 };
 
-// Which statistic a row's headline uses, and why (seed 004: the minimum for compute-bound kernels,
-// the median with IQR for anything involving memory traffic, contention or scheduling).
-enum class Statistic { Best, Median };
-const char* to_string(Statistic s) noexcept;
 
 // The work one repetition does, from the kernel's cost model (BabelStream's `weight`): never
 // measured, always counted. bytes_* are DRAM-level logical bytes; operations are in metric units.

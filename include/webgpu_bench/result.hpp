@@ -1,4 +1,4 @@
-// One result row: everything needed to make the number a measurement (seed 004): what ran (id,
+// One result row: everything needed to make the number a measurement (docs/method.md#record): what ran (id,
 // WGSL hash, parameters), how it was timed (clock, batches, samples), which statistic and why, and
 // its dispersion. Rows are produced as benchmarks complete and never hold a silent zero: a row
 // that did not measure says skipped/error/cancelled and why.
@@ -10,29 +10,13 @@
 #include <vector>
 
 #include "webgpu_bench/definition.hpp"
+#include "webgpu_bench/vocabulary.hpp"
 
 namespace wgb {
-
-enum class RowStatus { Ok, Skipped, Error, Throttled, Cancelled, Suspect };
-const char* to_string(RowStatus s) noexcept;
 
 struct RowStats {  // of the kept per-repetition times, in ms
   std::size_t count = 0;
   double min = 0, max = 0, mean = 0, median = 0, stddev = 0, ci95 = 0, cv = 0, q1 = 0, q3 = 0, iqr = 0;
-};
-
-// A timed batch that is not among a row's kept samples nor its thermal discards (throttled_ms), and
-// why: every measured batch stays in the row (issue 3), also those the statistics leave out.
-struct DiscardedSample {
-  double ms = 0;                  // per-repetition ms (the batch's time / repetitions); may be NaN
-  std::uint32_t repetitions = 1;  // batch size it was measured at
-  std::uint64_t knob = 0;         // work knob it was measured at
-  std::string stage;              // "calibrate-knob", "calibrate-batch", "warm-up", "sample"
-  // "unusable" (non-finite or <= 0), "batch-resized" (a round at a batch size sampling abandoned),
-  // "timestamp-rejected" / "timestamp-missing" (only another clock's reading existed),
-  // "clock-demoted" (timed on GPU timestamps before the row moved to the wall clock)
-  std::string reason;
-  std::string note;               // detail; may be empty
 };
 
 struct BenchmarkResult {
@@ -59,9 +43,9 @@ struct BenchmarkResult {
   std::vector<double> throttled_ms;  // discarded as thermal noise, outside the stats
   std::vector<DiscardedSample> discarded;  // every other batch left out of the stats, and why
   RowStats stats;
-  std::string stop_reason;           // converged / max-rounds / throttled
+  StopReason stop_reason = StopReason::None;
   int cooldowns = 0;
-  std::string timing_method;         // gpu-timestamp / wall-clock
+  TimingMethod timing_method = TimingMethod::None;  // the clock of the kept samples
   int timestamp_strikes = 0;
   std::vector<std::string> timing_notes;
   std::string wgsl_hash;

@@ -9,8 +9,6 @@
 
 namespace wgb {
 
-const char* to_string(Statistic s) noexcept { return s == Statistic::Best ? "best" : "median"; }
-
 namespace {
 
 class KernelWorkload final : public Workload {

@@ -1,4 +1,4 @@
-// The statistic of each regime, and the summary of a sample set.
+// The statistic of each regime.
 #include "host/harness.hpp"
 
 namespace wgb::host {
@@ -27,19 +27,6 @@ const char* to_string(Regime r) noexcept {
     case Regime::Latency: return "latency";
   }
   return "";
-}
-
-Summary summarize(const std::vector<double>& pass_ms, Statistic s, double work_per_pass) {
-  Summary out;
-  out.stats = measure::compute_stats(pass_ms);
-  if (out.stats.count == 0) return out;
-  out.time_ms = s == Statistic::Best ? out.stats.min : out.stats.median;
-  auto rate = [&](double ms) { return ms > 0 ? work_per_pass / (ms * 1e-3) : 0.0; };
-  out.value = rate(out.time_ms);
-  out.value_low = rate(out.stats.q3);
-  out.value_high = rate(out.stats.q1);
-  out.iqr_relative = out.stats.median > 0 ? out.stats.iqr / out.stats.median : 0;
-  return out;
 }
 
 }  // namespace wgb::host

@@ -201,15 +201,11 @@ ProtocolResult run_protocol(Region&& region, const ProtocolConfig& c) {
   return r;
 }
 
-// The headline of a sample set under a statistic: time and rate with its dispersion.
-struct Summary {
-  measure::Stats stats;     // of the per-pass times (ms)
-  double time_ms = 0;       // min (Best) or median (Median)
-  double value = 0;         // work / time, per second
-  double value_low = 0;     // work / q3
-  double value_high = 0;    // work / q1
-  double iqr_relative = 0;  // iqr / median
-};
-Summary summarize(const std::vector<double>& pass_ms, Statistic s, double work_per_pass);
+// The headline of a sample set under a statistic: time and rate with its dispersion (the one
+// computation every suite uses, measure/stats.hpp).
+using Summary = measure::Headline;
+inline Summary summarize(const std::vector<double>& pass_ms, Statistic s, double work_per_pass) {
+  return measure::headline(pass_ms, s, work_per_pass);
+}
 
 }  // namespace wgb::host

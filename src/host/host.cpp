@@ -23,9 +23,11 @@
 #include "host/clock.hpp"
 #include "host/kernels.hpp"
 #include "host/topology.hpp"
+#include "measure/record.hpp"
 #include "measure/stats.hpp"
 #include "report/machine.hpp"
 #include "report/table.hpp"
+#include "suite/row.hpp"
 
 namespace wgb::host {
 
@@ -483,20 +485,17 @@ struct Run {
     r.metric = metric;
     r.statistic = statistic_for(regime);
     r.statistic_reason = statistic_reason(regime);
-    r.value = h.sum.value;
-    r.time_ms = h.sum.time_ms;
-    r.value_low = h.sum.value_low;
-    r.value_high = h.sum.value_high;
-    r.work = h.work;
     r.knob_name = "repeat";
-    r.knob = h.proto.repeat;
-    r.repetitions = static_cast<std::uint32_t>(std::min<std::uint64_t>(h.proto.repeat, 0xffffffffu));
-    r.calibration = h.proto.calibration;
-    r.samples_ms = h.proto.pass_ms;
-    const auto& s = h.sum.stats;
-    r.stats = RowStats{s.count, s.min, s.max, s.mean, s.median, s.stddev, s.ci95, s.cv, s.q1, s.q3, s.iqr};
-    r.stop_reason = "fixed-repetitions";
-    r.timing_method = "steady_clock";
+    // The host protocol's record (docs/method.md#host-protocol): every timed region kept, no
+    // discards, a fixed repetition count on the host's steady clock.
+    measure::Record rec;
+    rec.knob = h.proto.repeat;
+    rec.repetitions = static_cast<std::uint32_t>(std::min<std::uint64_t>(h.proto.repeat, 0xffffffffu));
+    rec.calibration_trace = h.proto.calibration;
+    rec.kept_ms = h.proto.pass_ms;
+    rec.stop_reason = StopReason::FixedRepetitions;
+    rec.clock = TimingMethod::HostSteadyClock;
+    apply_record(r, rec, h.work);
     r.timing_notes.push_back(fmt::format("{} timed regions of {} pass(es) each; samples are region time / repeat",
                                          h.proto.region_ms.size(), h.proto.repeat));
     r.timing_notes.push_back(fmt::format("warm-up: {} regions, {:.1f} ms, {}", h.proto.warmup_runs, h.proto.warmup_ms,
@@ -1122,7 +1121,6 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
                                                             {"min", *std::min_element(os_all.begin(), os_all.end())},
                                                             {"max", *std::max_element(os_all.begin(), os_all.end())},
                                                             {"source", r.os_clock_source}});
-  auto& rows_json = doc.json()["rows"];
   for (std::size_t i = 0; i < r.out.rows.size(); ++i) {
     auto& row = r.out.rows[i];
     if (row.status != RowStatus::Ok || row.time_ms <= 0) continue;
@@ -1139,8 +1137,10 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
         {"roofline", fmt::format("measured: peak {} ({}), bandwidth {} ({})", report::format_rate(peak, "FLOP"),
                                  is_f32 ? "host-fma-f32" : "host-fma-f64", report::format_rate(bw, "B"), bw_from)}};
     row.parameters["derived"] = dj;
-    if (i < rows_json.size()) rows_json[i]["parameters"]["derived"] = dj;
+    // The document's rows are typed: edit the row, then let the document rewrite its JSON.
+    if (i < doc.rows().size()) doc.rows()[i].result.parameters["derived"] = dj;
   }
+  doc.refresh();
   if (checkpoint) {
     if (auto st = checkpoint(); !st) return std::move(st).error();
   }

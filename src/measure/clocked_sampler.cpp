@@ -6,8 +6,12 @@
 
 namespace wgb::measure {
 
+ClockedSampler::ClockedSampler(ProtocolFactory make, TimingArbiter arbiter)
+    : make_(std::move(make)), arbiter_(std::move(arbiter)), protocol_(make_(arbiter_.clock())) {}
+
 ClockedSampler::ClockedSampler(SamplerConfig cfg, KnobRange knob, CooldownBudget& budget, TimingArbiter arbiter)
-    : cfg_(cfg), knob_(knob), budget_(&budget), arbiter_(std::move(arbiter)), sampler_(cfg, knob, budget) {}
+    : ClockedSampler([cfg, knob, b = &budget](ClockKind) { return std::make_unique<Sampler>(cfg, knob, *b); },
+                     std::move(arbiter)) {}
 
 TimedSample ClockedSampler::add(const RawTiming& raw) {
   const ClockKind row_clock = arbiter_.clock();
@@ -19,10 +23,10 @@ TimedSample ClockedSampler::add(const RawTiming& raw) {
   if (s.clock != row_clock) {
     // Only another clock's reading exists for this batch: keeping it would mix two clocks (two
     // different biases) in one row's statistics.
-    sampler_.reject(s.ms, s.timestamp_rejected ? "timestamp-rejected" : "timestamp-missing", s.note);
+    protocol_->reject(s.ms, s.timestamp_rejected ? "timestamp-rejected" : "timestamp-missing", s.note);
     return s;
   }
-  sampler_.add(s.ms);
+  protocol_->add(s.ms);
   return s;
 }
 
@@ -30,8 +34,8 @@ void ClockedSampler::restart_on_wall_clock(const TimedSample& trigger) {
   // Samples taken so far were timed on GPU timestamps that have now proven untrustworthy, and the
   // calibration that sized the batch read the same timer: start again on the wall clock. What was
   // measured before stays in the record, as discarded.
-  const SamplerReport before = sampler_.report();
-  const Action pending = sampler_.next();  // the Run whose result `trigger` is
+  const Record before = protocol_->record();
+  const Action pending = protocol_->next();  // the Run whose result `trigger` is
   for (const double ms : before.kept_ms) {
     earlier_discarded_.push_back({ms, before.repetitions, before.knob, "sample", "clock-demoted",
                                   "kept on gpu-timestamp before the row was demoted to the wall clock"});
@@ -52,11 +56,14 @@ void ClockedSampler::restart_on_wall_clock(const TimedSample& trigger) {
   earlier_notes_.push_back(os.str());
   earlier_cooldowns_ += before.cooldowns_taken;
   ++restarts_;
-  sampler_ = Sampler(cfg_, knob_, *budget_);
+  protocol_ = make_(ClockKind::WallClock);
 }
 
-SamplerReport ClockedSampler::report() const {
-  SamplerReport r = sampler_.report();
+Record ClockedSampler::record() const {
+  Record r = protocol_->record();
+  r.clock = arbiter_.clock();
+  r.timestamp_strikes = arbiter_.strikes();
+  r.restarts = restarts_;
   if (restarts_ == 0) return r;
   std::vector<DiscardedSample> discarded = earlier_discarded_;
   discarded.insert(discarded.end(), r.discarded.begin(), r.discarded.end());

@@ -1,8 +1,9 @@
-// Implementation of the seed-001 PhaseSampler (phase_sampler.hpp).
+// Implementation of the PhaseSampler (phase_sampler.hpp).
 #include "measure/phase_sampler.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -47,8 +48,14 @@ double PhaseSampler::typical_pass_ms() const {
   return cfg_.target_sample_ms;
 }
 
+const char* PhaseSampler::stage_name() const {
+  return phase_ == Phase::Sample ? "sample" : phase_ == Phase::WarmUp ? "warm-up" : "calibrate";
+}
+
 void PhaseSampler::record_invalid(double pass_ms, const char* stage) {
   invalid_ms_.push_back(pass_ms);
+  if (rejecting_) return;
+  discarded_.push_back({pass_ms / dispatches_, dispatches_, 1, stage, "unusable", ""});
   std::ostringstream os;
   os << stage << ": ignored unusable pass duration " << pass_ms << " ms (" << dispatches_
      << " dispatches)";
@@ -64,6 +71,7 @@ void PhaseSampler::add(double pass_ms) {
   awaiting_result_ = false;
   const bool valid = std::isfinite(pass_ms) && pass_ms > 0;
   if (valid) last_pass_ms_ = pass_ms;
+  if (phase_ == Phase::Calibrate && !rejecting_) calibration_trace_.emplace_back(dispatches_, pass_ms / dispatches_);
   switch (phase_) {
     case Phase::Calibrate: add_calibration(pass_ms, valid); break;
     case Phase::WarmUp:
@@ -75,6 +83,14 @@ void PhaseSampler::add(double pass_ms) {
     case Phase::Sample: add_sample(pass_ms, valid); break;
     case Phase::Done: break;
   }
+}
+
+void PhaseSampler::reject(double pass_ms, std::string reason, std::string note) {
+  if (!awaiting_result_) throw std::logic_error("PhaseSampler::reject() without a pending Run action");
+  discarded_.push_back({pass_ms / dispatches_, dispatches_, 1, stage_name(), std::move(reason), std::move(note)});
+  rejecting_ = true;
+  add(std::numeric_limits<double>::quiet_NaN());  // charged like an unusable pass: the phase still ends
+  rejecting_ = false;
 }
 
 void PhaseSampler::add_calibration(double pass_ms, bool valid) {
@@ -131,12 +147,30 @@ PhaseSampler::Report PhaseSampler::report() const {
   r.notes = notes_;
   r.stats = compute_stats(r.kept_ms);
   // The median, not the mean or best: memory passes have a symmetric-ish spread around a
-  // sustained rate, and the median is insensitive to whatever rejection missed (seed 001).
+  // sustained rate, and the median is insensitive to whatever rejection missed (docs/method.md#statistic).
   r.median_ms = r.stats.median;
   r.cv = r.stats.cv;
   r.warmup_ms_spent = warmup_ms_;
   r.sampled_ms = sampled_ms_;
   r.hit_hard_stop = hit_hard_stop_;
+  return r;
+}
+
+Record PhaseSampler::record() const {
+  const Report rep = report();
+  Record r;
+  r.knob = 1;
+  r.repetitions = dispatches_;
+  r.calibration_trace = calibration_trace_;
+  const double n = dispatches_;
+  for (double ms : rep.kept_ms) r.kept_ms.push_back(ms / n);
+  r.discarded = discarded_;
+  for (double ms : rep.rejected_ms) {
+    r.discarded.push_back({ms / n, dispatches_, 1, "sample", "outlier",
+                           "modified z-score above the threshold (docs/method.md#phases)"});
+  }
+  r.notes = notes_;
+  r.stop_reason = hit_hard_stop_ ? StopReason::HardStop : StopReason::Budget;
   return r;
 }
 

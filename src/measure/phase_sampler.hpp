@@ -1,4 +1,4 @@
-// Phase engine of the memory suite (seed 001, "Per phase"): calibrate the dispatch count per pass,
+// Phase engine of the memory suite (docs/method.md#phases): calibrate the dispatch count per pass,
 // warm up, record passes until the phase budget is spent (with a minimum count and a hard stop),
 // then reject outliers by modified z-score and report the median.  Same Action protocol as
 // Sampler; the driver executes passes and feeds back their durations, nothing here reads a clock.
@@ -28,17 +28,20 @@ struct PhaseConfig {
 // Budgets are accounted as the sum of the pass durations fed to add(), not host wall time: the
 // driver's per-pass overhead (readback, acknowledgement waits) is outside the budget.  This keeps
 // the engine clock-free; the phase's real duration is therefore somewhat longer than budget_ms.
-class PhaseSampler {  // Action.repetitions = dispatch count per pass; Action.knob is always 1
+class PhaseSampler final : public Protocol {  // Action.repetitions = dispatches per pass; Action.knob is 1
  public:
   explicit PhaseSampler(PhaseConfig cfg);
 
   // A Run is repeated by every next() until add() delivers its result.  Done once finished.
-  Action next();
+  Action next() override;
   // Duration of the last pass (ms).  Non-finite or <= 0 values are recorded as invalid and, so
   // the phase still terminates, charged at the nominal target_sample_ms against the budget.
   // Throws std::logic_error without a pending Run.
-  void add(double pass_ms);
-  bool done() const { return phase_ == Phase::Done; }
+  void add(double pass_ms) override;
+  // A pass measured but unusable (its timestamp failed the cross-check): recorded as discarded with
+  // `reason` and charged like an unusable duration. Throws std::logic_error without a pending Run.
+  void reject(double pass_ms, std::string reason, std::string note) override;
+  bool done() const override { return phase_ == Phase::Done; }
 
   struct Report {
     std::uint32_t dispatches = 1;     // calibrated dispatches per sample
@@ -54,12 +57,16 @@ class PhaseSampler {  // Action.repetitions = dispatch count per pass; Action.kn
     bool hit_hard_stop = false;
   };
   Report report() const;
-  double estimate_remaining_ms() const;
+  // Per dispatch: kept passes after outlier rejection; the outliers, unusable and rejected passes
+  // as discarded entries; stop reason Budget or HardStop.
+  Record record() const override;
+  double estimate_remaining_ms() const override;
 
  private:
   enum class Phase { Calibrate, WarmUp, Sample, Done };
 
   void record_invalid(double pass_ms, const char* stage);
+  const char* stage_name() const;
   void add_calibration(double pass_ms, bool valid);
   void add_sample(double pass_ms, bool valid);
   void start_warmup();
@@ -77,6 +84,9 @@ class PhaseSampler {  // Action.repetitions = dispatch count per pass; Action.kn
   bool hit_hard_stop_ = false;
   std::vector<double> samples_ms_, invalid_ms_;
   std::vector<std::string> notes_;
+  std::vector<DiscardedSample> discarded_;
+  std::vector<std::pair<std::uint64_t, double>> calibration_trace_;  // (dispatches, ms per dispatch)
+  bool rejecting_ = false;  // inside reject(): the discarded entry is written by reject() itself
 };
 
 }  // namespace wgb::measure

@@ -47,16 +47,6 @@ std::uint32_t scale_reps(std::uint32_t reps, double batch_ms, double target_ms, 
 
 }  // namespace
 
-const char* to_string(StopReason r) {
-  switch (r) {
-    case StopReason::Converged: return "converged";
-    case StopReason::MaxRounds: return "max-rounds";
-    case StopReason::Throttled: return "throttled";
-    case StopReason::None: return "none";
-  }
-  return "none";
-}
-
 const char* to_string(Action::Stage s) {
   switch (s) {
     case Action::Stage::Calibrate: return "calibrate";
@@ -342,21 +332,43 @@ void Sampler::finish(StopReason reason) {
 
 SamplerReport Sampler::report() const {
   SamplerReport r;
-  r.knob = knob_;
-  r.repetitions = reps_;
-  r.kept_ms = kept_ms_;
-  r.throttled_ms = throttled_ms_;
+  static_cast<Record&>(r) = record();
   r.invalid_ms = invalid_ms_;
-  r.discarded = discarded_;
-  r.notes = notes_;
   r.stats = compute_stats(kept_ms_);
   r.best_ms = have_best_ ? best_ms_ : 0;
-  r.stop_reason = stop_reason_;
   r.rounds = rounds_;
-  r.cooldowns_taken = cooldowns_taken_;
   r.batch_resizes = batch_resizes_;
-  r.flagged_throttled = flagged_throttled_;
+  return r;
+}
+
+Record Sampler::record() const {
+  Record r;
+  r.knob = knob_;
+  r.repetitions = reps_;
   r.calibration_trace = calibration_trace_;
+  r.kept_ms = kept_ms_;
+  r.throttled_ms = throttled_ms_;
+  r.discarded = discarded_;
+  r.notes = notes_;
+  r.stop_reason = stop_reason_;
+  r.cooldowns_taken = cooldowns_taken_;
+  r.flagged_throttled = flagged_throttled_;
+  return r;
+}
+
+Record per_unit(Record r, double factor) {
+  if (!(factor > 0) || factor == 1) return r;
+  for (double& ms : r.kept_ms) ms /= factor;
+  for (double& ms : r.throttled_ms) ms /= factor;
+  for (auto& d : r.discarded) {
+    d.ms /= factor;
+    d.repetitions = static_cast<std::uint32_t>(d.repetitions * factor);
+  }
+  for (auto& [n, ms] : r.calibration_trace) {
+    n = static_cast<std::uint64_t>(static_cast<double>(n) * factor);
+    ms /= factor;
+  }
+  r.repetitions = static_cast<std::uint32_t>(r.repetitions * factor);
   return r;
 }
 

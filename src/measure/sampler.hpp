@@ -1,4 +1,4 @@
-// Best-run sampler of the main suite (seed 000, "Sampling methodology"): a pure state machine that
+// Best-run sampler of the main suite (docs/method.md#sampling): a pure state machine that
 // calibrates the work knob and batch size, warms up, then takes timed rounds until the best
 // per-repetition time converges, discarding throttled rounds and asking for thermal cooldowns.
 // The driver executes the returned Actions and feeds back measured durations; nothing here reads
@@ -10,7 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "measure/record.hpp"
 #include "measure/stats.hpp"
+#include "webgpu_bench/vocabulary.hpp"
 
 namespace wgb::measure {
 
@@ -39,8 +41,10 @@ struct CooldownBudget {  // suite-wide, shared across samplers (SuiteOptions.max
   int remaining = 3;
 };
 
-enum class StopReason { Converged, MaxRounds, Throttled, None };
-const char* to_string(StopReason);  // "converged", "max-rounds", "throttled", "none"
+// The public vocabulary (webgpu_bench/vocabulary.hpp): this sampler stops Converged, MaxRounds or
+// Throttled.
+using wgb::StopReason;
+using wgb::to_string;
 
 struct Action {
   enum class Kind { Run, Sleep, Done } kind = Kind::Done;
@@ -56,59 +60,63 @@ struct Action {
 };
 const char* to_string(Action::Stage);  // "calibrate", "warm-up", "sample", "idle", "cooldown", "done"
 
-// A measured batch that is not among the kept samples nor the thermal discards (throttled_ms), and
-// why. Every batch the sampler was fed during timed sampling, and every unusable one at any stage,
-// ends up kept, throttled or here: nothing measured disappears silently (issue 3).
-struct DiscardedSample {
-  double ms = 0;                  // per-repetition ms (batch / repetitions); may be non-finite
-  std::uint32_t repetitions = 1;  // batch size it was measured at
-  std::uint64_t knob = 1;         // work knob it was measured at
-  std::string stage;              // "calibrate-knob", "calibrate-batch", "warm-up", "sample"
-  std::string reason;             // "unusable", "batch-resized", "timestamp-rejected", "clock-demoted"
-  std::string note;               // detail (e.g. why a timestamp was rejected); may be empty
+// Every batch the sampler was fed during timed sampling, and every unusable one at any stage, ends
+// up kept, throttled or discarded (webgpu_bench/vocabulary.hpp): nothing measured disappears
+// silently (docs/method.md#record).
+using wgb::DiscardedSample;
+
+// A sampling protocol: a state machine fed with durations that decides what to run next and fills
+// the one Record. The best-run Sampler, the memory suite's PhaseSampler and the host protocol are
+// protocols; the timed loop (suite/runner.hpp) drives any of them the same way.
+class Protocol {
+ public:
+  virtual ~Protocol() = default;
+  // What to do now. A Run is repeated by every next() until add() or reject() delivers its result.
+  virtual Action next() = 0;
+  // Duration (ms) of the last Run's batch; non-finite or <= 0 is recorded as unusable.
+  virtual void add(double batch_ms) = 0;
+  // The last Run was measured but its reading cannot be used (e.g. only another clock's reading
+  // exists): recorded as discarded with `reason` and `note`.
+  virtual void reject(double batch_ms, std::string reason, std::string note) = 0;
+  virtual bool done() const = 0;
+  virtual Record record() const = 0;
+  virtual double estimate_remaining_ms() const = 0;
 };
 
-struct SamplerReport {
-  std::uint64_t knob = 1;           // calibrated work knob, == knob.initial when disabled
-  std::uint32_t repetitions = 1;    // calibrated batch size
-  std::vector<double> kept_ms;      // per-repetition ms of every kept timed measurement
-  std::vector<double> throttled_ms; // per-repetition ms of discarded (thermal) measurements
+// The best-run sampler's record (knob, batch, kept, throttled, discarded, notes, stop reason,
+// cooldowns, calibration), and what only it tracks.
+struct SamplerReport : Record {
   std::vector<double> invalid_ms;   // raw batch values rejected as unusable (<= 0, NaN, inf)
-  std::vector<DiscardedSample> discarded;  // unusable / rejected / dropped batches, in order
-  std::vector<std::string> notes;   // one line per invalid value (stage + value)
   Stats stats;                      // over kept_ms
   double best_ms = 0;               // fastest kept per-repetition time; 0 when nothing was kept
-  StopReason stop_reason = StopReason::None;
   int rounds = 0;                   // timed rounds taken (kept + discarded + invalid)
-  int cooldowns_taken = 0;
   int batch_resizes = 0;            // times sampling restarted with a longer batch (see add_round)
-  bool flagged_throttled = false;   // cooldown budget exhausted while still discarding
-  std::vector<std::pair<std::uint64_t, double>> calibration_trace;  // (knob, per-rep ms) per step
 
   bool valid() const { return !kept_ms.empty(); }  // false: no usable timed measurement at all
 };
 
-class Sampler {
+class Sampler final : public Protocol {
  public:
   Sampler(SamplerConfig cfg, KnobRange knob, CooldownBudget& budget);
 
   // What to do now.  A Run is repeated by every next() until add() delivers its result; a Sleep is
   // handed out once and is considered done by the following next().  Done once finished.
-  Action next();
+  Action next() override;
   // Result of the last Run (batch total, ms).  Non-finite or <= 0 values are recorded as invalid
   // (see SamplerReport::invalid_ms) instead of failing.  Throws std::logic_error without a pending Run.
-  void add(double batch_ms);
+  void add(double batch_ms) override;
   // Result of the last Run that the caller measured but cannot use (e.g. its timestamp failed the
   // cross-check and only another clock's reading exists): recorded as discarded with `reason` and
   // `note`, and otherwise treated like an unusable duration (a calibration step is retried, a
   // timed round counts toward max_rounds). Throws std::logic_error without a pending Run.
-  void reject(double batch_ms, std::string reason, std::string note);
-  bool done() const { return phase_ == Phase::Done; }
+  void reject(double batch_ms, std::string reason, std::string note) override;
+  bool done() const override { return phase_ == Phase::Done; }
   SamplerReport report() const;
+  Record record() const override;
   // Rough upper estimate of the remaining time (ms) if things go as configured: every stage runs
   // at its configured duration and the timed rounds run to max_rounds.  Cooldowns are only
   // included once scheduled (they are unpredictable).  Used for the progress ETA.
-  double estimate_remaining_ms() const;
+  double estimate_remaining_ms() const override;
 
  private:
   enum class Phase { CalibrateKnob, CalibrateBatch, WarmUp, Sample, Done };

@@ -104,3 +104,20 @@ Rejection reject_outliers_mad(std::span<const double> xs, double threshold) {
 }
 
 }  // namespace wgb::measure
+
+namespace wgb::measure {
+
+Headline headline(std::span<const double> ms, Statistic statistic, double work_per_repetition) {
+  Headline h;
+  h.stats = compute_stats(ms);
+  if (h.stats.count == 0) return h;
+  h.time_ms = statistic == Statistic::Best ? h.stats.min : h.stats.median;
+  auto rate = [&](double t) { return t > 0 ? work_per_repetition / (t / 1000.0) : 0.0; };
+  h.value = rate(h.time_ms);
+  h.value_low = rate(h.stats.q3);
+  h.value_high = rate(h.stats.q1);
+  h.iqr_relative = h.stats.median > 0 ? h.stats.iqr / h.stats.median : 0;
+  return h;
+}
+
+}  // namespace wgb::measure

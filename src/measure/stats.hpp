@@ -1,11 +1,13 @@
 // Descriptive statistics for timing sample sets: summary (Stats), type-7 quantiles, MAD and the
-// modified z-score outlier filter used by the memory suite (seed 001, "Per phase" step 4).
+// modified z-score outlier filter used by the memory suite (docs/method.md#phases).
 // Pure functions over spans; no state, no clocks.
 #pragma once
 
 #include <cstddef>
 #include <span>
 #include <vector>
+
+#include "webgpu_bench/vocabulary.hpp"
 
 namespace wgb::measure {
 
@@ -37,6 +39,19 @@ struct Rejection {
   std::vector<double> kept;
   std::vector<double> rejected;
 };
+// The headline of a set of per-repetition times under a statistic (docs/method.md#statistic): the
+// time (minimum for Best, median for Median), the rate work / time, and the dispersion as a rate
+// range (work / q3 .. work / q1). Every suite's rows use this one computation.
+struct Headline {
+  Stats stats;              // of the times
+  double time_ms = 0;       // min (Best) or median (Median); 0 when there are no times
+  double value = 0;         // work / time, per second; 0 without a positive time
+  double value_low = 0;     // work / q3
+  double value_high = 0;    // work / q1
+  double iqr_relative = 0;  // iqr / median
+};
+Headline headline(std::span<const double> ms, Statistic statistic, double work_per_repetition);
+
 Rejection reject_outliers_mad(std::span<const double> xs, double threshold = 3.5);
 
 }  // namespace wgb::measure

@@ -6,14 +6,6 @@
 
 namespace wgb::measure {
 
-const char* to_string(ClockKind k) {
-  switch (k) {
-    case ClockKind::GpuTimestamp: return "gpu-timestamp";
-    case ClockKind::WallClock: return "wall-clock";
-  }
-  return "unknown";
-}
-
 TimingArbiter::TimingArbiter(bool timestamps_available, double empty_submit_ms, int max_strikes)
     : timestamps_available_(timestamps_available),
       // A negative or NaN overhead (a bad start-up measurement) must not inflate wall samples.

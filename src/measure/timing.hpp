@@ -6,10 +6,13 @@
 #include <optional>
 #include <string>
 
+#include "webgpu_bench/vocabulary.hpp"
+
 namespace wgb::measure {
 
-enum class ClockKind { GpuTimestamp, WallClock };
-const char* to_string(ClockKind);  // "gpu-timestamp", "wall-clock"
+// The clock of a GPU pass: TimingMethod::GpuTimestamp or TimingMethod::WallClock.
+using ClockKind = wgb::TimingMethod;
+using wgb::to_string;
 
 struct RawTiming {                 // what the GPU layer measured for one submitted batch
   std::optional<double> gpu_ms;    // timestamp end-begin, if the feature exists and was read

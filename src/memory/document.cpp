@@ -99,7 +99,7 @@ std::string phase_line(const BenchmarkResult& r) {
   if (r.status == RowStatus::Ok) {
     return fmt::format("  {:<8} {:<32} CV {:5.2f}%  {} samples, {} rejected, {}", phase_of(r), headline(r),
                        100 * r.parameters.value("cv", 0.0), r.parameters.value("samples", 0),
-                       r.parameters.value("rejected_samples", 0), r.timing_method);
+                       r.parameters.value("rejected_samples", 0), to_string(r.timing_method));
   }
   return fmt::format("  {:<8} {}: {}", phase_of(r), to_string(r.status), r.message);
 }
@@ -125,7 +125,7 @@ void write_summary(std::ostream& out, const MemoryRun& run, const MemoryOptions&
                      has ? fmt::format("{:.2f}%", 100 * r.parameters.value("cv", 0.0)) : "-",
                      has ? std::to_string(r.parameters.value("samples", 0)) : "-",
                      has ? std::to_string(r.parameters.value("rejected_samples", 0)) : "-",
-                     r.timing_method.empty() ? "-" : r.timing_method});
+                     r.timing_method == TimingMethod::None ? "-" : to_string(r.timing_method)});
   }
   std::size_t w[7] = {};
   for (const auto& l : lines) {

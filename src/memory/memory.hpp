@@ -1,8 +1,9 @@
-// The memory suite (seeds 001 and 002), `webgpu-bench memory`: the effective throughput WebGPU
-// compute moves through GPU-visible memory. Two storage buffers, alternated so no cache holds the
-// reuse distance; six phases (read, write, copy, random, latency, sustain), each calibrated, warmed
-// up, sampled, outlier-filtered and validated by the phase engine; failures (out of memory, device
-// lost, uncaptured GPU error, cancel) end as values with the completed phases kept.
+// The memory suite (docs/method.md#memory-workload), `webgpu-bench memory`: the effective throughput
+// WebGPU compute moves through GPU-visible memory. Two storage buffers, alternated so no cache holds
+// the reuse distance (the fixture, fixture.hpp); six phases (read, write, copy, random, latency,
+// sustain), each a definition (phases.hpp) calibrated, warmed up, sampled, outlier-filtered and
+// validated through the one timed loop; failures (out of memory, device lost, uncaptured GPU error,
+// cancel) end as values with the completed phases kept.
 //
 //   memory::MemoryOptions o;                 // 256 MiB, every phase, default budgets
 //   o.on_row = [](const BenchmarkResult& r) { ... };   // one row per phase, as it completes
@@ -63,7 +64,7 @@ struct MemoryOptions {
   std::uint64_t working_set_mib = kDefaultWorkingSetMiB;  // per buffer; power of two, 16..512
   std::uint64_t min_working_set_mib = kDefaultFloorMiB;   // halving floor (out of memory, caps)
   std::vector<Phase> phases{kAllPhases.begin(), kAllPhases.end()};
-  // Seed 001: GPU work per sample with timestamps; twice this when only the wall clock exists.
+  // docs/method.md#phases: GPU work per sample with timestamps; twice this when only the wall clock exists.
   double sample_ms = 40;
   double latency_sample_ms = 45;   // hops per latency sample are calibrated to this (x2 on the wall clock)
   double budget_ms = 3000;         // sampling budget of read, write, copy and random
@@ -103,7 +104,7 @@ MemoryRun run_memory(gpu::Context& gpu, const MemoryOptions& options);
 // progress display before anything ran.
 std::vector<double> estimate_phase_seconds(const MemoryOptions& options, bool timestamps);
 
-// Seed 002's scope statement, natively: what a result measures and what it does not.
+// The scope statement (docs/method.md#memory-workload), natively: what a result measures and what it does not.
 struct ScopeLine {
   std::string measured, not_measured;
 };

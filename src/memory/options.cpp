@@ -7,20 +7,11 @@
 
 #include "measure/phase_sampler.hpp"
 #include "memory/memory.hpp"
+#include "memory/phases.hpp"
 
 namespace wgb::memory {
 
-const char* phase_name(Phase p) noexcept {
-  switch (p) {
-    case Phase::Read: return "read";
-    case Phase::Write: return "write";
-    case Phase::Copy: return "copy";
-    case Phase::Random: return "random";
-    case Phase::Latency: return "latency";
-    case Phase::Sustain: return "sustain";
-  }
-  return "unknown";
-}
+const char* phase_name(Phase p) noexcept { return definition(p).name; }
 
 std::string phase_id(Phase p) { return fmt::format("memory-{}", phase_name(p)); }
 
@@ -88,15 +79,8 @@ std::string MemoryRun::end_state() const { return fatal ? to_string(fatal->kind)
 
 std::vector<double> estimate_phase_seconds(const MemoryOptions& o, bool timestamps) {
   std::vector<double> out;
-  const double clock_factor = timestamps ? 1.0 : 2.0;
   for (std::size_t i = 0; i < o.phases.size(); ++i) {
-    const Phase p = o.phases[i];
-    measure::PhaseConfig cfg;
-    cfg.target_sample_ms = clock_factor * (p == Phase::Latency ? o.latency_sample_ms : o.sample_ms);
-    cfg.budget_ms = p == Phase::Latency ? o.latency_budget_ms : p == Phase::Sustain ? o.sustain_ms : o.budget_ms;
-    cfg.warmup_max_ms = o.warmup_ms;
-    cfg.min_samples = o.min_samples;
-    cfg.hard_stop_factor = o.hard_stop_factor;
+    const measure::PhaseConfig cfg = phase_config(definition(o.phases[i]), o, !timestamps);
     const measure::PhaseSampler scratch(cfg);
     // Plus a little per pass for submission and timestamp read-back, and the validation.
     const double ms = scratch.estimate_remaining_ms() * 1.05 + 100 + (i > 0 ? o.transition_ms : 0);
@@ -106,7 +90,7 @@ std::vector<double> estimate_phase_seconds(const MemoryOptions& o, bool timestam
 }
 
 std::vector<ScopeLine> scope_statement(const MemoryOptions& o) {
-  // Seed 002's table, said of a native program: "this browser" becomes this process on Dawn, and
+  // The scope table (docs/method.md#memory-workload), said of a native program: "this browser" becomes this process on Dawn, and
   // the sustain length is the one configured.
   return {
       {"Effective throughput that WebGPU compute moves through GPU-visible memory, from this process "

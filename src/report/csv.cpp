@@ -66,7 +66,7 @@ void write_csv(std::ostream& out, const std::vector<ReportRow>& rows) {
     f.push_back(rate ? d.kind : "");
     f.push_back(rate ? num(d.relative) : "");
     f.push_back(std::to_string(r.stats.count));
-    f.push_back(r.timing_method);
+    f.push_back(to_string(r.timing_method));
     f.push_back(rate ? std::to_string(r.knob) : "");
     f.push_back(rate ? std::to_string(r.repetitions) : "");
     f.push_back(num(r.work.bytes_read));

@@ -81,7 +81,7 @@ nlohmann::json to_json(const BenchmarkResult& r) {
                                                          : "standard deviation / mean of the per-repetition times"}};
   j["work"] = {{"bytes_read", r.work.bytes_read}, {"bytes_written", r.work.bytes_written},
                {"operations", r.work.operations}};
-  j["procedure"] = {{"timing_method", r.timing_method},
+  j["procedure"] = {{"timing_method", to_string(r.timing_method)},
                     {"timestamp_strikes", r.timestamp_strikes},
                     {"timing_notes", r.timing_notes},
                     {"knob_name", r.knob_name},
@@ -90,7 +90,7 @@ nlohmann::json to_json(const BenchmarkResult& r) {
                     {"samples", r.stats.count},
                     {"warm_up", warm_up_of(r)},
                     {"calibration", r.calibration},
-                    {"stop_reason", r.stop_reason},
+                    {"stop_reason", to_string(r.stop_reason)},
                     {"cooldowns", r.cooldowns}};
   j["stats_ms"] = {{"count", r.stats.count}, {"min", r.stats.min},   {"max", r.stats.max},
                    {"mean", r.stats.mean},   {"median", r.stats.median}, {"stddev", r.stats.stddev},
@@ -246,14 +246,6 @@ class FieldReader {
   std::string* error_;
 };
 
-std::optional<RowStatus> status_from(const std::string& s) {
-  for (auto st : {RowStatus::Ok, RowStatus::Skipped, RowStatus::Error, RowStatus::Throttled, RowStatus::Cancelled,
-                  RowStatus::Suspect}) {
-    if (s == to_string(st)) return st;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 Expected<ReportRow> row_from_json(const nlohmann::json& j) {
@@ -281,7 +273,7 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
   metric.get("name", r.metric.name);
   std::string status;
   in.get("status", status);
-  if (auto st = status_from(status)) {
+  if (auto st = parse_row_status(status)) {
     r.status = *st;
   } else {
     return make_error(ErrorKind::Usage, fmt::format("\"status\" is '{}', not a known row status", status));
@@ -289,10 +281,11 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
   in.get("message", r.message);
   std::string statistic = "best";
   in.get("statistic", statistic);
-  if (statistic != "best" && statistic != "median") {
+  if (auto s = parse_statistic(statistic)) {
+    r.statistic = *s;
+  } else {
     return make_error(ErrorKind::Usage, fmt::format("\"statistic\" is '{}', expected best or median", statistic));
   }
-  r.statistic = statistic == "median" ? Statistic::Median : Statistic::Best;
   in.get("statistic_reason", r.statistic_reason);
   in.get("value", r.value);
   if (in.has("value_iqr")) {
@@ -310,13 +303,23 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
   work.get("bytes_written", r.work.bytes_written);
   work.get("operations", r.work.operations);
   const auto proc = in.child("procedure");
-  proc.get("timing_method", r.timing_method);
+  // The row vocabulary (docs/results-schema.md): a value outside it names the field and the value.
+  auto vocabulary = [&error](const FieldReader& from, const char* key, auto parse, auto& out, const char* what) {
+    std::string text;
+    from.get(key, text);
+    if (auto v = parse(text)) {
+      out = *v;
+    } else if (error.empty()) {
+      error = fmt::format("\"procedure.{}\" is '{}', not a known {}", key, text, what);
+    }
+  };
+  vocabulary(proc, "timing_method", parse_timing_method, r.timing_method, "timing method");
   proc.get("timestamp_strikes", r.timestamp_strikes);
   proc.get("timing_notes", r.timing_notes);
   proc.get("knob_name", r.knob_name);
   proc.get_uint("knob", r.knob);
   proc.get_uint("repetitions_per_batch", r.repetitions);
-  proc.get("stop_reason", r.stop_reason);
+  vocabulary(proc, "stop_reason", parse_stop_reason, r.stop_reason, "stop reason");
   proc.get("cooldowns", r.cooldowns);
   if (proc.has("calibration")) {
     const auto& cal = proc.raw("calibration");

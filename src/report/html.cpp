@@ -260,7 +260,7 @@ std::string results_table(const std::vector<ReportRow>& rows, Ids& ids) {
                      escape(rate ? format_rate(r.value, r.metric.unit) : "-"),
                      escape(rate ? fmt::format("{} of {}", to_string(r.statistic), r.stats.count) : "-"),
                      escape(rate ? dispersion_text(r) : "-"),
-                     escape(rate ? fmt::format("{:.4g} ms", r.time_ms) : "-"), escape(r.timing_method));
+                     escape(rate ? fmt::format("{:.4g} ms", r.time_ms) : "-"), escape(to_string(r.timing_method)));
     s += fmt::format("<td class=\"num\">{}</td><td class=\"num{}\" title=\"{}\">{}</td>",
                      escape(rate && row.roofline ? intensity_text(row.roofline->arithmetic_intensity) : "-"),
                      low ? " bad" : "", escape(row.roofline ? row.roofline->note : ""), escape(roof));

@@ -80,6 +80,7 @@ std::string clock_text(const std::string& timing_method) {
   if (timing_method.empty()) return "-";
   if (timing_method == "gpu-timestamp") return "gpu";
   if (timing_method == "wall-clock") return "wall";
+  if (timing_method == "host-steady-clock") return "host";
   return timing_method;
 }
 

@@ -36,8 +36,10 @@ std::string repro_text(const ReportRow& row);
 constexpr std::size_t kDefaultTableWidth = 100;
 
 // The clock a row's kept samples came from, as tables show it: "gpu" (GPU timestamps), "wall" (the
-// host's wall clock); the documents keep the documented values gpu-timestamp / wall-clock.
+// host's wall clock minus the submit cost), "host" (the host CPU's steady clock); the documents keep
+// the documented values gpu-timestamp / wall-clock / host-steady-clock.
 std::string clock_text(const std::string& timing_method);
+inline std::string clock_text(TimingMethod m) { return clock_text(std::string(to_string(m))); }
 
 // `text` word-wrapped to `width` columns: the first line indented by first_indent, the others by
 // indent. A word is never cut; one longer than the line stands alone.

@@ -444,8 +444,9 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
   }
   auto version = document.find("schema_version");
   if (version == document.end()) return refuse("missing schema_version");
-  if (!version->is_number_integer() || version->get<std::int64_t>() != report::kSchemaVersion) {
-    return refuse(fmt::format("schema_version {} is not supported (this server reads {})",
+  if (!version->is_number_integer() || version->get<std::int64_t>() < 1 ||
+      version->get<std::int64_t>() > report::kSchemaVersion) {
+    return refuse(fmt::format("schema_version {} is not supported (this server reads 1 to {})",
                               version->dump(), report::kSchemaVersion));
   }
   if (auto st = check_tree(document, limits); !st) return st.error();

@@ -1,7 +1,7 @@
-// The scheduler that joins catalog, measure and gpu (seed 000 "Sampling methodology"): prepares
-// every benchmark up front, then measures one at a time in catalog order. The loop in
-// measure_one() is the only place a timed batch is run: the sampler decides, the GPU layer times,
-// the arbiter picks the clock, and the sampler is fed the duration.
+// The scheduler that joins catalog, measure and gpu (docs/method.md#sampling): prepares
+// every benchmark up front, then measures one at a time in catalog order: measure_one() runs it
+// through the one timed loop (runner.hpp) with a Dawn pass host, turns the record into the row
+// (row.hpp), then validates and checks plausibility.
 #include "webgpu_bench/suite.hpp"
 
 #include <fmt/format.h>
@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
-#include <thread>
 
 #include "gpu/hash.hpp"
 #include "measure/clocked_sampler.hpp"
@@ -18,20 +17,10 @@
 #include "measure/stats.hpp"
 #include "measure/timing.hpp"
 #include "suite/plausibility.hpp"
+#include "suite/row.hpp"
+#include "suite/runner.hpp"
 
 namespace wgb {
-
-const char* to_string(RowStatus s) noexcept {
-  switch (s) {
-    case RowStatus::Ok: return "ok";
-    case RowStatus::Skipped: return "skipped";
-    case RowStatus::Error: return "error";
-    case RowStatus::Throttled: return "throttled";
-    case RowStatus::Cancelled: return "cancelled";
-    case RowStatus::Suspect: return "suspect";
-  }
-  return "unknown";
-}
 
 namespace {
 
@@ -83,6 +72,22 @@ BenchmarkResult base_row(const BenchmarkDefinition& d, std::size_t index) {
   return r;
 }
 
+// The native host of the timed loop: a catalog workload on Dawn.
+class WorkloadHost final : public PassHost {
+ public:
+  WorkloadHost(gpu::Context& ctx, Workload& w) : ctx_(ctx), w_(w) {}
+  Expected<measure::RawTiming> time_pass(const measure::Action& a) override {
+    w_.set_knob(a.knob);
+    auto raw = ctx_.time_pass([&](wgpu::ComputePassEncoder& pass) { w_.encode(pass, a.repetitions); });
+    if (!raw) return std::move(raw).error();
+    return measure::RawTiming{raw->gpu_ms, raw->wall_ms};
+  }
+
+ private:
+  gpu::Context& ctx_;
+  Workload& w_;
+};
+
 RowStatus status_for(ErrorKind k) {
   switch (k) {
     case ErrorKind::Skipped: return RowStatus::Skipped;
@@ -121,18 +126,6 @@ struct SuiteRun::Impl {
   }
 
   bool cancelled() const { return options.cancel.cancelled(); }
-
-  // Sleeps in short slices so a cancel is seen promptly. Returns false when cancelled.
-  bool idle(double ms) {
-    const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                          std::chrono::duration<double, std::milli>(ms));
-    while (Clock::now() < until) {
-      if (cancelled()) return false;
-      const Clock::duration left = until - Clock::now();
-      std::this_thread::sleep_for(std::min<Clock::duration>(left, std::chrono::milliseconds(20)));
-    }
-    return !cancelled();
-  }
 
   Status start() {
     if (started) return fatal ? Status(*fatal) : ok();
@@ -234,82 +227,35 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
   // the sampling there (clocked_sampler.hpp).
   measure::ClockedSampler sampler(sampler_config(options.sampling), knob_range(knob), budget,
                                   measure::TimingArbiter(ctx->has_timestamps(), ctx->empty_submit_ms()));
-  int round = 0;
-  while (true) {
-    if (cancelled()) {
+  WorkloadHost host(*ctx, w);
+  TimedLoop loop;
+  loop.cancel = options.cancel;
+  loop.on_run = [&](const measure::Action& a, int recorded) {
+    emit(measure::ProgressEvent::Kind::Stage, i,
+         a.recorded ? fmt::format("sample {}/{}", recorded + 1, options.sampling.max_rounds)
+                    : std::string(measure::to_string(a.stage)));
+  };
+  loop.on_cooldown_start = [&](double ms) {
+    emit(measure::ProgressEvent::Kind::CooldownStart, i, "cooldown", ms / 1000.0);
+  };
+  loop.on_cooldown_end = [&] { emit(measure::ProgressEvent::Kind::CooldownEnd, i, "cooldown"); };
+  auto record = run_timed(sampler, host, loop);
+  if (!record) {
+    if (record.error().kind == ErrorKind::Cancelled) {
       row.status = RowStatus::Cancelled;
       row.message = "cancelled while measuring";
-      return finish_row(row);
-    }
-    const measure::Action a = sampler.next();
-    if (a.kind == measure::Action::Kind::Done) break;
-    if (a.kind == measure::Action::Kind::Sleep) {
-      if (a.cooldown) emit(measure::ProgressEvent::Kind::CooldownStart, i, "cooldown", a.sleep_ms / 1000.0);
-      const bool completed = idle(a.sleep_ms);
-      if (a.cooldown) emit(measure::ProgressEvent::Kind::CooldownEnd, i, "cooldown");
-      if (!completed) continue;  // the cancel check at the top ends the row
-      continue;
-    }
-    w.set_knob(a.knob);
-    auto raw = ctx->time_pass([&](wgpu::ComputePassEncoder& pass) { w.encode(pass, a.repetitions); });
-    if (!raw) {
-      if (raw.error().kind == ErrorKind::DeviceLost) fatal = raw.error();
+    } else {
+      if (record.error().kind == ErrorKind::DeviceLost) fatal = record.error();
       row.status = RowStatus::Error;
-      row.message = raw.error().message;
-      return finish_row(row);
+      row.message = record.error().message;
     }
-    const int restarts = sampler.restarts();
-    const auto sample = sampler.add(measure::RawTiming{raw->gpu_ms, raw->wall_ms});
-    if (sample.timestamp_rejected && row.timing_notes.size() < 8) row.timing_notes.push_back(sample.note);
-    if (sampler.restarts() != restarts) {
-      round = 0;  // sampling started over on the wall clock
-    } else if (a.recorded) {
-      ++round;
-    }
-    const char* stage = a.stage == measure::Action::Stage::Calibrate ? "calibrate"
-                        : a.stage == measure::Action::Stage::WarmUp  ? "warm-up"
-                                                                     : "sample";
-    emit(measure::ProgressEvent::Kind::Stage, i,
-         a.recorded ? fmt::format("sample {}/{}", round, options.sampling.max_rounds) : stage);
+    return finish_row(row);
   }
-  const auto report = sampler.report();
-  row.knob = report.knob;
-  row.repetitions = report.repetitions;
-  row.calibration = report.calibration_trace;
-  row.samples_ms = report.kept_ms;
-  row.throttled_ms = report.throttled_ms;
-  for (const auto& d : report.discarded) {
-    row.discarded.push_back(DiscardedSample{d.ms, d.repetitions, d.knob, d.stage, d.reason, d.note});
-  }
-  const auto& s = report.stats;
-  row.stats = RowStats{s.count, s.min, s.max, s.mean, s.median, s.stddev, s.ci95, s.cv, s.q1, s.q3, s.iqr};
-  row.stop_reason = measure::to_string(report.stop_reason);
-  row.cooldowns = report.cooldowns_taken;
-  row.timing_method = measure::to_string(sampler.clock());
-  row.timestamp_strikes = sampler.arbiter().strikes();
-  // The sampler's own notes: unusable durations it ignored, batches it re-sized, a restart on the
-  // wall clock after a demotion.
-  row.timing_notes.insert(row.timing_notes.end(), report.notes.begin(), report.notes.end());
-  w.set_knob(report.knob);
-  row.work = w.work();
+  w.set_knob(record->knob);
+  const bool measured = apply_record(row, *record, w.work());
   row.parameters = w.parameters();
-  row.parameters["repetitions_per_batch"] = report.repetitions;
-
-  if (report.kept_ms.empty()) {
-    row.status = RowStatus::Error;
-    row.message = "no timed measurement was kept";
-    return finish_row(row);
-  }
-  row.time_ms = def.statistic == Statistic::Best ? report.best_ms : s.median;
-  const double units = row.work.count(def.metric);
-  if (!(row.time_ms > 0) || !(units > 0)) {
-    row.status = RowStatus::Error;
-    row.message = fmt::format("no rate: time {} ms, work {} {}", row.time_ms, units, def.metric.unit);
-    return finish_row(row);
-  }
-  row.value = units / (row.time_ms / 1000.0);
-  if (s.q3 > 0) row.value_low = units / (s.q3 / 1000.0);
-  if (s.q1 > 0) row.value_high = units / (s.q1 / 1000.0);
+  row.parameters["repetitions_per_batch"] = record->repetitions;
+  if (!measured) return finish_row(row);
 
   // Validation after timing (BabelStream): a wrong result makes the row an error, never a number.
   auto checked = w.validate(*ctx);
@@ -321,7 +267,7 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
   }
   row.validation = *checked;
   apply_plausibility(row, *ctx, options.measured_ceilings);
-  if (report.flagged_throttled) {
+  if (record->flagged_throttled) {
     row.status = RowStatus::Throttled;
     row.message = "still throttling after the suite's cooldown budget was spent";
   }

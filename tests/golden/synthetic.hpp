@@ -60,12 +60,12 @@ inline BenchmarkResult measured_row(std::size_t index, const std::string& id, co
   r.value = units / (r.time_ms / 1000.0);
   r.value_low = units / (st.q3 / 1000.0);
   r.value_high = units / (st.q1 / 1000.0);
-  r.timing_method = "gpu-timestamp";
+  r.timing_method = TimingMethod::GpuTimestamp;
   r.knob_name = "iterations";
   r.knob = 64;
   r.repetitions = 8;
   r.calibration = {{1, time_ms / 64}, {64, time_ms}};
-  r.stop_reason = "converged";
+  r.stop_reason = StopReason::Converged;
   r.wgsl_hash = "0123456789abcdef";
   r.validation = "checked against a host reference (synthetic)";
   r.parameters = {{"buffer_bytes", work.bytes_read}, {"workgroup_size", 256}};
@@ -170,7 +170,7 @@ inline report::ResultDocument synthetic_host_document() {
   auto host_row = [](BenchmarkResult r, const std::string& family) {
     r.category = "host";
     r.family = family;
-    r.timing_method = "steady_clock";
+    r.timing_method = TimingMethod::HostSteadyClock;
     return r;
   };
   // 2^30 FLOP in 10 ms: 107 GFLOP/s (f32); f64 half of it. 96 MiB in 10 ms: 10 GB/s.

@@ -76,13 +76,13 @@ TEST(MemorySuite, EveryPhaseIsMeasuredAndValidated) {
     EXPECT_GT(r.value, 0);
     EXPECT_FALSE(r.validation.empty());
     EXPECT_EQ(r.statistic, Statistic::Median);
-    EXPECT_FALSE(r.timing_method.empty());
-    EXPECT_EQ(r.parameters["clock"], r.timing_method);
+    EXPECT_NE(r.timing_method, TimingMethod::None);
+    EXPECT_EQ(r.parameters["clock"], to_string(r.timing_method));
     const std::size_t samples = r.parameters["samples"].get<std::size_t>();
     // At least eight, unless the hard stop (2.5x the budget) came first: lavapipe's random phase
     // takes about a second per dispatch against a 30 ms budget.
     EXPECT_GE(samples, 1u);
-    if (r.stop_reason != "hard-stop") {
+    if (r.stop_reason != StopReason::HardStop) {
       EXPECT_GE(samples, 8u);
     }
     EXPECT_EQ(r.parameters["kept_samples"].get<std::size_t>() + r.parameters["rejected_samples"].get<std::size_t>(),

@@ -50,7 +50,7 @@ TEST(MemoryWallClock, EveryPhaseIsValidatedOnTheWallClock) {
     ASSERT_EQ(r.status, RowStatus::Ok) << r.message;
     EXPECT_FALSE(r.validation.empty());
     EXPECT_GT(r.value, 0);
-    EXPECT_EQ(r.timing_method, "wall-clock");
+    EXPECT_EQ(r.timing_method, TimingMethod::WallClock);
     EXPECT_EQ(r.parameters["clock"], "wall-clock");
     EXPECT_EQ(r.timestamp_strikes, 0);
     // The cost subtracted from every sample, as measured at start-up.

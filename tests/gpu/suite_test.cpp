@@ -36,8 +36,8 @@ TEST(Suite, ReadLinearRowIsValidatedAndComplete) {
   EXPECT_FALSE(r.validation.empty());
   EXPECT_FALSE(r.samples_ms.empty());
   EXPECT_EQ(r.stats.count, r.samples_ms.size());
-  EXPECT_FALSE(r.timing_method.empty());
-  EXPECT_FALSE(r.stop_reason.empty());
+  EXPECT_NE(r.timing_method, TimingMethod::None);
+  EXPECT_NE(r.stop_reason, StopReason::None);
   EXPECT_EQ(r.wgsl_hash.size(), 16u);
   EXPECT_DOUBLE_EQ(r.work.bytes_read, 1 << 20);
   EXPECT_NEAR(r.value, r.work.bytes_read / (r.time_ms / 1000.0), r.value * 1e-9);

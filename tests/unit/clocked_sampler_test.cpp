@@ -4,6 +4,8 @@
 // single rejected timestamp fed a wall-clock value into a GPU-timed row).
 #include "measure/clocked_sampler.hpp"
 
+#include "measure/phase_sampler.hpp"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -55,7 +57,7 @@ TEST(ClockedSampler, GoodTimestampsKeepGpuSamplesOnly) {
   ClockedSampler s(quick(), KnobRange{1, 1, 1}, budget, TimingArbiter(true, kEmptySubmit));
   Feed f{[](int, const Action&) { return std::nullopt; }};
   f.run(s);
-  const SamplerReport r = s.report();
+  const Record r = s.record();
   EXPECT_EQ(s.clock(), ClockKind::GpuTimestamp);
   ASSERT_FALSE(r.kept_ms.empty());
   for (const double ms : r.kept_ms) EXPECT_DOUBLE_EQ(ms, kGpuPerRep);
@@ -69,7 +71,7 @@ TEST(ClockedSampler, SingleRejectedTimestampIsDiscardedNotKept) {
   // The second timed round's timestamp is negative: one strike, no demotion.
   Feed f{[](int round, const Action&) { return round == 1 ? std::optional<double>(-3.0) : std::nullopt; }};
   f.run(s);
-  const SamplerReport r = s.report();
+  const Record r = s.record();
   EXPECT_EQ(s.clock(), ClockKind::GpuTimestamp);
   EXPECT_EQ(s.arbiter().strikes(), 1);
   ASSERT_FALSE(r.kept_ms.empty());
@@ -89,7 +91,7 @@ TEST(ClockedSampler, DemotionMidRowRestartsOnTheWallClock) {
     return round >= 2 ? std::optional<double>(100.0 * kGpuPerRep * a.repetitions) : std::nullopt;
   }};
   f.run(s);
-  const SamplerReport r = s.report();
+  const Record r = s.record();
   EXPECT_EQ(s.clock(), ClockKind::WallClock);
   EXPECT_TRUE(s.arbiter().demoted());
   EXPECT_EQ(s.restarts(), 1);
@@ -116,11 +118,45 @@ TEST(ClockedSampler, NoTimestampsMeansWallClockThroughout) {
   ClockedSampler s(quick(), KnobRange{1, 1, 1}, budget, TimingArbiter(false, kEmptySubmit));
   Feed f{[](int, const Action&) { return std::nullopt; }};
   f.run(s);
-  const SamplerReport r = s.report();
+  const Record r = s.record();
   EXPECT_EQ(s.clock(), ClockKind::WallClock);
   ASSERT_FALSE(r.kept_ms.empty());
   for (const double ms : r.kept_ms) EXPECT_NEAR(ms, kWallPerRep, 1e-9);
   EXPECT_TRUE(r.discarded.empty());
+}
+
+// Any protocol restarts on the wall clock after a demotion: the phase sampler is made again for the
+// wall clock (its samples twice as long), and what it measured on timestamps is discarded.
+TEST(ClockedSampler, PhaseSamplerRestartsOnTheWallClock) {
+  std::vector<ClockKind> made;
+  ProtocolFactory make = [&](ClockKind clock) -> std::unique_ptr<Protocol> {
+    made.push_back(clock);
+    PhaseConfig cfg;
+    cfg.budget_ms = 400;
+    cfg.target_sample_ms = clock == ClockKind::WallClock ? 80 : 40;
+    return std::make_unique<PhaseSampler>(cfg);
+  };
+  ClockedSampler s(make, TimingArbiter(true, kEmptySubmit));
+  Feed f{[](int round, const Action& a) -> std::optional<double> {
+    if (round >= 2 && round < 6) return -1.0 * a.repetitions;  // negative: rejected, then demoted
+    return std::nullopt;
+  }};
+  f.run(s);
+  const Record r = s.record();
+  EXPECT_EQ(made, (std::vector<ClockKind>{ClockKind::GpuTimestamp, ClockKind::WallClock}));
+  EXPECT_EQ(s.clock(), ClockKind::WallClock);
+  EXPECT_EQ(r.clock, ClockKind::WallClock);
+  EXPECT_EQ(r.restarts, 1);
+  EXPECT_EQ(r.stop_reason, StopReason::Budget);
+  ASSERT_FALSE(r.kept_ms.empty());
+  for (double ms : r.kept_ms) EXPECT_NEAR(ms, kWallPerRep, 1e-9);
+  int demoted = 0, rejected = 0;
+  for (const auto& d : r.discarded) {
+    demoted += d.reason == "clock-demoted" ? 1 : 0;
+    rejected += d.reason == "timestamp-rejected" ? 1 : 0;
+  }
+  EXPECT_GE(demoted, 3);  // the two GPU-timed samples and the batch that triggered the demotion
+  EXPECT_GE(rejected, 1);
 }
 
 }  // namespace

@@ -90,7 +90,7 @@ TEST(MemoryOptions, SummaryShowsEveryPhaseRetentionAndScope) {
   BenchmarkResult read;
   read.id = "memory-read";
   read.value = 3.5e12;
-  read.timing_method = "gpu-timestamp";
+  read.timing_method = TimingMethod::GpuTimestamp;
   read.parameters = {{"cv", 0.01}, {"samples", 75}, {"rejected_samples", 2}};
   BenchmarkResult latency = read;
   latency.id = "memory-latency";

@@ -179,5 +179,46 @@ TEST(PhaseSampler, EstimateDecreases) {
   EXPECT_EQ(prev, 0);
 }
 
+// The one record: kept passes per dispatch, outliers and rejected timestamps as discarded entries
+// with their reasons (before, a rejected timestamp was a NaN and a note, never a discarded entry).
+TEST(PhaseSampler, RecordKeepsEveryPassWithItsReason) {
+  PhaseConfig cfg;
+  cfg.budget_ms = 400;
+  PhaseSampler p(cfg);
+  int samples = 0;
+  bool rejected = false;
+  for (int guard = 0; guard < 10000 && !p.done(); ++guard) {
+    const Action a = p.next();
+    if (a.kind == Kind::Done) break;
+    double ms = per_dispatch(a, 0.1);
+    if (a.stage == Stage::Sample) {
+      ++samples;
+      if (samples == 3 && !rejected) {
+        rejected = true;
+        p.reject(ms, "timestamp-rejected", "negative timestamp");
+        continue;
+      }
+      ms *= 1 + 0.01 * (samples % 3);  // some spread: a zero MAD rejects nothing
+      if (samples == 5) ms *= 10;       // an outlier
+    }
+    p.add(ms);
+  }
+  const Record r = p.record();
+  const auto rep = p.report();
+  EXPECT_EQ(r.repetitions, rep.dispatches);
+  EXPECT_EQ(r.kept_ms.size(), rep.kept_ms.size());
+  ASSERT_FALSE(r.kept_ms.empty());
+  EXPECT_DOUBLE_EQ(r.kept_ms[0], rep.kept_ms[0] / rep.dispatches);
+  EXPECT_EQ(r.stop_reason, StopReason::Budget);
+  ASSERT_EQ(r.discarded.size(), 2u);
+  EXPECT_EQ(r.discarded[0].reason, "timestamp-rejected");
+  EXPECT_EQ(r.discarded[0].stage, "sample");
+  EXPECT_EQ(r.discarded[0].note, "negative timestamp");
+  EXPECT_EQ(r.discarded[1].reason, "outlier");
+  EXPECT_FALSE(r.calibration_trace.empty());
+  EXPECT_EQ(rep.invalid_ms.size(), 1u);  // still counted as an unusable pass against the budget
+  EXPECT_THROW(p.reject(1, "x", ""), std::logic_error);
+}
+
 }  // namespace
 }  // namespace wgb::measure

@@ -169,7 +169,7 @@ TEST_P(StoreServer, RefusalsSayWhyAndStoreNothing) {
     std::string reason;
   };
   auto wrong_version = make_document({}, {{}});
-  wrong_version["schema_version"] = 2;
+  wrong_version["schema_version"] = report::kSchemaVersion + 1;
   auto missing = make_document({}, {{}});
   missing["rows"][0].erase("value");
   auto negative = make_document({}, {{}});

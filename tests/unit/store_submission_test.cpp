@@ -103,7 +103,7 @@ TEST(StoreSubmission, ReplacedKernelsAreKeptUnranked) {
 }
 
 TEST(StoreSubmission, WrongSchemaVersion) {
-  for (const nlohmann::json& v : {nlohmann::json(2), nlohmann::json(0), nlohmann::json(-1), nlohmann::json("1"),
+  for (const nlohmann::json& v : {nlohmann::json(report::kSchemaVersion + 1), nlohmann::json(0), nlohmann::json(-1), nlohmann::json("1"),
                                   nlohmann::json(1.5)}) {
     auto d = good();
     d["schema_version"] = v;

@@ -1,0 +1,42 @@
+// Record -> row (row.hpp).
+#include "suite/row.hpp"
+
+#include <fmt/format.h>
+
+namespace wgb {
+
+bool apply_record(BenchmarkResult& row, const measure::Record& record, const WorkModel& work) {
+  row.knob = record.knob;
+  row.repetitions = record.repetitions;
+  row.calibration = record.calibration_trace;
+  row.samples_ms = record.kept_ms;
+  row.throttled_ms = record.throttled_ms;
+  row.discarded = record.discarded;
+  row.stop_reason = record.stop_reason;
+  row.cooldowns = record.cooldowns_taken;
+  row.timing_method = record.clock;
+  row.timestamp_strikes = record.timestamp_strikes;
+  row.timing_notes.insert(row.timing_notes.end(), record.notes.begin(), record.notes.end());
+  row.work = work;
+  const double units = work.count(row.metric);
+  const measure::Headline h = measure::headline(record.kept_ms, row.statistic, units);
+  const auto& s = h.stats;
+  row.stats = RowStats{s.count, s.min, s.max, s.mean, s.median, s.stddev, s.ci95, s.cv, s.q1, s.q3, s.iqr};
+  if (record.kept_ms.empty()) {
+    row.status = RowStatus::Error;
+    row.message = "no timed measurement was kept";
+    return false;
+  }
+  row.time_ms = h.time_ms;
+  if (!(row.time_ms > 0) || !(units > 0)) {
+    row.status = RowStatus::Error;
+    row.message = fmt::format("no rate: time {} ms, work {} {}", row.time_ms, units, row.metric.unit);
+    return false;
+  }
+  row.value = h.value;
+  row.value_low = h.value_low;
+  row.value_high = h.value_high;
+  return true;
+}
+
+}  // namespace wgb

@@ -1,0 +1,82 @@
+// Record -> row (suite/row.hpp): the one function every suite's rows come from. The headline follows
+// the row's statistic, the rate range its quartiles, and nothing in the record is lost on the way.
+#include "suite/row.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace wgb {
+namespace {
+
+measure::Record record() {
+  measure::Record r;
+  r.knob = 64;
+  r.repetitions = 8;
+  r.calibration_trace = {{1, 0.5}, {64, 2.0}};
+  r.kept_ms = {2.0, 2.5, 3.0, 4.0};
+  r.throttled_ms = {9.0};
+  r.discarded = {{std::nan(""), 8, 64, "sample", "timestamp-rejected", "negative"}};
+  r.notes = {"a note"};
+  r.stop_reason = StopReason::Converged;
+  r.clock = TimingMethod::GpuTimestamp;
+  r.timestamp_strikes = 1;
+  r.cooldowns_taken = 2;
+  return r;
+}
+
+BenchmarkResult row(Statistic s) {
+  BenchmarkResult r;
+  r.metric = {"bytes", "B", "Bytes moved"};
+  r.statistic = s;
+  return r;
+}
+
+TEST(Row, BestUsesTheFastestKeptTime) {
+  BenchmarkResult r = row(Statistic::Best);
+  ASSERT_TRUE(apply_record(r, record(), WorkModel{.bytes_read = 1e6, .bytes_written = 1e6}));
+  EXPECT_EQ(r.status, RowStatus::Ok);
+  EXPECT_DOUBLE_EQ(r.time_ms, 2.0);
+  EXPECT_DOUBLE_EQ(r.value, 2e6 / 2e-3);
+  EXPECT_DOUBLE_EQ(r.value_low, 2e6 / (r.stats.q3 / 1000.0));
+  EXPECT_DOUBLE_EQ(r.value_high, 2e6 / (r.stats.q1 / 1000.0));
+  EXPECT_EQ(r.knob, 64u);
+  EXPECT_EQ(r.repetitions, 8u);
+  EXPECT_EQ(r.calibration.size(), 2u);
+  EXPECT_EQ(r.samples_ms.size(), 4u);
+  EXPECT_EQ(r.stats.count, 4u);
+  EXPECT_EQ(r.throttled_ms, std::vector<double>{9.0});
+  ASSERT_EQ(r.discarded.size(), 1u);
+  EXPECT_EQ(r.discarded[0].reason, "timestamp-rejected");
+  EXPECT_EQ(r.timing_notes, std::vector<std::string>{"a note"});
+  EXPECT_EQ(r.stop_reason, StopReason::Converged);
+  EXPECT_EQ(r.timing_method, TimingMethod::GpuTimestamp);
+  EXPECT_EQ(r.timestamp_strikes, 1);
+  EXPECT_EQ(r.cooldowns, 2);
+}
+
+TEST(Row, MedianUsesTheMedian) {
+  BenchmarkResult r = row(Statistic::Median);
+  ASSERT_TRUE(apply_record(r, record(), WorkModel{.bytes_read = 1e6}));
+  EXPECT_DOUBLE_EQ(r.time_ms, 2.75);
+  EXPECT_DOUBLE_EQ(r.value, 1e6 / 2.75e-3);
+}
+
+TEST(Row, NothingKeptOrNoWorkIsAnErrorThatSaysWhy) {
+  measure::Record empty = record();
+  empty.kept_ms.clear();
+  BenchmarkResult r = row(Statistic::Best);
+  EXPECT_FALSE(apply_record(r, empty, WorkModel{.bytes_read = 1}));
+  EXPECT_EQ(r.status, RowStatus::Error);
+  EXPECT_EQ(r.message, "no timed measurement was kept");
+  EXPECT_EQ(r.value, 0);
+  EXPECT_EQ(r.discarded.size(), 1u);  // what was measured stays in the row
+
+  BenchmarkResult z = row(Statistic::Best);
+  EXPECT_FALSE(apply_record(z, record(), WorkModel{}));
+  EXPECT_EQ(z.status, RowStatus::Error);
+  EXPECT_NE(z.message.find("no rate"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace wgb
