@@ -387,7 +387,14 @@ std::string roofline_section(const std::vector<ReportRow>& rows, const std::stri
     }
   }
   const std::string low_id = ids("roofline-low");
-  if (!bw && c.flops.empty()) {
+  std::vector<std::string> unusable;
+  if (!c.bandwidth_unusable.empty()) unusable.push_back(c.bandwidth_unusable);
+  for (const auto& [p, why] : c.flops_unusable) unusable.push_back(why);
+  if (!bw && c.flops.empty() && !unusable.empty()) {
+    s += fmt::format("<p class=\"warn\">No ceiling could be measured in this document: {} (a ceiling comes only from "
+                     "an ok row), so no roofline can be drawn.</p>\n",
+                     escape(fmt::format("{}", fmt::join(unusable, ", "))));
+  } else if (!bw && c.flops.empty()) {
     s += "<p class=\"warn\">No ceiling was measured in this document (run read-linear or the memory suite for "
          "bandwidth, f32-fma-vec4 for the FLOP rate; on the host, the host suite's STREAM and FMA kernels), so no "
          "roofline can be drawn.</p>\n";
