@@ -186,6 +186,7 @@ Comparison compare_documents(const LoadedDocument& a, const LoadedDocument& b) {
       cr.noise = std::max(cr.combined, kNoiseFloor);
       cr.significant = std::fabs(cr.ratio - 1.0) > cr.noise;
     }
+    if (cr.status_a != cr.status_b) cr.differences.push_back(fmt::format("status {} -> {}", cr.status_a, cr.status_b));
     if (ra.statistic != rb.statistic) {
       cr.differences.push_back(fmt::format("statistic {} -> {}", to_string(ra.statistic), to_string(rb.statistic)));
     }
@@ -352,7 +353,8 @@ void write_differences(std::ostream& out, const Comparison& c, const CompareStyl
       (d.a == "(absent)" ? only_b : only_a).push_back(d.what);
       continue;
     }
-    const std::string one = fmt::format("  {}: {} -> {}", d.what, d.a, d.b);
+    auto shown = [](const std::string& v) { return v.empty() ? std::string("(empty)") : v; };
+    const std::string one = fmt::format("  {}: {} -> {}", d.what, shown(d.a), shown(d.b));
     if (one.size() <= style.width) {
       out << one << '\n';
     } else {
@@ -489,11 +491,17 @@ void write_comparison(std::ostream& out, const Comparison& c, const LoadedDocume
                   "", 0, style.width, " "));
   }
   if (hidden > 0) {
-    out << fmt::format("{} in their WGSL hash or recorded parameters: -v shows them\n",
-                       hidden == 1 ? std::string("1 row differs") : fmt::format("{} rows differ", hidden));
+    out << (hidden == 1 ? std::string("1 row differs in its WGSL hash or recorded parameters: -v shows them\n")
+                        : fmt::format("{} rows differ in their WGSL hash or recorded parameters: -v shows them\n", hidden));
   }
-  if (!c.only_a.empty()) put(out, fill(c.only_a, "only in a: ", 4, style.width));
-  if (!c.only_b.empty()) put(out, fill(c.only_b, "only in b: ", 4, style.width));
+  for (const auto& [side, keys] : {std::pair{"a", &c.only_a}, std::pair{"b", &c.only_b}}) {
+    if (keys->empty()) continue;
+    constexpr std::size_t kShown = 16;  // the rest with -v
+    std::vector<std::string> list(keys->begin(), keys->begin() + static_cast<std::ptrdiff_t>(
+                                                                    style.verbose ? keys->size() : std::min(keys->size(), kShown)));
+    if (list.size() < keys->size()) list.push_back(fmt::format("and {} more (-v lists them)", keys->size() - list.size()));
+    put(out, fill(list, fmt::format("only in {} ({}): ", side, keys->size()), 4, style.width));
+  }
   out << '\n';
   write_differences(out, c, style);
   write_clocks(out, c, style);

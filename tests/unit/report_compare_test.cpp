@@ -203,7 +203,7 @@ TEST(Compare, TextFitsOneHundredColumnsAndDetailsWaitForVerbose) {
   EXPECT_NE(t.find("and 28 more"), std::string::npos) << t;
   EXPECT_EQ(t.find("feedfacefeedface"), std::string::npos) << "hashes only with -v";
   EXPECT_EQ(t.find("workgroup_size"), std::string::npos) << "parameters only with -v";
-  EXPECT_NE(t.find("1 row differs in their WGSL hash or recorded parameters"), std::string::npos) << t;
+  EXPECT_NE(t.find("1 row differs in its WGSL hash or recorded parameters"), std::string::npos) << t;
   const auto vt = verbose.str();
   EXPECT_NE(vt.find("feedfacefeedface"), std::string::npos);
   EXPECT_NE(vt.find("parameters.workgroup_size"), std::string::npos);
