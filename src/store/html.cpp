@@ -599,13 +599,13 @@ std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>&
 
 std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
   std::string b = fmt::format("<h1>Run #{} compared with run #{}</h1>", a.summary.id, b_run.summary.id);
-  b += "<table><tr><th></th><th>run</th><th>device class</th><th>suite</th><th>started</th></tr>";
+  b += "<div class=\"scroll\"><table><tr><th></th><th>run</th><th>device class</th><th>suite</th><th>started</th></tr>";
   for (const auto* r : {&a, &b_run}) {
-    b += fmt::format("<tr><td>{}</td><td><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+    b += fmt::format("<tr><td>{}</td><td class=\"id\"><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
                      r == &a ? "A" : "B", run_href(r->summary.id), r->summary.id, class_cell(r->summary.device_class),
-                     esc(r->summary.suite), esc(when(r->summary.started_at)));
+                     esc(plain(r->summary.suite)), esc(when(r->summary.started_at)));
   }
-  b += "</table>";
+  b += "</table></div>";
   if (a.summary.device_class.key != b_run.summary.device_class.key) {
     b += "<p class=\"muted\">The runs belong to different device classes.</p>";
   }
@@ -616,7 +616,8 @@ std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
     std::map<std::string, int> seen;
     for (const auto& r : rb) in_b[{r.id, seen[r.id]++}] = &r;
   }
-  b += "<h2>Rows</h2><table><tr><th>benchmark</th><th>A</th><th>B</th><th>B / A</th><th></th></tr>";
+  b += "<h2>Rows</h2><div class=\"scroll\"><table><tr><th>benchmark</th><th>A</th><th>B</th><th>B / A</th><th></th>"
+       "</tr>";
   std::map<std::string, int> seen;
   auto line = [&b](const std::string& id, const DocRow* x, const DocRow* y) {
     const std::string unit = x ? x->unit : y->unit;
@@ -627,7 +628,7 @@ std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
       if (r == nullptr) return std::string("-");
       return r->value > 0 ? esc(format_value(r->value, r->unit)) : esc(r->status);
     };
-    b += fmt::format("<tr><td><a href=\"{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+    b += fmt::format("<tr><td class=\"id\"><a href=\"{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
                      "<td class=\"n\">{}</td><td>{}</td></tr>",
                      esc(leaderboard_href(id)), esc(id), cell(x), cell(y), esc(ratio),
                      stack_svg(sc, nullptr, va, unit, "B", vb));
@@ -639,7 +640,7 @@ std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
     if (it != in_b.end()) in_b.erase(it);
   }
   for (const auto& [key, r] : in_b) line(key.first, nullptr, r);
-  b += "</table><p class=\"muted\">Orange dot: A; purple ring: B.</p>";
+  b += "</table></div><p class=\"muted\">Orange dot: A; purple ring: B.</p>";
   return page(fmt::format("Run #{} vs #{}", a.summary.id, b_run.summary.id), b);
 }
 

@@ -159,7 +159,8 @@ TEST(StoreHtml, PagesLayOutCleanlyAt1280And390Pixels) {
       {"home", html::index_page(benches, {{h200(), 1}, {lavapipe(), 1}}, {recent}, 2, {board()})},
       {"leaderboard", html::leaderboard_page(board())},
       {"run", html::run_page(run, {}, {recent})},
-      {"runs", html::runs_page({recent}, RunFilter{}, 1)}};
+      {"runs", html::runs_page({recent}, RunFilter{}, 1)},
+      {"compare", html::compare_page(run, run)}};
   for (const auto& [name, page] : pages) {
     for (int width : {1280, 390}) {
       const auto g = test::page_geometry(chromium, page, width, dir.path());
