@@ -37,7 +37,7 @@ td.id,.id{white-space:nowrap}.why{color:#667085;font-size:12px}
 .board{background:#fff;border:1px solid #e3e6eb;border-radius:6px;padding:8px 12px}
 .board h2{margin:4px 0 2px;font-size:16px}.board table{width:100%;margin:4px 0}.board td,.board th{padding:3px 6px}
 p.links a{white-space:nowrap;margin-right:14px;display:inline-block}
-@media (max-width:600px){main{padding:10px 12px}header{padding:10px 12px}}
+@media (max-width:600px){main{padding:10px 12px}header{padding:10px 12px}.scroll>table{min-width:600px}}
 td svg{max-width:100%;height:auto}
 .badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;margin-left:6px}
 .var{background:#fff1d6;color:#8a5a00}.unr{background:#e9e9ee;color:#555}.bad{background:#fde2e1;color:#8c1d18}
