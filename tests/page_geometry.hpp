@@ -57,7 +57,7 @@ inline constexpr const char* kGeometryScript = R"js(<script>
 
 struct Geometry {
   bool ran = false;
-  int width = 0;                       // the window's inner width the page was laid out at
+  int width = 0;                      // the window's inner width the page was laid out at
   std::vector<std::string> problems;  // empty: nothing flagged
 };
 
@@ -84,9 +84,9 @@ inline Geometry page_geometry(const std::string& chromium, const std::string& ht
   const auto dom = dir / ("geometry-" + std::to_string(width) + ".dom");
   const std::string cmd = "timeout 120 '" + chromium +
                           "' --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run "
-                          "--disable-extensions --user-data-dir='" + (dir / "profile").string() +
-                          "' --window-size=" + std::to_string(width + 100) + ",2100 --dump-dom 'file://" + page.string() +
-                          "' > '" + dom.string() + "' 2>/dev/null";
+                          "--disable-extensions --user-data-dir='" +
+                          (dir / "profile").string() + "' --window-size=" + std::to_string(width + 100) +
+                          ",2100 --dump-dom 'file://" + page.string() + "' > '" + dom.string() + "' 2>/dev/null";
   Geometry g;
   if (std::system(cmd.c_str()) != 0) return g;
   std::ifstream in(dom, std::ios::binary);

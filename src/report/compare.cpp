@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -344,7 +344,8 @@ void write_differences(std::ostream& out, const Comparison& c, const CompareStyl
       for (const auto& [sign, names] : {std::pair{"+ ", &d.added}, std::pair{"- ", &d.removed}}) {
         if (names->empty()) continue;
         std::vector<std::string> list(names->begin(), names->begin() + std::min(names->size(), shown));
-        if (names->size() > list.size()) list.push_back(fmt::format("and {} more (-v lists them)", names->size() - list.size()));
+        if (names->size() > list.size())
+          list.push_back(fmt::format("and {} more (-v lists them)", names->size() - list.size()));
         put(out, fill(list, std::string("    ") + sign, 6, style.width));
       }
       continue;
@@ -378,8 +379,9 @@ void write_differences(std::ostream& out, const Comparison& c, const CompareStyl
     }
     std::vector<std::string> parts;
     for (const auto& [p, n] : groups) parts.push_back(fmt::format("{} ({})", p, n));
-    put(out, fill(parts, fmt::format("  {} only in {} (-v names them): ", plural(names->size(), "field", "fields"), side),
-                  4, style.width));
+    put(out,
+        fill(parts, fmt::format("  {} only in {} (-v names them): ", plural(names->size(), "field", "fields"), side), 4,
+             style.width));
   }
 }
 
@@ -387,9 +389,10 @@ void write_clocks(std::ostream& out, const Comparison& c, const CompareStyle& st
   if (c.clocks.empty()) return;
   const bool any = std::any_of(c.clocks.begin(), c.clocks.end(), [](const ClockFigure& f) { return f.differs; });
   const std::string head =
-      any ? fmt::format("host clocks (a frequency difference changes every rate; DIFFERS: beyond {:.0f} % for nominal, "
-                        "{:.0f} % for observed clocks):",
-                        100 * kClockTolerance, 100 * kObservedClockTolerance)
+      any ? fmt::format(
+                "host clocks (a frequency difference changes every rate; DIFFERS: beyond {:.0f} % for nominal, "
+                "{:.0f} % for observed clocks):",
+                100 * kClockTolerance, 100 * kObservedClockTolerance)
           : fmt::format("host clocks (the same within tolerance: {:.0f} % for nominal, {:.0f} % for observed clocks):",
                         100 * kClockTolerance, 100 * kObservedClockTolerance);
   put(out, fill(split_words(head), "", 2, style.width, " "));
@@ -397,8 +400,7 @@ void write_clocks(std::ostream& out, const Comparison& c, const CompareStyle& st
   for (const auto& f : c.clocks) w = std::max(w, f.what.size());
   auto mhz = [](double v) { return v > 0 ? fmt::format("{:.0f} MHz", v) : std::string("not stated"); };
   for (const auto& f : c.clocks) {
-    const std::string change =
-        f.a_mhz > 0 && f.b_mhz > 0 ? fmt::format("{:+.1f}%", 100 * (f.b_mhz / f.a_mhz - 1)) : "";
+    const std::string change = f.a_mhz > 0 && f.b_mhz > 0 ? fmt::format("{:+.1f}%", 100 * (f.b_mhz / f.a_mhz - 1)) : "";
     std::string line = fmt::format("  {:<{}}  {:>10}  {:>10}  {:>7}{}", f.what, w, mhz(f.a_mhz), mhz(f.b_mhz), change,
                                    f.differs ? "  DIFFERS" : "");
     while (!line.empty() && line.back() == ' ') line.pop_back();
@@ -425,11 +427,12 @@ void write_comparison(std::ostream& out, const Comparison& c, const LoadedDocume
   if (sum.measured_both > 0) {
     parts.push_back(fmt::format("{} measured in both: geometric mean of b/a {:.3f} ({:+.1f}%);", sum.measured_both,
                                 sum.geomean, 100 * (sum.geomean - 1)));
-    parts.push_back(fmt::format("{} faster, {} slower, {} unchanged (within noise)", sum.faster, sum.slower,
-                                sum.unchanged));
+    parts.push_back(
+        fmt::format("{} faster, {} slower, {} unchanged (within noise)", sum.faster, sum.slower, sum.unchanged));
   } else {
     parts.push_back(sum.in_both == 0 ? std::string("no benchmark in both documents")
-                                     : fmt::format("none of the {} in both has a rate in both", plural(sum.in_both, "benchmark", "benchmarks")));
+                                     : fmt::format("none of the {} in both has a rate in both",
+                                                   plural(sum.in_both, "benchmark", "benchmarks")));
   }
   if (sum.in_both > sum.measured_both && sum.measured_both > 0) {
     parts.back() += ";";
@@ -491,15 +494,18 @@ void write_comparison(std::ostream& out, const Comparison& c, const LoadedDocume
                   "", 0, style.width, " "));
   }
   if (hidden > 0) {
-    out << (hidden == 1 ? std::string("1 row differs in its WGSL hash or recorded parameters: -v shows them\n")
-                        : fmt::format("{} rows differ in their WGSL hash or recorded parameters: -v shows them\n", hidden));
+    out << (hidden == 1
+                ? std::string("1 row differs in its WGSL hash or recorded parameters: -v shows them\n")
+                : fmt::format("{} rows differ in their WGSL hash or recorded parameters: -v shows them\n", hidden));
   }
   for (const auto& [side, keys] : {std::pair{"a", &c.only_a}, std::pair{"b", &c.only_b}}) {
     if (keys->empty()) continue;
     constexpr std::size_t kShown = 16;  // the rest with -v
-    std::vector<std::string> list(keys->begin(), keys->begin() + static_cast<std::ptrdiff_t>(
-                                                                    style.verbose ? keys->size() : std::min(keys->size(), kShown)));
-    if (list.size() < keys->size()) list.push_back(fmt::format("and {} more (-v lists them)", keys->size() - list.size()));
+    std::vector<std::string> list(
+        keys->begin(),
+        keys->begin() + static_cast<std::ptrdiff_t>(style.verbose ? keys->size() : std::min(keys->size(), kShown)));
+    if (list.size() < keys->size())
+      list.push_back(fmt::format("and {} more (-v lists them)", keys->size() - list.size()));
     put(out, fill(list, fmt::format("only in {} ({}): ", side, keys->size()), 4, style.width));
   }
   out << '\n';
@@ -544,21 +550,22 @@ nlohmann::json comparison_json(const Comparison& c, std::optional<double> fail_p
                       {"differs", f.differs}});
   }
   const auto sum = summarize(c);
-  nlohmann::json j{{"schema", "webgpu-bench/comparison"},
-                   {"schema_version", 1},
-                   {"rows", rows},
-                   {"only_a", c.only_a},
-                   {"only_b", c.only_b},
-                   {"differences", diffs},
-                   {"clocks", clocks},
-                   {"summary",
-                    {{"in_both", sum.in_both},
-                     {"measured_both", sum.measured_both},
-                     {"geometric_mean_ratio", sum.measured_both > 0 ? nlohmann::json(sum.geomean) : nlohmann::json(nullptr)},
-                     {"faster", sum.faster},
-                     {"slower", sum.slower},
-                     {"unchanged", sum.unchanged},
-                     {"noise_floor", kNoiseFloor}}}};
+  nlohmann::json j{
+      {"schema", "webgpu-bench/comparison"},
+      {"schema_version", 1},
+      {"rows", rows},
+      {"only_a", c.only_a},
+      {"only_b", c.only_b},
+      {"differences", diffs},
+      {"clocks", clocks},
+      {"summary",
+       {{"in_both", sum.in_both},
+        {"measured_both", sum.measured_both},
+        {"geometric_mean_ratio", sum.measured_both > 0 ? nlohmann::json(sum.geomean) : nlohmann::json(nullptr)},
+        {"faster", sum.faster},
+        {"slower", sum.slower},
+        {"unchanged", sum.unchanged},
+        {"noise_floor", kNoiseFloor}}}};
   if (fail_pct) {
     j["fail_on_regression_pct"] = *fail_pct;
     j["regressions"] = regressions(c, *fail_pct);

@@ -31,7 +31,7 @@ struct CompareRow {
   bool measured_both = false;
   double ratio = 0;             // b / a
   double dispersion_a = 0, dispersion_b = 0, combined = 0;
-  double noise = 0;              // max(combined, kNoiseFloor): the change must exceed it
+  double noise = 0;  // max(combined, kNoiseFloor): the change must exceed it
   bool significant = false;
   std::vector<std::string> differences;  // what differs for this row: WGSL hash, parameters, statistic
   std::size_t details = 0;               // how many of them are kernel hashes or parameters (shown with -v)
@@ -60,7 +60,7 @@ struct ClockFigure {
   std::string what;  // "base", "max", "observed at start", "sustained at finish", ...
   double a_mhz = 0, b_mhz = 0;
   std::string source_a, source_b;
-  double tolerance = 0;   // kClockTolerance or kObservedClockTolerance
+  double tolerance = 0;  // kClockTolerance or kObservedClockTolerance
   bool differs = false;  // both stated and |b/a - 1| > tolerance, or stated in one only
 };
 inline constexpr double kClockTolerance = 0.02;

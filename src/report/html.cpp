@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -175,7 +175,8 @@ std::string machine_card(const Json& doc, Ids& ids) {
           if (std::isupper(static_cast<unsigned char>(c)) && !words.empty()) words += "<wbr>";
           words += c;
         }
-        s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", words, escape(v.is_string() ? v.get<std::string>() : v.dump()));
+        s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", words,
+                         escape(v.is_string() ? v.get<std::string>() : v.dump()));
       }
       s += "</table></details>\n";
     }
@@ -255,9 +256,11 @@ std::string machine_identity(const nlohmann::json& doc) {
   const auto& h = sub(m, "host");
   const auto& d = sub(m, "dawn");
   Json id = Json::object();
-  for (const char* k : {"vendor", "vendor_id", "architecture", "device", "description", "backend", "adapter_type", "driver"})
+  for (const char* k :
+       {"vendor", "vendor_id", "architecture", "device", "description", "backend", "adapter_type", "driver"})
     id["adapter"][k] = str(a, k);
-  for (const char* k : {"cpu_model", "logical_cpus", "cores_per_socket", "sockets", "kernel", "distribution", "hostname"})
+  for (const char* k :
+       {"cpu_model", "logical_cpus", "cores_per_socket", "sockets", "kernel", "distribution", "hostname"})
     id["host"][k] = str(h, k);
   for (const char* k : {"version", "robustness", "timestamps"}) id["dawn"][k] = str(d, k);
   id["dawn"]["device_toggles"] = d.value("device_toggles", Json::array());
@@ -278,9 +281,8 @@ std::string rows_summary(const LoadedDocument& doc) {
     }
     ++it->second;
   }
-  std::stable_sort(counts.begin(), counts.end(), [](const auto& x, const auto& y) {
-    return (x.first == "ok") > (y.first == "ok");
-  });
+  std::stable_sort(counts.begin(), counts.end(),
+                   [](const auto& x, const auto& y) { return (x.first == "ok") > (y.first == "ok"); });
   std::string c;
   for (const auto& [k, n] : counts) c += fmt::format("{}{} {}", c.empty() ? "" : ", ", n, k);
   const std::size_t n = doc.rows.size();
@@ -317,7 +319,8 @@ std::string verdicts(const LoadedDocument& doc) {
 std::string results_table(const std::vector<ReportRow>& rows, Ids& ids) {
   const bool with_repro = std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.repro.has_value(); });
   std::string s =
-      "<div class=\"scroll\"><table class=\"results\"><tr><th>benchmark</th><th>label</th><th>status</th><th>rate</th><th>statistic</th>"
+      "<div class=\"scroll\"><table "
+      "class=\"results\"><tr><th>benchmark</th><th>label</th><th>status</th><th>rate</th><th>statistic</th>"
       "<th>dispersion</th><th>time / rep</th><th>clock</th><th>FLOP/B</th><th>roofline</th>";
   if (with_repro) s += "<th>repro</th>";
   s += "<th>notes</th></tr>\n";
@@ -347,7 +350,8 @@ std::string results_table(const std::vector<ReportRow>& rows, Ids& ids) {
     }
     s += fmt::format("<td>{}</td></tr>\n", escape(notes));
   }
-  s += "</table></div>\n<p class=\"sub\">statistic: <b>best</b> = fastest kept run (compute-bound kernels); <b>median</b> = "
+  s += "</table></div>\n<p class=\"sub\">statistic: <b>best</b> = fastest kept run (compute-bound kernels); "
+       "<b>median</b> = "
        "median with IQR (memory traffic, contention, scheduling). Dispersion: IQR/median or CV of the "
        "per-repetition times. Rates are metric units per second.</p>\n";
   return s;
@@ -391,9 +395,10 @@ std::string roofline_section(const std::vector<ReportRow>& rows, const std::stri
   if (!c.bandwidth_unusable.empty()) unusable.push_back(c.bandwidth_unusable);
   for (const auto& [p, why] : c.flops_unusable) unusable.push_back(why);
   if (!bw && c.flops.empty() && !unusable.empty()) {
-    s += fmt::format("<p class=\"warn\">No ceiling could be measured in this document: {} (a ceiling comes only from "
-                     "an ok row), so no roofline can be drawn.</p>\n",
-                     escape(fmt::format("{}", fmt::join(unusable, ", "))));
+    s += fmt::format(
+        "<p class=\"warn\">No ceiling could be measured in this document: {} (a ceiling comes only from "
+        "an ok row), so no roofline can be drawn.</p>\n",
+        escape(fmt::format("{}", fmt::join(unusable, ", "))));
   } else if (!bw && c.flops.empty()) {
     s += "<p class=\"warn\">No ceiling was measured in this document (run read-linear or the memory suite for "
          "bandwidth, f32-fma-vec4 for the FLOP rate; on the host, the host suite's STREAM and FMA kernels), so no "
@@ -530,8 +535,9 @@ std::string roofline_section(const std::vector<ReportRow>& rows, const std::stri
       }
       it->second.push_back(row_key(r->result));
     }
-    s += fmt::format("<p id=\"{}\">{} without a ceiling, not on the plot:</p><ul class=\"reasons\">\n",
-                     ids("roofline-unplaced"), unplaced.size() == 1 ? "1 row" : fmt::format("{} rows", unplaced.size()));
+    s +=
+        fmt::format("<p id=\"{}\">{} without a ceiling, not on the plot:</p><ul class=\"reasons\">\n",
+                    ids("roofline-unplaced"), unplaced.size() == 1 ? "1 row" : fmt::format("{} rows", unplaced.size()));
     for (const auto& [why, keys] : by_reason) {
       std::string names;
       for (const auto& k : keys) names += (names.empty() ? "" : ", ") + fmt::format("<code>{}</code>", escape(k));
@@ -906,10 +912,10 @@ void write_html(std::ostream& out, const std::vector<LoadedDocument>& docs) {
           "<h2 id=\"{}\">Machine{}</h2>\n<p class=\"same\">The same machine and build as <b>{}</b>: its card is "
           "above.</p>\n",
           ids("machine"), escape(device.empty() ? "" : ": " + device), escape(it->second));
-      out << fmt::format("<details><summary>command line and options</summary>\n<p><code>{}</code></p>\n<pre>{}</pre>\n"
-                         "</details>\n",
-                         escape(join_strings(d.json.value("command", Json::array()), " ")),
-                         escape(sub(d.json, "options").dump(2)));
+      out << fmt::format(
+          "<details><summary>command line and options</summary>\n<p><code>{}</code></p>\n<pre>{}</pre>\n"
+          "</details>\n",
+          escape(join_strings(d.json.value("command", Json::array()), " ")), escape(sub(d.json, "options").dump(2)));
     } else {
       cards[machine] = name;
       out << machine_card(d.json, ids);

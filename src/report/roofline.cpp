@@ -91,7 +91,7 @@ Ceilings find_host_ceilings(const std::vector<ReportRow>& rows) {
 Ceilings find_ceilings(const std::vector<ReportRow>& rows) {
   Ceilings c = gpu_ceilings(rows);
   if (c.bandwidth || !c.flops.empty()) return c;
-  Ceilings host = find_host_ceilings(rows);  // a host document: the host CPU's ceilings
+  Ceilings host = find_host_ceilings(rows);                 // a host document: the host CPU's ceilings
   return host.bandwidth || !host.flops.empty() ? host : c;  // none: the GPU's, with why they are missing
 }
 

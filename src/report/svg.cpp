@@ -1,14 +1,13 @@
 // SVG chart writer (see svg.hpp).
 #include "report/svg.hpp"
 
-#include "report/label_layout.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
+#include "report/label_layout.hpp"
 #include "report/table.hpp"
 
 namespace wgb::report::svg {
@@ -180,8 +179,8 @@ bool Plot::label(double x, double y, const std::string& text, const std::string&
   std::vector<labels::Box> placed;
   placed.reserve(labels_.size());
   for (const auto& l : labels_) placed.push_back({l[0], l[1], l[2], labels::kLabelHeight});
-  const labels::Box area{static_cast<double>(left_), static_cast<double>(top_), static_cast<double>(w_ - left_ - right_),
-                         static_cast<double>(h_ - top_ - bottom_)};
+  const labels::Box area{static_cast<double>(left_), static_cast<double>(top_),
+                         static_cast<double>(w_ - left_ - right_), static_cast<double>(h_ - top_ - bottom_)};
   const auto box = labels::place(sx(x), sy(y), labels::text_width(text), area, placed);
   if (!box) return false;
   labels_.push_back({box->x, box->y, box->w});

@@ -65,17 +65,25 @@ std::string display_name(const DeviceClass& c) {
 }
 
 std::string display_detail(const DeviceClass& c) {
-  static const std::pair<const char*, const char*> kVendors[] = {
-      {"nvidia", "NVIDIA"}, {"amd", "AMD"},       {"intel", "Intel"},         {"arm", "Arm"},
-      {"qualcomm", "Qualcomm"}, {"apple", "Apple"}, {"imagination", "Imagination"}, {"broadcom", "Broadcom"},
-      {"mesa", "Mesa"},     {"google", "Google"},  {"microsoft", "Microsoft"}, {"samsung", "Samsung"}};
+  static const std::pair<const char*, const char*> kVendors[] = {{"nvidia", "NVIDIA"},
+                                                                 {"amd", "AMD"},
+                                                                 {"intel", "Intel"},
+                                                                 {"arm", "Arm"},
+                                                                 {"qualcomm", "Qualcomm"},
+                                                                 {"apple", "Apple"},
+                                                                 {"imagination", "Imagination"},
+                                                                 {"broadcom", "Broadcom"},
+                                                                 {"mesa", "Mesa"},
+                                                                 {"google", "Google"},
+                                                                 {"microsoft", "Microsoft"},
+                                                                 {"samsung", "Samsung"}};
   static const std::pair<const char*, const char*> kBackends[] = {
-      {"vulkan", "Vulkan"}, {"d3d12", "D3D12"}, {"d3d11", "D3D11"}, {"metal", "Metal"},
+      {"vulkan", "Vulkan"}, {"d3d12", "D3D12"},        {"d3d11", "D3D11"},       {"metal", "Metal"},
       {"opengl", "OpenGL"}, {"opengles", "OpenGL ES"}, {"null", "null backend"}, {"host", "host CPU"}};
   static const std::pair<const char*, const char*> kTypes[] = {{"discrete-gpu", "discrete GPU"},
-                                                                {"integrated-gpu", "integrated GPU"},
-                                                                {"cpu", "CPU adapter"},
-                                                                {"host", "host CPU"}};
+                                                               {"integrated-gpu", "integrated GPU"},
+                                                               {"cpu", "CPU adapter"},
+                                                               {"host", "host CPU"}};
   auto spelled = [](const std::string& v, const auto& table) {
     const std::string l = lower(tidy(v));
     for (const auto& [k, name] : table) {

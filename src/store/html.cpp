@@ -76,8 +76,8 @@ std::string class_cell(const DeviceClass& c) {
 
 // "2026-12-01T20:15:18Z" -> "2026-12-01 20:15 UTC" (other spellings stay as they are).
 std::string when(const std::string& t) {
-  const bool iso = t.size() == 20 && t[4] == '-' && t[7] == '-' && t[10] == 'T' && t[13] == ':' && t[16] == ':' &&
-                   t[19] == 'Z';
+  const bool iso =
+      t.size() == 20 && t[4] == '-' && t[7] == '-' && t[10] == 'T' && t[13] == ':' && t[16] == ':' && t[19] == 'Z';
   return iso ? t.substr(0, 10) + " " + t.substr(11, 5) + " UTC" : t;
 }
 
@@ -215,7 +215,8 @@ std::vector<DocRow> doc_rows(const nlohmann::json& doc) {
     }
     if (auto p = r.find("parameters"); p != r.end() && p->is_object()) {
       if (auto u = p->find("unranked"); u != p->end() && u->is_boolean()) d.unranked = u->get<bool>();
-      if (auto u = p->find("unranked_reason"); u != p->end() && u->is_string()) d.unranked_reason = u->get<std::string>();
+      if (auto u = p->find("unranked_reason"); u != p->end() && u->is_string())
+        d.unranked_reason = u->get<std::string>();
     }
     out.push_back(std::move(d));
   }
@@ -255,8 +256,8 @@ std::string run_header(const StoredRun& run) {
   if (!driver.empty()) line("driver", esc(driver));
   line("suite", esc(plain(s.suite)));
   line("state", esc(plain(s.state)));
-  line("ranking", s.unranked_reason.empty() ? std::string("ranked (default options)")
-                                             : "not ranked: " + esc(s.unranked_reason));
+  line("ranking",
+       s.unranked_reason.empty() ? std::string("ranked (default options)") : "not ranked: " + esc(s.unranked_reason));
   line("started", esc(when(s.started_at)));
   line("submitted", esc(when(s.submitted_at)));
   const std::string version = json_text(doc, {"build", "version"});
@@ -318,9 +319,9 @@ std::string format_value(double value, std::string_view unit) {
 std::vector<std::string> headline_benchmarks(const std::vector<BenchmarkInfo>& benchmarks) {
   // The numbers people come for, in this order: memory bandwidth and latency, the bandwidth and
   // FMA kernels of the default suite, the host CPU's STREAM, FMA and latency.
-  static const char* const kHeadline[] = {"memory-read",   "memory-copy",       "memory-latency", "read-linear",
-                                          "write-linear",  "f32-fma-vec4",      "read-latency",   "host-stream-triad",
-                                          "host-fma-f32",  "host-load-latency"};
+  static const char* const kHeadline[] = {"memory-read",  "memory-copy",      "memory-latency", "read-linear",
+                                          "write-linear", "f32-fma-vec4",     "read-latency",   "host-stream-triad",
+                                          "host-fma-f32", "host-load-latency"};
   std::vector<std::string> out;
   for (const char* id : kHeadline) {
     if (std::any_of(benchmarks.begin(), benchmarks.end(), [&](const BenchmarkInfo& b) { return b.id == id; }))
@@ -387,12 +388,13 @@ std::string index_page(const std::vector<BenchmarkInfo>& benchmarks, const std::
                        const std::vector<RunSummary>& recent, std::int64_t total_runs,
                        const std::vector<Leaderboard>& headline) {
   std::string b = "<h1>Leaderboards</h1>";
-  b += fmt::format("<p class=\"muted\">{} stored in {}. Runs are grouped by device class (vendor, architecture, "
-                   "device, backend) and each class is ranked by the median of its ranked runs; classes of integrated "
-                   "GPUs, CPU adapters and host CPUs are marked <span class=\"badge var\">variable</span>. Open a "
-                   "run for The Stack: its rows next to its class.</p>",
-                   plural(static_cast<std::size_t>(std::max<std::int64_t>(total_runs, 0)), "run", "runs"),
-                   plural(classes.size(), "device class", "device classes"));
+  b += fmt::format(
+      "<p class=\"muted\">{} stored in {}. Runs are grouped by device class (vendor, architecture, "
+      "device, backend) and each class is ranked by the median of its ranked runs; classes of integrated "
+      "GPUs, CPU adapters and host CPUs are marked <span class=\"badge var\">variable</span>. Open a "
+      "run for The Stack: its rows next to its class.</p>",
+      plural(static_cast<std::size_t>(std::max<std::int64_t>(total_runs, 0)), "run", "runs"),
+      plural(classes.size(), "device class", "device classes"));
   if (benchmarks.empty()) b += "<p>No measured results yet. Submit one with <code>webgpu-bench submit</code>.</p>";
   if (!headline.empty()) {
     b += "<div class=\"boards\">";
@@ -486,28 +488,30 @@ std::string leaderboard_page(const Leaderboard& board) {
       for (const auto& w : why) list += (list.empty() ? "" : "; ") + w;
       median += fmt::format("<div class=\"why\">{}</div>", esc(list));
     }
-    b += fmt::format("<tr><td class=\"rank\">{}</td><td>{}</td><td class=\"{}\">{}</td><td class=\"n\">{}</td>"
-                     "<td class=\"n\">{} of {} ranked</td><td>{}</td></tr>",
-                     rank, class_cell(c.device_class), c.ranked > 0 ? "n" : "msg", median,
-                     esc(range_text(c.ranked, c.q1, c.q3, board.unit)), c.ranked, c.entries.size(), svg);
+    b += fmt::format(
+        "<tr><td class=\"rank\">{}</td><td>{}</td><td class=\"{}\">{}</td><td class=\"n\">{}</td>"
+        "<td class=\"n\">{} of {} ranked</td><td>{}</td></tr>",
+        rank, class_cell(c.device_class), c.ranked > 0 ? "n" : "msg", median,
+        esc(range_text(c.ranked, c.q1, c.q3, board.unit)), c.ranked, c.entries.size(), svg);
   }
   b += "</table></div>";
 
   b += "<h2>Runs by class</h2>";
   for (const auto& c : board.classes) {
-    b += fmt::format("<h3>{}{}</h3><div class=\"muted\">{}</div><div class=\"scroll\"><table><tr><th>run</th>"
-                     "<th>value</th><th>status</th><th>started</th><th>suite</th></tr>",
-                     esc(display_name(c.device_class)), variable_badge(c.device_class),
-                     esc(display_detail(c.device_class)));
+    b += fmt::format(
+        "<h3>{}{}</h3><div class=\"muted\">{}</div><div class=\"scroll\"><table><tr><th>run</th>"
+        "<th>value</th><th>status</th><th>started</th><th>suite</th></tr>",
+        esc(display_name(c.device_class)), variable_badge(c.device_class), esc(display_detail(c.device_class)));
     for (const auto& e : c.entries) {
-      const std::string status =
-          e.ranked ? std::string("ranked")
-                   : status_badge(e.status, e.status == "ok") +
-                         fmt::format("<div class=\"why\">{}</div>", esc(entry_reason(e, board.unit)));
-      b += fmt::format("<tr><td class=\"id\"><a href=\"{}\">#{}</a></td><td class=\"n\">{}</td><td>{}</td><td>{}</td>"
-                       "<td>{}</td></tr>",
-                       run_href(e.run_id), e.run_id, esc(format_value(e.value, e.unit)), status, esc(when(e.started_at)),
-                       esc(plain(e.suite)));
+      const std::string status = e.ranked
+                                     ? std::string("ranked")
+                                     : status_badge(e.status, e.status == "ok") +
+                                           fmt::format("<div class=\"why\">{}</div>", esc(entry_reason(e, board.unit)));
+      b += fmt::format(
+          "<tr><td class=\"id\"><a href=\"{}\">#{}</a></td><td class=\"n\">{}</td><td>{}</td><td>{}</td>"
+          "<td>{}</td></tr>",
+          run_href(e.run_id), e.run_id, esc(format_value(e.value, e.unit)), status, esc(when(e.started_at)),
+          esc(plain(e.suite)));
     }
     b += "</table></div>";
   }
@@ -528,17 +532,20 @@ std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>&
   if (most <= 1) {
     // A class of one run (or none): there is nothing to compare with, and the page says so
     // rather than showing "+0.0 %" against itself.
-    b += fmt::format("<p class=\"muted\">{} has {}: the class columns show {}, and \"vs median\" fills in once "
-                     "other runs of this class are submitted.</p>",
-                     esc(display_name(s.device_class)),
-                     most == 0 ? "no ranked run yet" : run_ranked ? "one ranked run, this one" : "one ranked run",
-                     most == 0 ? "nothing yet" : "that run alone");
+    b += fmt::format(
+        "<p class=\"muted\">{} has {}: the class columns show {}, and \"vs median\" fills in once "
+        "other runs of this class are submitted.</p>",
+        esc(display_name(s.device_class)),
+        most == 0    ? "no ranked run yet"
+        : run_ranked ? "one ranked run, this one"
+                     : "one ranked run",
+        most == 0 ? "nothing yet" : "that run alone");
   } else {
-    b += fmt::format("<p class=\"muted\">Each row of this run next to its class ({} of {}): box = interquartile "
-                     "range, line = min to max, black tick = class median, orange dot = this run; each strip is centred "
-                     "on the class median and labelled with how far its ends reach.</p>",
-                     esc(fmt::format("up to {}", plural(most, "ranked run", "ranked runs"))),
-                     esc(display_name(s.device_class)));
+    b += fmt::format(
+        "<p class=\"muted\">Each row of this run next to its class ({} of {}): box = interquartile "
+        "range, line = min to max, black tick = class median, orange dot = this run; each strip is centred "
+        "on the class median and labelled with how far its ends reach.</p>",
+        esc(fmt::format("up to {}", plural(most, "ranked run", "ranked runs"))), esc(display_name(s.device_class)));
   }
   b += run_header(run);
 
@@ -586,9 +593,10 @@ std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>&
   std::string others;
   for (const auto& o : class_runs) {
     if (o.id == s.id) continue;
-    others += fmt::format("<tr><td class=\"id\"><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td><a "
-                          "href=\"/compare?a={}&amp;b={}\">compare</a></td></tr>",
-                          run_href(o.id), o.id, esc(when(o.started_at)), esc(plain(o.suite)), s.id, o.id);
+    others += fmt::format(
+        "<tr><td class=\"id\"><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td><a "
+        "href=\"/compare?a={}&amp;b={}\">compare</a></td></tr>",
+        run_href(o.id), o.id, esc(when(o.started_at)), esc(plain(o.suite)), s.id, o.id);
   }
   if (!others.empty()) {
     b += "<h3>Other runs of this class</h3><table><tr><th>run</th><th>started</th><th>suite</th><th></th></tr>" +
@@ -601,9 +609,10 @@ std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
   std::string b = fmt::format("<h1>Run #{} compared with run #{}</h1>", a.summary.id, b_run.summary.id);
   b += "<div class=\"scroll\"><table><tr><th></th><th>run</th><th>device class</th><th>suite</th><th>started</th></tr>";
   for (const auto* r : {&a, &b_run}) {
-    b += fmt::format("<tr><td>{}</td><td class=\"id\"><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                     r == &a ? "A" : "B", run_href(r->summary.id), r->summary.id, class_cell(r->summary.device_class),
-                     esc(plain(r->summary.suite)), esc(when(r->summary.started_at)));
+    b +=
+        fmt::format("<tr><td>{}</td><td class=\"id\"><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    r == &a ? "A" : "B", run_href(r->summary.id), r->summary.id, class_cell(r->summary.device_class),
+                    esc(plain(r->summary.suite)), esc(when(r->summary.started_at)));
   }
   b += "</table></div>";
   if (a.summary.device_class.key != b_run.summary.device_class.key) {
@@ -628,10 +637,10 @@ std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
       if (r == nullptr) return std::string("-");
       return r->value > 0 ? esc(format_value(r->value, r->unit)) : esc(r->status);
     };
-    b += fmt::format("<tr><td class=\"id\"><a href=\"{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
-                     "<td class=\"n\">{}</td><td>{}</td></tr>",
-                     esc(leaderboard_href(id)), esc(id), cell(x), cell(y), esc(ratio),
-                     stack_svg(sc, nullptr, va, unit, "B", vb));
+    b += fmt::format(
+        "<tr><td class=\"id\"><a href=\"{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+        "<td class=\"n\">{}</td><td>{}</td></tr>",
+        esc(leaderboard_href(id)), esc(id), cell(x), cell(y), esc(ratio), stack_svg(sc, nullptr, va, unit, "B", vb));
   };
   for (const auto& r : ra) {
     const auto key = std::pair{r.id, seen[r.id]++};
@@ -658,13 +667,13 @@ std::string runs_page(const std::vector<RunSummary>& runs, const RunFilter& f, s
   b += "<div class=\"scroll\"><table><tr><th>run</th><th>device class</th><th>suite</th><th>state</th><th>rows</th>"
        "<th>started</th></tr>";
   for (const auto& r : runs) {
-    b += fmt::format("<tr><td class=\"id\"><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td>{}{}</td>"
-                     "<td class=\"n\">{}</td><td>{}</td></tr>",
-                     run_href(r.id), r.id, class_cell(r.device_class), esc(plain(r.suite)), esc(plain(r.state)),
-                     r.unranked_reason.empty()
-                         ? std::string()
-                         : fmt::format("<div class=\"why\">unranked: {}</div>", esc(r.unranked_reason)),
-                     r.row_count, esc(when(r.started_at)));
+    b += fmt::format(
+        "<tr><td class=\"id\"><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td>{}{}</td>"
+        "<td class=\"n\">{}</td><td>{}</td></tr>",
+        run_href(r.id), r.id, class_cell(r.device_class), esc(plain(r.suite)), esc(plain(r.state)),
+        r.unranked_reason.empty() ? std::string()
+                                  : fmt::format("<div class=\"why\">unranked: {}</div>", esc(r.unranked_reason)),
+        r.row_count, esc(when(r.started_at)));
   }
   b += "</table></div>";
   if (f.offset + static_cast<std::int64_t>(runs.size()) < total) {

@@ -81,8 +81,9 @@ TEST(CompareClocks, ReportsFrequencyDifferences) {
   verbose.verbose = true;  // with the sources
   write_comparison(out, c, a, b, std::nullopt, verbose);
   const auto s = out.str();
-  EXPECT_NE(s.find("  sustained at start    3000 MHz    2700 MHz   -10.0%  DIFFERS\n      source: measured: add chain\n"),
-            std::string::npos)
+  EXPECT_NE(
+      s.find("  sustained at start    3000 MHz    2700 MHz   -10.0%  DIFFERS\n      source: measured: add chain\n"),
+      std::string::npos)
       << s;
   EXPECT_NE(s.find("  base                  2100 MHz    2100 MHz    +0.0%\n      sources: a cpufreq base_frequency; b "
                    "measured: TSC\n"),

@@ -1,8 +1,7 @@
 // compare: ratios, significance against the combined dispersion, regressions, and what differs
 // between two machines/builds.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <sstream>
@@ -112,7 +111,6 @@ TEST(Compare, RatiosSignificanceRegressionsAndDifferences) {
   const auto j = comparison_json(c, 10.0);
   EXPECT_EQ(j["regressions"].size(), 2u);
 }
-
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;

@@ -4,8 +4,6 @@
 // one value are shown as that value, and counts have their grammar ("1 ranked run"). The pages laid
 // out by headless Chromium at 1280 and 390 px: nothing spills, overlaps, breaks mid-word or
 // overflows the window (skips where Chromium is absent, except in CI).
-#include "store/html.hpp"
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -13,6 +11,7 @@
 #include <vector>
 
 #include "store/device_class.hpp"
+#include "store/html.hpp"
 #include "tests/golden/process.hpp"
 #include "tests/golden/synthetic.hpp"
 #include "tests/page_geometry.hpp"
@@ -89,7 +88,8 @@ TEST(StoreHtml, LeaderboardSaysWhyAndCountsWithGrammar) {
 
 TEST(StoreHtml, HomePageShowsTheTopOfEachHeadlineBoard) {
   std::vector<BenchmarkInfo> benches;
-  for (const char* id : {"a-custom", "memory-read", "memory-write", "zz-other"}) benches.push_back({id, "memory", "B/s", 2});
+  for (const char* id : {"a-custom", "memory-read", "memory-write", "zz-other"})
+    benches.push_back({id, "memory", "B/s", 2});
   const auto headline = html::headline_benchmarks(benches);
   ASSERT_FALSE(headline.empty());
   EXPECT_EQ(headline.front(), "memory-read");  // headline ids first, then the most-run others

@@ -295,7 +295,8 @@ TEST_P(StoreRankingDb, NonDefaultRunsAreStoredShownAndNotRanked) {
   ASSERT_TRUE(server) << server.error().message;
   auto lb = http_get((*server)->url() + "/leaderboard?benchmark=f32-fma-vec4");
   ASSERT_TRUE(lb);
-  EXPECT_NE(lb->body.find(">unranked</span><div class=\"why\">robustness off (--no-robustness)</div>"), std::string::npos);
+  EXPECT_NE(lb->body.find(">unranked</span><div class=\"why\">robustness off (--no-robustness)</div>"),
+            std::string::npos);
   auto page = http_get((*server)->url() + "/runs/" + std::to_string(no_robust));
   ASSERT_TRUE(page);
   EXPECT_NE(page->body.find("not ranked: robustness off (--no-robustness)"), std::string::npos);
