@@ -5,7 +5,8 @@
 // What it flags, at the window width given:
 //   - overlapping chart labels (every `svg text.lbl` of one chart against the others),
 //   - table header or key cells whose text spills out of the cell (labels over their values),
-//   - identifiers broken over two lines (`td code`, and the links of `td.id` cells),
+//   - identifiers broken over two lines (`td code`, the links of `td.id` cells and of first columns,
+//     except device class names: a.cls),
 //   - a page wider than the window (something that neither wraps nor scrolls in its own box).
 // The pages themselves carry no script; only the measured copy does.
 #pragma once
@@ -43,9 +44,9 @@ inline constexpr const char* kGeometryScript = R"js(<script>
     if (th.getClientRects().length === 0) return;  // not rendered (a closed <details>)
     if (th.scrollWidth > th.clientWidth + 1) out.push('cell text spills out: ' + th.textContent);
   });
-  document.querySelectorAll('td code, td.id a, td.id').forEach((e) => {
+  document.querySelectorAll('td code, td.id a, td:first-child > a:not(.cls)').forEach((e) => {
     const lines = new Set([...e.getClientRects()].map((r) => Math.round(r.top)));
-    if (e.tagName !== 'TD' && lines.size > 1) out.push('identifier broken over lines: ' + e.textContent);
+    if (lines.size > 1) out.push('identifier broken over lines: ' + e.textContent);
   });
   if (document.documentElement.scrollWidth > window.innerWidth + 1)
     out.push('page wider than the window: ' + document.documentElement.scrollWidth + ' > ' + window.innerWidth);

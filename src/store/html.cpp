@@ -69,7 +69,7 @@ std::string variable_badge(const DeviceClass& c) {
 // The class as people read it: the device, and under it vendor, architecture, API and adapter
 // kind (store/device_class.hpp display_*); the key stays in the link and its tooltip.
 std::string class_cell(const DeviceClass& c) {
-  return fmt::format("<a href=\"{}\" title=\"device class {}\">{}</a>{}<div class=\"muted\">{}</div>",
+  return fmt::format("<a class=\"cls\" href=\"{}\" title=\"device class {}\">{}</a>{}<div class=\"muted\">{}</div>",
                      esc(class_href(c.key)), esc(c.key), esc(display_name(c)), variable_badge(c),
                      esc(display_detail(c)));
 }
