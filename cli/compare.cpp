@@ -1,5 +1,5 @@
-// `webgpu-bench compare a.json b.json`: per benchmark the ratio b/a, whether the change exceeds the
-// combined dispersion, and what differs between the two machines/builds/options. With
+// `webgpu-bench compare a.json b.json`: a summary, per benchmark the ratio b/a and whether the change
+// exceeds the noise, and what differs between the two machines/builds/options (details with -v). With
 // --fail-on-regression P the exit code is 1 when any common row regressed by more than P percent.
 #include <fmt/format.h>
 
@@ -17,6 +17,7 @@ struct CompareFlags {
   std::string a, b;
   double fail_pct = -1;
   std::string json_path;
+  bool verbose = false;
 };
 
 int compare_command(const CompareFlags& f) {
@@ -26,7 +27,9 @@ int compare_command(const CompareFlags& f) {
   if (!b) return fail(b.error());
   const auto c = report::compare_documents(*a, *b);
   const std::optional<double> pct = f.fail_pct >= 0 ? std::optional<double>(f.fail_pct) : std::nullopt;
-  report::write_comparison(std::cout, c, *a, *b, pct);
+  report::CompareStyle style;
+  style.verbose = f.verbose;
+  report::write_comparison(std::cout, c, *a, *b, pct, style);
   if (!f.json_path.empty()) {
     if (auto st = report::write_json_atomic(f.json_path, report::comparison_json(c, pct)); !st) return fail(st.error());
   }
@@ -48,6 +51,8 @@ void register_compare(CLI::App& app, int& exit_code) {
                   "Exit with code 1 when a common row's rate dropped by more than this percentage (or became an error)")
       ->check(CLI::Range(0.0, 100.0));
   cmd->add_option("--json", f.json_path, "Write the comparison as JSON here");
+  cmd->add_flag("-v,--verbose", f.verbose,
+                "Also show kernel hashes, parameter differences, every field only one document has, clock sources");
   cmd->callback([&exit_code] { exit_code = compare_command(f); });
 }
 

@@ -34,8 +34,10 @@ int report_command(const ReportFlags& f) {
     std::ostringstream html;
     report::write_html(html, docs);
     if (auto st = report::write_text_atomic(f.html_path, html.str()); !st) return fail(st.error());
-    std::cout << fmt::format("wrote {} ({} document(s), {} rows)\n", f.html_path, docs.size(),
-                             docs.front().rows.size());
+    std::size_t rows = 0;  // every document's rows, not the first one's
+    for (const auto& d : docs) rows += d.rows.size();
+    std::cout << fmt::format("wrote {} ({} {}, {} {})\n", f.html_path, docs.size(),
+                             docs.size() == 1 ? "document" : "documents", rows, rows == 1 ? "row" : "rows");
   }
   if (!f.csv_path.empty()) {
     std::ostringstream csv;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -48,6 +49,7 @@ void flatten(const nlohmann::json& j, const std::string& path, std::map<std::str
 std::string text_of(const nlohmann::json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_null()) return "(absent)";
+  if (v.is_number_float()) return fmt::format("{:.6g}", v.get<double>());
   return v.dump();
 }
 
@@ -75,11 +77,15 @@ void diff_section(const nlohmann::json& a, const nlohmann::json& b, const std::s
       std::set_difference(sa.begin(), sa.end(), sb.begin(), sb.end(), std::back_inserter(removed));
       std::set_difference(sb.begin(), sb.end(), sa.begin(), sa.end(), std::back_inserter(added));
       if (removed.empty() && added.empty()) continue;  // same set, another order
-      out.push_back({k, removed.empty() ? "" : fmt::format("only a: {}", fmt::join(removed, ", ")),
-                     added.empty() ? "" : fmt::format("only b: {}", fmt::join(added, ", "))});
+      Difference d{k, removed.empty() ? "" : fmt::format("only a: {}", fmt::join(removed, ", ")),
+                   added.empty() ? "" : fmt::format("only b: {}", fmt::join(added, ", "))};
+      d.removed = std::move(removed);
+      d.added = std::move(added);
+      d.is_set = true;
+      out.push_back(std::move(d));
       continue;
     }
-    out.push_back({k, text_of(va), text_of(vb)});
+    out.push_back({k, text_of(va), text_of(vb), {}, {}, false});
   }
 }
 
@@ -93,7 +99,12 @@ nlohmann::json without_volatile_parameters(nlohmann::json p) {
 std::vector<ClockFigure> clock_figures(const nlohmann::json& doc) {
   std::vector<ClockFigure> out;
   auto add = [&out](const std::string& what, std::optional<double> mhz, std::string source) {
-    if (mhz && *mhz > 0) out.push_back({what, *mhz, 0, std::move(source), {}, false});
+    // Figures read at one instant (observed) or measured (sustained) move between runs of the same
+    // machine; the nominal ones (base, max, TSC) do not.
+    const bool moving = what.find("observed") != std::string::npos || what.find("sustained") != std::string::npos;
+    if (mhz && *mhz > 0) {
+      out.push_back({what, *mhz, 0, std::move(source), {}, moving ? kObservedClockTolerance : kClockTolerance, false});
+    }
   };
   static const nlohmann::json kEmpty = nlohmann::json::object();
   const auto& host = doc.contains("machine") && doc["machine"].is_object() && doc["machine"].contains("host")
@@ -133,7 +144,7 @@ Comparison compare_documents(const LoadedDocument& a, const LoadedDocument& b) {
     if (it != cb.end()) {
       f.b_mhz = it->a_mhz;
       f.source_b = it->source_a;
-      f.differs = std::fabs(f.b_mhz / f.a_mhz - 1) > kClockTolerance;
+      f.differs = std::fabs(f.b_mhz / f.a_mhz - 1) > f.tolerance;
     } else {
       f.differs = true;
     }
@@ -141,7 +152,7 @@ Comparison compare_documents(const LoadedDocument& a, const LoadedDocument& b) {
   }
   for (const auto& fb : cb) {
     if (std::none_of(ca.begin(), ca.end(), [&](const ClockFigure& x) { return x.what == fb.what; })) {
-      c.clocks.push_back({fb.what, 0, fb.a_mhz, {}, fb.source_a, true});
+      c.clocks.push_back({fb.what, 0, fb.a_mhz, {}, fb.source_a, fb.tolerance, true});
     }
   }
   for (const char* section : {"machine", "build", "options"}) diff_section(a.json, b.json, section, c.differences);
@@ -172,18 +183,27 @@ Comparison compare_documents(const LoadedDocument& a, const LoadedDocument& b) {
       cr.dispersion_a = row_dispersion(ra).relative;
       cr.dispersion_b = row_dispersion(rb).relative;
       cr.combined = std::hypot(cr.dispersion_a, cr.dispersion_b);
-      cr.significant = std::fabs(cr.ratio - 1.0) > cr.combined;
+      cr.noise = std::max(cr.combined, kNoiseFloor);
+      cr.significant = std::fabs(cr.ratio - 1.0) > cr.noise;
     }
-    if (ra.wgsl_hash != rb.wgsl_hash) cr.differences.push_back(fmt::format("WGSL {} -> {}", ra.wgsl_hash, rb.wgsl_hash));
+    if (cr.status_a != cr.status_b) cr.differences.push_back(fmt::format("status {} -> {}", cr.status_a, cr.status_b));
     if (ra.statistic != rb.statistic) {
       cr.differences.push_back(fmt::format("statistic {} -> {}", to_string(ra.statistic), to_string(rb.statistic)));
     }
     if (ra.metric.unit != rb.metric.unit) cr.differences.push_back(fmt::format("unit {} -> {}", ra.metric.unit, rb.metric.unit));
+    // Details last (shown with -v): the kernel's hash and the parameters.
+    if (ra.wgsl_hash != rb.wgsl_hash) {
+      cr.differences.push_back(fmt::format("WGSL {} -> {}", ra.wgsl_hash, rb.wgsl_hash));
+      ++cr.details;
+    }
     const auto pa = without_volatile_parameters(ra.parameters), pb = without_volatile_parameters(rb.parameters);
     if (pa != pb) {
       std::vector<Difference> d;
       diff_section(nlohmann::json{{"parameters", pa}}, nlohmann::json{{"parameters", pb}}, "parameters", d);
-      for (const auto& x : d) cr.differences.push_back(fmt::format("{} {} -> {}", x.what, x.a, x.b));
+      for (const auto& x : d) {
+        cr.differences.push_back(fmt::format("{} {} -> {}", x.what, x.a, x.b));
+        ++cr.details;
+      }
     }
     c.rows.push_back(std::move(cr));
   }
@@ -210,6 +230,26 @@ std::vector<std::string> regressions(const Comparison& c, double pct) {
   return out;
 }
 
+CompareSummary summarize(const Comparison& c) {
+  CompareSummary s;
+  s.in_both = c.rows.size();
+  double log_sum = 0;
+  for (const auto& r : c.rows) {
+    if (!r.measured_both || !(r.ratio > 0)) continue;
+    ++s.measured_both;
+    log_sum += std::log(r.ratio);
+    if (!r.significant) {
+      ++s.unchanged;
+    } else if (r.ratio > 1) {
+      ++s.faster;
+    } else {
+      ++s.slower;
+    }
+  }
+  if (s.measured_both > 0) s.geomean = std::exp(log_sum / static_cast<double>(s.measured_both));
+  return s;
+}
+
 namespace {
 
 std::string describe(const LoadedDocument& d) {
@@ -219,71 +259,263 @@ std::string describe(const LoadedDocument& d) {
     const auto& a = j["machine"]["adapter"];
     adapter = a.value("device", std::string());
     if (adapter.empty()) adapter = a.value("description", std::string("unknown adapter"));
+  } else if (j.value("suite", std::string()) == "host") {
+    adapter = "host CPU";
   }
-  return fmt::format("{} ({}, {} rows, {})", d.path.string(), adapter, d.rows.size(),
+  return fmt::format("{} ({}, {} {}, {})", d.path.string(), adapter, d.rows.size(), d.rows.size() == 1 ? "row" : "rows",
                      j.value("started_at", std::string("no date")));
+}
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+std::string rtrim(std::string s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+// Words (each but the last followed by `sep`) filled into lines of at most `width` columns: the
+// first line starts with `first`, the others with `indent` spaces. A word is never split unless it
+// alone is wider than a line.
+std::vector<std::string> fill(const std::vector<std::string>& words, const std::string& first, std::size_t indent,
+                              std::size_t width, const std::string& sep = ", ") {
+  std::vector<std::string> lines;
+  std::string line = first;
+  bool has_word = false;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    std::string piece = words[i] + (i + 1 < words.size() ? sep : "");
+    if (has_word && line.size() + rtrim(piece).size() > width) {
+      lines.push_back(rtrim(line));
+      line = std::string(indent, ' ');
+    }
+    while (line.size() + rtrim(piece).size() > width && line.size() < width) {
+      const std::size_t room = width - line.size();
+      lines.push_back(line + piece.substr(0, room));
+      piece = piece.substr(room);
+      line = std::string(indent, ' ');
+    }
+    line += piece;
+    has_word = true;
+  }
+  if (has_word || lines.empty()) lines.push_back(rtrim(line));
+  return lines;
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> out;
+  std::string w;
+  for (char ch : text) {
+    if (ch == ' ') {
+      if (!w.empty()) out.push_back(std::move(w));
+      w.clear();
+    } else {
+      w += ch;
+    }
+  }
+  if (!w.empty()) out.push_back(std::move(w));
+  return out;
+}
+
+void put(std::ostream& out, const std::vector<std::string>& lines) {
+  for (const auto& l : lines) out << l << '\n';
+}
+
+// "machine.adapter.limits" for "machine.adapter.limits.maxBindGroups".
+std::string parent_of(const std::string& path) {
+  const auto dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(0, dot);
+}
+
+void write_differences(std::ostream& out, const Comparison& c, const CompareStyle& style) {
+  if (c.differences.empty()) {
+    out << "machine, build and options: identical\n";
+    return;
+  }
+  out << "what differs (machine, build, options):\n";
+  // Fields only one document has: one line per side (the names with -v), grouped by their parent.
+  std::vector<std::string> only_a, only_b;
+  for (const auto& d : c.differences) {
+    if (d.is_set) {
+      const std::string head = fmt::format("  {}: +{}/-{} (b adds {}, drops {})", d.what, d.added.size(),
+                                           d.removed.size(), d.added.size(), d.removed.size());
+      out << head << '\n';
+      const std::size_t shown = style.verbose ? SIZE_MAX : 12;
+      for (const auto& [sign, names] : {std::pair{"+ ", &d.added}, std::pair{"- ", &d.removed}}) {
+        if (names->empty()) continue;
+        std::vector<std::string> list(names->begin(), names->begin() + std::min(names->size(), shown));
+        if (names->size() > list.size())
+          list.push_back(fmt::format("and {} more (-v lists them)", names->size() - list.size()));
+        put(out, fill(list, std::string("    ") + sign, 6, style.width));
+      }
+      continue;
+    }
+    if (d.a == "(absent)" || d.b == "(absent)") {
+      (d.a == "(absent)" ? only_b : only_a).push_back(d.what);
+      continue;
+    }
+    auto shown = [](const std::string& v) { return v.empty() ? std::string("(empty)") : v; };
+    const std::string one = fmt::format("  {}: {} -> {}", d.what, shown(d.a), shown(d.b));
+    if (one.size() <= style.width) {
+      out << one << '\n';
+    } else {
+      out << "  " << d.what << ":\n";
+      put(out, fill(split_words(d.a), "    a: ", 7, style.width, " "));
+      put(out, fill(split_words(d.b), "    b: ", 7, style.width, " "));
+    }
+  }
+  for (const auto& [side, names] : {std::pair{"a", &only_a}, std::pair{"b", &only_b}}) {
+    if (names->empty()) continue;
+    if (style.verbose) {
+      put(out, fill(*names, fmt::format("  {} only in {}: ", plural(names->size(), "field", "fields"), side), 4,
+                    style.width));
+      continue;
+    }
+    std::vector<std::pair<std::string, std::size_t>> groups;
+    for (const auto& n : *names) {
+      const std::string p = parent_of(n);
+      if (groups.empty() || groups.back().first != p) groups.emplace_back(p, 0);
+      ++groups.back().second;
+    }
+    std::vector<std::string> parts;
+    for (const auto& [p, n] : groups) parts.push_back(fmt::format("{} ({})", p, n));
+    put(out,
+        fill(parts, fmt::format("  {} only in {} (-v names them): ", plural(names->size(), "field", "fields"), side), 4,
+             style.width));
+  }
+}
+
+void write_clocks(std::ostream& out, const Comparison& c, const CompareStyle& style) {
+  if (c.clocks.empty()) return;
+  const bool any = std::any_of(c.clocks.begin(), c.clocks.end(), [](const ClockFigure& f) { return f.differs; });
+  const std::string head =
+      any ? fmt::format(
+                "host clocks (a frequency difference changes every rate; DIFFERS: beyond {:.0f} % for nominal, "
+                "{:.0f} % for observed clocks):",
+                100 * kClockTolerance, 100 * kObservedClockTolerance)
+          : fmt::format("host clocks (the same within tolerance: {:.0f} % for nominal, {:.0f} % for observed clocks):",
+                        100 * kClockTolerance, 100 * kObservedClockTolerance);
+  put(out, fill(split_words(head), "", 2, style.width, " "));
+  std::size_t w = 0;
+  for (const auto& f : c.clocks) w = std::max(w, f.what.size());
+  auto mhz = [](double v) { return v > 0 ? fmt::format("{:.0f} MHz", v) : std::string("not stated"); };
+  for (const auto& f : c.clocks) {
+    const std::string change = f.a_mhz > 0 && f.b_mhz > 0 ? fmt::format("{:+.1f}%", 100 * (f.b_mhz / f.a_mhz - 1)) : "";
+    std::string line = fmt::format("  {:<{}}  {:>10}  {:>10}  {:>7}{}", f.what, w, mhz(f.a_mhz), mhz(f.b_mhz), change,
+                                   f.differs ? "  DIFFERS" : "");
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << '\n';
+    if (style.verbose) {
+      const std::string src = f.source_a == f.source_b || f.source_b.empty() || f.source_a.empty()
+                                  ? fmt::format("source: {}", f.source_a.empty() ? f.source_b : f.source_a)
+                                  : fmt::format("sources: a {}; b {}", f.source_a, f.source_b);
+      put(out, fill(split_words(src), "      ", 6, style.width, " "));
+    }
+  }
 }
 
 }  // namespace
 
 void write_comparison(std::ostream& out, const Comparison& c, const LoadedDocument& a, const LoadedDocument& b,
-                      std::optional<double> fail_pct) {
-  out << "a: " << describe(a) << '\n' << "b: " << describe(b) << '\n';
-  if (c.differences.empty()) {
-    out << "machine, build and options: identical\n";
+                      std::optional<double> fail_pct, const CompareStyle& style) {
+  put(out, fill(split_words(describe(a)), "a: ", 3, style.width, " "));
+  put(out, fill(split_words(describe(b)), "b: ", 3, style.width, " "));
+
+  // The answer first.
+  const auto sum = summarize(c);
+  std::vector<std::string> parts;
+  if (sum.measured_both > 0) {
+    parts.push_back(fmt::format("{} measured in both: geometric mean of b/a {:.3f} ({:+.1f}%);", sum.measured_both,
+                                sum.geomean, 100 * (sum.geomean - 1)));
+    parts.push_back(
+        fmt::format("{} faster, {} slower, {} unchanged (within noise)", sum.faster, sum.slower, sum.unchanged));
   } else {
-    out << "what differs (machine, build, options):\n";
-    for (const auto& d : c.differences) {
-      out << fmt::format("  {}: {} | {}\n", d.what, d.a.empty() ? "-" : d.a, d.b.empty() ? "-" : d.b);
-    }
+    parts.push_back(sum.in_both == 0 ? std::string("no benchmark in both documents")
+                                     : fmt::format("none of the {} in both has a rate in both",
+                                                   plural(sum.in_both, "benchmark", "benchmarks")));
   }
-  if (!c.clocks.empty()) {
-    out << fmt::format(
-        "host clocks (a frequency difference changes what a kernel does per second; 'DIFFERS' beyond "
-        "{:.0f}%):\n",
-        100 * kClockTolerance);
-    auto mhz = [](double v, const std::string& src) {
-      return v > 0 ? fmt::format("{:.0f} MHz ({})", v, src) : std::string("not stated");
-    };
-    for (const auto& f : c.clocks) {
-      const std::string change =
-          f.a_mhz > 0 && f.b_mhz > 0 ? fmt::format(" {:+.1f}%", 100 * (f.b_mhz / f.a_mhz - 1)) : "";
-      out << fmt::format("  {}: {} | {}{}{}\n", f.what, mhz(f.a_mhz, f.source_a), mhz(f.b_mhz, f.source_b), change,
-                         f.differs ? "  DIFFERS" : "");
-    }
+  if (sum.in_both > sum.measured_both && sum.measured_both > 0) {
+    parts.back() += ";";
+    parts.push_back(fmt::format("{} without a rate in one of them", sum.in_both - sum.measured_both));
   }
-  std::vector<std::array<std::string, 7>> lines;
-  lines.push_back({"benchmark", "a", "b", "b/a", "dispersion", "significant", "notes"});
+  if (!c.only_a.empty() || !c.only_b.empty()) {
+    parts.back() += ";";
+    parts.push_back(fmt::format("{} only in a, {} only in b", c.only_a.size(), c.only_b.size()));
+  }
+  std::vector<std::string> words;
+  for (const auto& p : parts) {
+    for (auto& w : split_words(p)) words.push_back(std::move(w));
+  }
+  put(out, fill(words, "summary: ", 9, style.width, " "));
+  out << '\n';
+
+  std::vector<std::array<std::string, 6>> lines;
+  if (!c.rows.empty()) lines.push_back({"benchmark", "a", "b", "b/a", "noise", "verdict"});
+  std::vector<std::vector<std::string>> notes;
+  if (!c.rows.empty()) notes.emplace_back();
+  std::size_t hidden = 0;
   for (const auto& r : c.rows) {
-    std::array<std::string, 7> l;
+    std::array<std::string, 6> l;
     l[0] = r.key;
     l[1] = r.a > 0 ? format_rate(r.a, r.unit.substr(0, r.unit.size() - 2)) : r.status_a;
     l[2] = r.b > 0 ? format_rate(r.b, r.unit.substr(0, r.unit.size() - 2)) : r.status_b;
     l[3] = r.measured_both ? fmt::format("{:.3f} ({:+.1f}%)", r.ratio, 100 * (r.ratio - 1)) : "-";
-    l[4] = r.measured_both ? fmt::format("{:.2f}%", 100 * r.combined) : "-";
-    l[5] = r.measured_both ? (r.significant ? "yes" : "no") : "-";
-    l[6] = fmt::format("{}", fmt::join(r.differences, "; "));
+    l[4] = r.measured_both ? fmt::format("{:.1f}%", 100 * r.noise) : "-";
+    l[5] = r.measured_both ? (!r.significant ? "unchanged" : r.ratio > 1 ? "faster" : "slower") : "-";
     lines.push_back(std::move(l));
+    const std::size_t shown = style.verbose ? r.differences.size() : r.differences.size() - r.details;
+    if (shown < r.differences.size()) ++hidden;
+    notes.emplace_back(r.differences.begin(), r.differences.begin() + static_cast<std::ptrdiff_t>(shown));
   }
   std::array<std::size_t, 6> w{};
   for (const auto& l : lines) {
     for (std::size_t i = 0; i < 6; ++i) w[i] = std::max(w[i], l[i].size());
   }
+  // The benchmark column gives way when the line would not fit: a longer id gets a line of its own.
+  const std::size_t rest = w[1] + w[2] + w[3] + w[4] + w[5] + 10;
+  if (w[0] + rest > style.width) w[0] = std::max<std::size_t>(9, style.width > rest ? style.width - rest : 9);
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const auto& l = lines[i];
+    auto l = lines[i];
+    if (l[0].size() > w[0]) {
+      out << l[0] << '\n';
+      l[0].clear();
+    }
     std::string s = fmt::format("{:<{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {:<{}}", l[0], w[0], l[1], w[1], l[2], w[2],
                                 l[3], w[3], l[4], w[4], l[5], w[5]);
-    if (!l[6].empty()) s += "  " + l[6];
     while (!s.empty() && s.back() == ' ') s.pop_back();
     out << s << '\n';
-    if (i == 0) out << std::string(w[0] + w[1] + w[2] + w[3] + w[4] + w[5] + 10, '-') << '\n';
+    if (i == 0) out << std::string(std::min(style.width, w[0] + rest), '-') << '\n';
+    for (const auto& n : notes[i]) put(out, fill(split_words(n), "    ", 6, style.width, " "));
   }
-  out << "dispersion = sqrt(d_a^2 + d_b^2) of the rows' relative dispersions; significant = |b/a - 1| exceeds it\n";
-  if (!c.only_a.empty()) out << fmt::format("only in a: {}\n", fmt::join(c.only_a, ", "));
-  if (!c.only_b.empty()) out << fmt::format("only in b: {}\n", fmt::join(c.only_b, ", "));
+  if (!c.rows.empty()) {
+    put(out, fill(split_words(fmt::format("noise = the larger of sqrt(d_a^2 + d_b^2) of the rows' relative "
+                                          "dispersions and {:.0f} %; a change within it is unchanged",
+                                          100 * kNoiseFloor)),
+                  "", 0, style.width, " "));
+  }
+  if (hidden > 0) {
+    out << (hidden == 1
+                ? std::string("1 row differs in its WGSL hash or recorded parameters: -v shows them\n")
+                : fmt::format("{} rows differ in their WGSL hash or recorded parameters: -v shows them\n", hidden));
+  }
+  for (const auto& [side, keys] : {std::pair{"a", &c.only_a}, std::pair{"b", &c.only_b}}) {
+    if (keys->empty()) continue;
+    constexpr std::size_t kShown = 16;  // the rest with -v
+    std::vector<std::string> list(
+        keys->begin(),
+        keys->begin() + static_cast<std::ptrdiff_t>(style.verbose ? keys->size() : std::min(keys->size(), kShown)));
+    if (list.size() < keys->size())
+      list.push_back(fmt::format("and {} more (-v lists them)", keys->size() - list.size()));
+    put(out, fill(list, fmt::format("only in {} ({}): ", side, keys->size()), 4, style.width));
+  }
+  out << '\n';
+  write_differences(out, c, style);
+  write_clocks(out, c, style);
   if (fail_pct) {
     const auto reg = regressions(c, *fail_pct);
-    out << fmt::format("regressions beyond {}%: {}\n", *fail_pct, reg.empty() ? "none" : fmt::format("{}", fmt::join(reg, ", ")));
+    std::vector<std::string> items = reg;
+    if (items.empty()) items.push_back("none");
+    put(out, fill(items, fmt::format("regressions beyond {}%: ", *fail_pct), 4, style.width));
   }
 }
 
@@ -300,6 +532,7 @@ nlohmann::json comparison_json(const Comparison& c, std::optional<double> fail_p
                     {"dispersion_a", r.dispersion_a},
                     {"dispersion_b", r.dispersion_b},
                     {"combined_dispersion", r.combined},
+                    {"noise", r.noise},
                     {"significant", r.significant},
                     {"differences", r.differences}});
   }
@@ -313,15 +546,26 @@ nlohmann::json comparison_json(const Comparison& c, std::optional<double> fail_p
                       {"b_mhz", mhz(f.b_mhz)},
                       {"source_a", f.source_a},
                       {"source_b", f.source_b},
+                      {"tolerance", f.tolerance},
                       {"differs", f.differs}});
   }
-  nlohmann::json j{{"schema", "webgpu-bench/comparison"},
-                   {"schema_version", 1},
-                   {"rows", rows},
-                   {"only_a", c.only_a},
-                   {"only_b", c.only_b},
-                   {"differences", diffs},
-                   {"clocks", clocks}};
+  const auto sum = summarize(c);
+  nlohmann::json j{
+      {"schema", "webgpu-bench/comparison"},
+      {"schema_version", 1},
+      {"rows", rows},
+      {"only_a", c.only_a},
+      {"only_b", c.only_b},
+      {"differences", diffs},
+      {"clocks", clocks},
+      {"summary",
+       {{"in_both", sum.in_both},
+        {"measured_both", sum.measured_both},
+        {"geometric_mean_ratio", sum.measured_both > 0 ? nlohmann::json(sum.geomean) : nlohmann::json(nullptr)},
+        {"faster", sum.faster},
+        {"slower", sum.slower},
+        {"unchanged", sum.unchanged},
+        {"noise_floor", kNoiseFloor}}}};
   if (fail_pct) {
     j["fail_on_regression_pct"] = *fail_pct;
     j["regressions"] = regressions(c, *fail_pct);

@@ -3,8 +3,12 @@
 // combined dispersion, and everything that differs between the two machines, builds and options.
 //
 // Significance: with d_a, d_b the rows' reported relative dispersions (IQR/median for median rows,
-// CV for best-run rows), the combined dispersion is sqrt(d_a^2 + d_b^2) (independent runs), and
-// the change is significant when |b/a - 1| exceeds it.
+// CV for best-run rows), the combined dispersion is sqrt(d_a^2 + d_b^2) (independent runs; never
+// less than the larger of the two), and the change is significant when |b/a - 1| exceeds both it and
+// kNoiseFloor (1 %): two runs whose dispersion reads 0.00 % still differ by that much from one
+// process to the next (docs/method.md#reproducibility), so a smaller change is "unchanged".
+// The summary: the geometric mean of b/a over the rows measured in both, and how many of them are
+// significantly faster, slower, or unchanged.
 // Regression (for --fail-on-regression P): a row measured in both with b/a < 1 - P/100, or a row
 // measured in a that is an error in b. Rates are "more is better" for every metric.
 #pragma once
@@ -27,24 +31,40 @@ struct CompareRow {
   bool measured_both = false;
   double ratio = 0;             // b / a
   double dispersion_a = 0, dispersion_b = 0, combined = 0;
+  double noise = 0;  // max(combined, kNoiseFloor): the change must exceed it
   bool significant = false;
   std::vector<std::string> differences;  // what differs for this row: WGSL hash, parameters, statistic
+  std::size_t details = 0;               // how many of them are kernel hashes or parameters (shown with -v)
+};
+
+inline constexpr double kNoiseFloor = 0.01;
+
+struct CompareSummary {
+  std::size_t in_both = 0, measured_both = 0, faster = 0, slower = 0, unchanged = 0;
+  double geomean = 0;  // of b/a over the rows measured in both (0 when none)
 };
 
 struct Difference {
   std::string what;  // "machine.adapter.driver", "build.flags", ...
-  std::string a, b;
+  std::string a, b;  // the values ("(absent)" where a document lacks the field); sets: "only a: x, y"
+  std::vector<std::string> removed, added;  // sets of strings (features, toggles): members in a only / b only
+  bool is_set = false;
 };
 
-// One host clock figure in both documents (seed 004 "Frequency": a frequency difference between
-// baseline and variant must be reported). 0 MHz: the document does not state it.
+// One host clock figure in both documents: a frequency difference between baseline and variant
+// changes what a kernel does per second, so it is reported. 0 MHz: the document does not state it.
+// Nominal figures (base, max, the TSC rate) are fixed per machine and must agree within
+// kClockTolerance; observed and sustained clocks move from one minute to the next on the same
+// machine (turbo, load, power state) and differ only beyond kObservedClockTolerance.
 struct ClockFigure {
   std::string what;  // "base", "max", "observed at start", "sustained at finish", ...
   double a_mhz = 0, b_mhz = 0;
   std::string source_a, source_b;
-  bool differs = false;  // both stated and |b/a - 1| > kClockTolerance, or stated in one only
+  double tolerance = 0;  // kClockTolerance or kObservedClockTolerance
+  bool differs = false;  // both stated and |b/a - 1| > tolerance, or stated in one only
 };
 inline constexpr double kClockTolerance = 0.02;
+inline constexpr double kObservedClockTolerance = 0.05;
 
 // The host clock figures a document states, with their sources: machine.host.clocks (base, max,
 // observed and sustained at start and finish), the older cpufreq/proc fields where that is absent,
@@ -59,10 +79,18 @@ struct Comparison {
 };
 
 Comparison compare_documents(const LoadedDocument& a, const LoadedDocument& b);
+CompareSummary summarize(const Comparison& c);
+
+struct CompareStyle {
+  bool verbose = false;     // kernel hashes, parameter differences, every field name, clock sources
+  std::size_t width = 100;  // columns the text is wrapped to
+};
 // Row keys that regressed by more than pct percent (see above), with the reason.
 std::vector<std::string> regressions(const Comparison& c, double pct);
+// The text: a summary first, then the rows, what differs, the host clocks; lines fit style.width
+// (a benchmark id longer than its column gets a line of its own).
 void write_comparison(std::ostream& out, const Comparison& c, const LoadedDocument& a, const LoadedDocument& b,
-                      std::optional<double> fail_pct);
+                      std::optional<double> fail_pct, const CompareStyle& style = {});
 nlohmann::json comparison_json(const Comparison& c, std::optional<double> fail_pct);
 
 }  // namespace wgb::report

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -31,7 +32,7 @@ constexpr const char* kChartCss = R"css(
 .verdict.info{background:#f3f5fa;border-color:#d8dce5}
 svg.chart{display:block;margin:8px 0;max-width:100%;height:auto;background:#fff}
 svg .frame{fill:none;stroke:#9aa3b5}svg .grid{stroke:#eceef3}svg .tick{font-size:11px;fill:#5b6475}
-svg .axis{font-size:12px;fill:#3a4254}svg .ttl{font-size:14px;font-weight:600;fill:#1d2330}svg .lbl{font-size:11px;fill:#1d2330}
+svg .leader{stroke:#9aa3b5;stroke-width:0.8}svg .axis{font-size:12px;fill:#3a4254}svg .ttl{font-size:14px;font-weight:600;fill:#1d2330}svg .lbl{font-size:11px;fill:#1d2330}
 svg .roof{fill:none;stroke:#b3261e;stroke-width:2.5}svg .roof-key{fill:#b3261e}
 svg .series{fill:none;stroke:#2357c6;stroke-width:2}svg .series-key{fill:#2357c6}
 svg .pt{fill:#2357c6;stroke:#123a8a}svg .pt.low{fill:#e8710a;stroke:#8a4306}svg .pt.hollow{fill:#fff}
@@ -46,14 +47,20 @@ constexpr const char* kCss = R"css(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1d2330;background:#fff}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d8dce5;padding-bottom:4px}
 h3{font-size:15px;margin:18px 0 6px}.sub{color:#5b6475}
-.card{display:grid;grid-template-columns:repeat(auto-fit,minmax(340px,1fr));gap:12px}
-.box{border:1px solid #d8dce5;border-radius:6px;padding:10px 12px;background:#fafbfd}
-.box h3{margin-top:0}.box table{width:100%;table-layout:fixed}.box table.kv th{width:38%}.box td{overflow-wrap:anywhere}
+.card{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(340px,100%),1fr));gap:12px}
+.box{border:1px solid #d8dce5;border-radius:6px;padding:10px 12px;background:#fafbfd;min-width:0}
+.box h3{margin-top:0}.box table{width:100%;table-layout:fixed}.box table.kv th{width:9.5em}
+.box td{overflow-wrap:break-word}
 table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid #e3e6ee;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#f0f2f7}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-table.kv th{background:none;font-weight:600;color:#3a4254;white-space:nowrap}
+table.kv th{background:none;font-weight:600;color:#3a4254;white-space:normal;overflow-wrap:normal;hyphens:none}
 .ok{color:#1b7a3a}.bad{color:#b3261e;font-weight:600}.warn{color:#9a6700}
-details{margin:6px 0}code{font-size:12px}
+details{margin:6px 0}code{font-size:12px}td code,li code,.id{white-space:nowrap}
+.scroll{overflow-x:auto;max-width:100%}.same{color:#3a4254}
+.box table.kv.limits th{width:62%}.box table.caches{table-layout:auto}.caches td,.caches th{white-space:nowrap;padding:3px 5px}
+ul.reasons li{margin:3px 0}
+pre{white-space:pre-wrap;overflow-wrap:break-word}
+@media (max-width:600px){body{margin:12px}.box table.kv th{width:7.5em}}
 )css";
 
 using charts::Ids;
@@ -92,6 +99,22 @@ void kv(std::string& s, const std::string& k, const std::string& v) {
   s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", escape(k), escape(v));
 }
 
+void kv_html(std::string& s, const std::string& k, const std::string& html) {
+  if (html.empty()) return;
+  s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", escape(k), html);
+}
+
+// A list of names (features, toggles) that wraps only between words: a line may break after a
+// comma, '_' or '-', never inside "readonly_and_readwrite_storage_textures" at a random letter.
+std::string name_list(const Json& arr) {
+  std::string out;
+  for (char c : escape(join_strings(arr))) {
+    out += c;
+    if (c == '_') out += "<wbr>";
+  }
+  return out;
+}
+
 // ---- machine card -----------------------------------------------------------------------------
 
 bool is_host_document(const Json& doc) { return str(doc, "suite") == "host"; }
@@ -108,11 +131,16 @@ std::string device_name(const Json& doc) {
 
 // The host clock as the document states it (report/compare.hpp clock_figures): base, max,
 // observed and sustained clocks, each with its source.
-std::string host_clock_text(const Json& doc) {
-  std::vector<std::string> parts;
-  for (const auto& f : clock_figures(doc))
-    parts.push_back(fmt::format("{} {:.0f} MHz ({})", f.what, f.a_mhz, f.source_a));
-  return fmt::format("{}", fmt::join(parts, "; "));
+// One line per figure; the sources (long: "measured: dependent add chain ...") on hover and under
+// "sources".
+std::string host_clock_html(const Json& doc) {
+  std::string lines, sources;
+  for (const auto& f : clock_figures(doc)) {
+    lines += fmt::format("<div title=\"{}\">{}: {:.0f} MHz</div>", escape(f.source_a), escape(f.what), f.a_mhz);
+    sources += fmt::format("<li>{}: {}</li>", escape(f.what), escape(f.source_a));
+  }
+  if (lines.empty()) return {};
+  return lines + "<details><summary>sources</summary><ul class=\"sub\">" + sources + "</ul></details>";
 }
 
 std::string machine_card(const Json& doc, Ids& ids) {
@@ -135,12 +163,21 @@ std::string machine_card(const Json& doc, Ids& ids) {
     kv(s, "driver", str(a, "driver"));
     if (a.contains("subgroup_max_size"))
       kv(s, "subgroups", fmt::format("{}..{} lanes", str(a, "subgroup_min_size"), str(a, "subgroup_max_size")));
-    kv(s, "features", join_strings(a.value("features", Json::array())));
-    kv(s, "WGSL language features", join_strings(a.value("wgsl_language_features", Json::array())));
+    kv_html(s, "features", name_list(a.value("features", Json::array())));
+    kv_html(s, "WGSL language features", name_list(a.value("wgsl_language_features", Json::array())));
     s += "</table>\n";
     if (a.contains("limits") && a["limits"].is_object()) {
-      s += "<details><summary>limits</summary><table class=\"kv\">\n";
-      for (const auto& [k, v] : a["limits"].items()) kv(s, k, v.is_string() ? v.get<std::string>() : v.dump());
+      s += "<details><summary>limits</summary><table class=\"kv limits\">\n";
+      for (const auto& [k, v] : a["limits"].items()) {
+        // "maxStorageBufferBindingSize" may wrap between its words on a narrow screen.
+        std::string words;
+        for (char c : escape(k)) {
+          if (std::isupper(static_cast<unsigned char>(c)) && !words.empty()) words += "<wbr>";
+          words += c;
+        }
+        s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", words,
+                         escape(v.is_string() ? v.get<std::string>() : v.dump()));
+      }
       s += "</table></details>\n";
     }
     s += "</div>\n";
@@ -160,10 +197,10 @@ std::string machine_card(const Json& doc, Ids& ids) {
   kv(s, "Dawn source", str(b, "dawn_source"));
   s += "</table>\n";
   if (!a.empty() || !d.empty()) {
-    s += fmt::format("<details><summary>device toggles in force</summary><p><code>{}</code></p></details>\n",
-                     escape(join_strings(d.value("device_toggles", Json::array()))));
-    s += fmt::format("<details><summary>adapter toggles</summary><p><code>{}</code></p></details>\n",
-                     escape(join_strings(a.value("adapter_toggles", Json::array()))));
+    s += fmt::format("<details><summary>device toggles in force</summary><p>{}</p></details>\n",
+                     name_list(d.value("device_toggles", Json::array())));
+    s += fmt::format("<details><summary>adapter toggles</summary><p>{}</p></details>\n",
+                     name_list(a.value("adapter_toggles", Json::array())));
   }
   s += "</div>\n";
 
@@ -171,7 +208,7 @@ std::string machine_card(const Json& doc, Ids& ids) {
   kv(s, "CPU", str(h, "cpu_model"));
   kv(s, "cores", fmt::format("{} logical, {} per socket, {} socket(s)", str(h, "logical_cpus"), str(h, "cores_per_socket"),
                              str(h, "sockets")));
-  kv(s, "clock", host_clock_text(doc));
+  kv_html(s, "clock", host_clock_html(doc));
   kv(s, "vector ISA", join_strings(h.value("vector_isa", Json::array())));
   if (h.contains("memory_bytes") && h["memory_bytes"].is_number()) kv(s, "memory", format_bytes(h["memory_bytes"].get<double>()));
   kv(s, "NUMA nodes", str(h, "numa_nodes"));
@@ -191,7 +228,7 @@ std::string machine_card(const Json& doc, Ids& ids) {
   kv(s, "OS", fmt::format("{} {} {} {}", str(h, "distribution"), str(h, "os"), str(h, "kernel"), str(h, "arch")));
   s += "</table>\n";
   if (h.contains("caches") && h["caches"].is_array() && !h["caches"].empty()) {
-    s += "<table><tr><th>cache</th><th>size</th><th>ways</th><th>line</th><th>shared</th></tr>\n";
+    s += "<table class=\"caches\"><tr><th>cache</th><th>size</th><th>ways</th><th>line</th><th>shared</th></tr>\n";
     for (const auto& c : h["caches"]) {
       s += fmt::format("<tr><td>L{} {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>\n",
                        escape(str(c, "level")), escape(str(c, "type")), escape(str(c, "size")),
@@ -211,6 +248,52 @@ std::string machine_card(const Json& doc, Ids& ids) {
 
 // ---- verdicts ---------------------------------------------------------------------------------
 
+}  // namespace
+
+std::string machine_identity(const nlohmann::json& doc) {
+  const auto& m = sub(doc, "machine");
+  const auto& a = sub(m, "adapter");
+  const auto& h = sub(m, "host");
+  const auto& d = sub(m, "dawn");
+  Json id = Json::object();
+  for (const char* k :
+       {"vendor", "vendor_id", "architecture", "device", "description", "backend", "adapter_type", "driver"})
+    id["adapter"][k] = str(a, k);
+  for (const char* k :
+       {"cpu_model", "logical_cpus", "cores_per_socket", "sockets", "kernel", "distribution", "hostname"})
+    id["host"][k] = str(h, k);
+  for (const char* k : {"version", "robustness", "timestamps"}) id["dawn"][k] = str(d, k);
+  id["dawn"]["device_toggles"] = d.value("device_toggles", Json::array());
+  id["build"] = sub(doc, "build");
+  id["suite_is_host"] = is_host_document(doc);
+  return id.dump();
+}
+
+std::string rows_summary(const LoadedDocument& doc) {
+  // Statuses in a fixed order (ok first), each counted once.
+  std::vector<std::pair<std::string, std::size_t>> counts;
+  for (const auto& row : doc.rows) {
+    const std::string k = to_string(row.result.status);
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == k; });
+    if (it == counts.end()) {
+      counts.emplace_back(k, 0);
+      it = counts.end() - 1;
+    }
+    ++it->second;
+  }
+  std::stable_sort(counts.begin(), counts.end(),
+                   [](const auto& x, const auto& y) { return (x.first == "ok") > (y.first == "ok"); });
+  std::string c;
+  for (const auto& [k, n] : counts) c += fmt::format("{}{} {}", c.empty() ? "" : ", ", n, k);
+  const std::size_t n = doc.rows.size();
+  std::string out = n == 0 ? std::string("No rows") : fmt::format("{} {}: {}", n, n == 1 ? "row" : "rows", c);
+  const std::string state = str(doc.json, "state");
+  if (!state.empty()) out += fmt::format("; the run is {}", state);
+  return out + ".";
+}
+
+namespace {
+
 std::string verdicts(const LoadedDocument& doc) {
   std::string s;
   const auto& j = doc.json;
@@ -227,12 +310,7 @@ std::string verdicts(const LoadedDocument& doc) {
                         escape(str(r, "tolerance")));
     s += fmt::format("<div id=\"repro-verdict\" class=\"verdict {}\">{}</div>\n", cls, text);
   }
-  std::map<std::string, int> counts;
-  for (const auto& row : doc.rows) ++counts[to_string(row.result.status)];
-  std::string c;
-  for (const auto& [k, n] : counts) c += fmt::format("{}{} {}", c.empty() ? "" : ", ", n, k);
-  s += fmt::format("<div class=\"verdict info\">{} rows: {}. State: {}.</div>\n", doc.rows.size(), escape(c),
-                   escape(str(j, "state")));
+  s += fmt::format("<div class=\"verdict info\">{}</div>\n", escape(rows_summary(doc)));
   return s;
 }
 
@@ -241,7 +319,8 @@ std::string verdicts(const LoadedDocument& doc) {
 std::string results_table(const std::vector<ReportRow>& rows, Ids& ids) {
   const bool with_repro = std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.repro.has_value(); });
   std::string s =
-      "<table class=\"results\"><tr><th>benchmark</th><th>label</th><th>status</th><th>rate</th><th>statistic</th>"
+      "<div class=\"scroll\"><table "
+      "class=\"results\"><tr><th>benchmark</th><th>label</th><th>status</th><th>rate</th><th>statistic</th>"
       "<th>dispersion</th><th>time / rep</th><th>clock</th><th>FLOP/B</th><th>roofline</th>";
   if (with_repro) s += "<th>repro</th>";
   s += "<th>notes</th></tr>\n";
@@ -271,7 +350,8 @@ std::string results_table(const std::vector<ReportRow>& rows, Ids& ids) {
     }
     s += fmt::format("<td>{}</td></tr>\n", escape(notes));
   }
-  s += "</table>\n<p class=\"sub\">statistic: <b>best</b> = fastest kept run (compute-bound kernels); <b>median</b> = "
+  s += "</table></div>\n<p class=\"sub\">statistic: <b>best</b> = fastest kept run (compute-bound kernels); "
+       "<b>median</b> = "
        "median with IQR (memory traffic, contention, scheduling). Dispersion: IQR/median or CV of the "
        "per-repetition times. Rates are metric units per second.</p>\n";
   return s;
@@ -311,7 +391,15 @@ std::string roofline_section(const std::vector<ReportRow>& rows, const std::stri
     }
   }
   const std::string low_id = ids("roofline-low");
-  if (!bw && c.flops.empty()) {
+  std::vector<std::string> unusable;
+  if (!c.bandwidth_unusable.empty()) unusable.push_back(c.bandwidth_unusable);
+  for (const auto& [p, why] : c.flops_unusable) unusable.push_back(why);
+  if (!bw && c.flops.empty() && !unusable.empty()) {
+    s += fmt::format(
+        "<p class=\"warn\">No ceiling could be measured in this document: {} (a ceiling comes only from "
+        "an ok row), so no roofline can be drawn.</p>\n",
+        escape(fmt::format("{}", fmt::join(unusable, ", "))));
+  } else if (!bw && c.flops.empty()) {
     s += "<p class=\"warn\">No ceiling was measured in this document (run read-linear or the memory suite for "
          "bandwidth, f32-fma-vec4 for the FLOP rate; on the host, the host suite's STREAM and FMA kernels), so no "
          "roofline can be drawn.</p>\n";
@@ -398,7 +486,15 @@ std::string roofline_section(const std::vector<ReportRow>& rows, const std::stri
                              format_rate(r.value, r.metric.unit), intensity_text(p.row->roofline->arithmetic_intensity),
                              p.row->roofline->fraction, p.row->roofline->bound, p.edge ? ", drawn at the edge" : ""),
                  p.edge);
-      plot.label(p.x, p.y, row_key(r));
+    }
+    // Labels: kernels inside the plot first, then those drawn at an edge (where they crowd); a
+    // label with no room is left out and its kernel named under the chart.
+    std::vector<std::string> unlabelled;
+    for (const bool edge : {false, true}) {
+      for (const auto& p : pts) {
+        if (p.edge != edge) continue;
+        if (!plot.label(p.x, p.y, row_key(p.row->result))) unlabelled.push_back(row_key(p.row->result));
+      }
     }
     legend.push_back({"pt-key", "kernel (hollow: AI 0 or inf, at the edge)"});
     legend.push_back({"low-key", fmt::format("below {} of the roof", kRooflineLowFraction)});
@@ -407,6 +503,10 @@ std::string roofline_section(const std::vector<ReportRow>& rows, const std::stri
     s += "<p class=\"sub\">Kernels that count no FLOP (arithmetic intensity 0) are drawn hollow at the left edge and "
          "kernels whose cost model moves no bytes (intensity infinite) hollow at the right edge; their height keeps "
          "their fraction of the roof there. Hover a point for its numbers.</p>\n";
+    if (!unlabelled.empty()) {
+      s += fmt::format("<p class=\"sub\">Not labelled (no room beside the point; hover it): {}.</p>\n",
+                       escape(fmt::format("{}", fmt::join(unlabelled, ", "))));
+    }
   }
   if (!low.empty()) {
     s += fmt::format(
@@ -423,9 +523,25 @@ std::string roofline_section(const std::vector<ReportRow>& rows, const std::stri
                      kRooflineLowFraction);
   }
   if (!unplaced.empty()) {
-    s += "<p>Rows without a ceiling (not on the plot):</p><ul>\n";
+    // One line per reason, naming its rows (a suite of latency and technique rows would otherwise
+    // repeat the same reason dozens of times).
+    std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
     for (const auto* r : unplaced) {
-      s += fmt::format("<li><code>{}</code>: {}</li>\n", escape(row_key(r->result)), escape(r->roofline->note));
+      const std::string& why = r->roofline->note;
+      auto it = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& g) { return g.first == why; });
+      if (it == by_reason.end()) {
+        by_reason.push_back({why, {}});
+        it = by_reason.end() - 1;
+      }
+      it->second.push_back(row_key(r->result));
+    }
+    s +=
+        fmt::format("<p id=\"{}\">{} without a ceiling, not on the plot:</p><ul class=\"reasons\">\n",
+                    ids("roofline-unplaced"), unplaced.size() == 1 ? "1 row" : fmt::format("{} rows", unplaced.size()));
+    for (const auto& [why, keys] : by_reason) {
+      std::string names;
+      for (const auto& k : keys) names += (names.empty() ? "" : ", ") + fmt::format("<code>{}</code>", escape(k));
+      s += fmt::format("<li>{} ({}): {}</li>\n", escape(why), keys.size(), names);
     }
     s += "</ul>\n";
   }
@@ -776,17 +892,34 @@ void write_html(std::ostream& out, const std::vector<LoadedDocument>& docs) {
   out << "<style>" << kCss << kChartCss << "</style>\n</head>\n<body>\n";
   out << fmt::format("<h1>webgpu-bench report{}</h1>\n", escape(title));
   for (const auto& d : docs) {
-    out << fmt::format("<p class=\"sub\">{}: suite {}, started {}, finished {}, schema {} v{}</p>\n", escape(d.path.string()),
-                       escape(str(d.json, "suite")), escape(str(d.json, "started_at")), escape(str(d.json, "finished_at")),
+    const std::string finished = str(d.json, "finished_at");
+    out << fmt::format("<p class=\"sub\">{}: suite {}, started {}, {}, schema {} v{}</p>\n", escape(d.path.string()),
+                       escape(str(d.json, "suite")), escape(str(d.json, "started_at")),
+                       finished.empty() ? std::string("not finished") : "finished " + escape(finished),
                        escape(str(d.json, "schema")), escape(str(d.json, "schema_version")));
   }
   // Every document is a section of its own: its machine card, verdicts, table, its device's
   // roofline (under that device's ceilings), curves, technique families and sustain timeline.
   Ids ids;
+  std::map<std::string, std::string> cards;  // machine identity -> the document whose card shows it
   for (const auto& d : docs) {
     const std::string name = d.path.filename().string();
     out << fmt::format("<section class=\"doc\" id=\"{}\">\n", ids("doc-" + anchor(name)));
-    out << machine_card(d.json, ids);
+    const std::string machine = machine_identity(d.json);
+    if (const auto it = cards.find(machine); it != cards.end()) {
+      const std::string device = device_name(d.json);
+      out << fmt::format(
+          "<h2 id=\"{}\">Machine{}</h2>\n<p class=\"same\">The same machine and build as <b>{}</b>: its card is "
+          "above.</p>\n",
+          ids("machine"), escape(device.empty() ? "" : ": " + device), escape(it->second));
+      out << fmt::format(
+          "<details><summary>command line and options</summary>\n<p><code>{}</code></p>\n<pre>{}</pre>\n"
+          "</details>\n",
+          escape(join_strings(d.json.value("command", Json::array()), " ")), escape(sub(d.json, "options").dump(2)));
+    } else {
+      cards[machine] = name;
+      out << machine_card(d.json, ids);
+    }
     out << fmt::format("<h2 id=\"{}\">Results: {}</h2>\n", ids("results-" + anchor(name)), escape(name));
     out << verdicts(d);
     out << results_table(d.rows, ids);

@@ -5,7 +5,9 @@
 // whiskers, and the memory suite's sustain timeline. Every string from a document is escaped.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "report/document.hpp"
@@ -15,6 +17,13 @@ namespace wgb::report {
 // Every document gets a section of its own: its machine card, its rows tabled and charted, and its
 // device's roofline under that device's ceilings (a host document, suite "host", draws the host
 // CPU's). Element ids are unique across the page.
+// Documents measured on the same machine and build share one machine card: the later ones link
+// to it. machine_identity is what decides "the same" (adapter, driver, host, Dawn, build and
+// toggles; not clocks or anything else measured per run).
 void write_html(std::ostream& out, const std::vector<LoadedDocument>& docs);
+std::string machine_identity(const nlohmann::json& doc);
+
+// "26 rows: 20 ok, 6 skipped; the run is complete." (the report's summary line of one document).
+std::string rows_summary(const LoadedDocument& doc);
 
 }  // namespace wgb::report

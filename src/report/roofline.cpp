@@ -1,4 +1,4 @@
-// Ceilings and per-row roofline placement (seed 004 "Derived quantities").
+// Ceilings and per-row roofline placement (docs/method.md#validation: the measured ceilings).
 #include "report/roofline.hpp"
 
 #include <fmt/format.h>
@@ -41,6 +41,19 @@ std::optional<Ceiling> best_of(const std::vector<ReportRow>& rows, const std::ve
   return best;
 }
 
+// "read-linear is throttled": the first of `ids` in the rows that could not give a ceiling.
+std::string unusable(const std::vector<ReportRow>& rows, const std::vector<std::string>& ids) {
+  for (const auto& id : ids) {
+    for (const auto& row : rows) {
+      const auto& r = row.result;
+      if (r.id == id && (r.status != RowStatus::Ok || !(r.value > 0))) {
+        return fmt::format("{} is {}", row_key(r), to_string(r.status));
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 namespace {
@@ -50,8 +63,13 @@ Ceilings gpu_ceilings(const std::vector<ReportRow>& rows) {
   // Memory-suite rows win over read-linear when present: they are the designed DRAM measurement.
   c.bandwidth = best_of(rows, {"memory-read", "memory-copy"});
   if (!c.bandwidth) c.bandwidth = best_of(rows, {"read-linear"});
+  if (!c.bandwidth) c.bandwidth_unusable = unusable(rows, bandwidth_ceiling_ids());
   for (const auto& [precision, id] : flops_ceiling_ids()) {
-    if (auto best = best_of(rows, {id})) c.flops[precision] = *best;
+    if (auto best = best_of(rows, {id})) {
+      c.flops[precision] = *best;
+    } else if (auto why = unusable(rows, {id}); !why.empty()) {
+      c.flops_unusable[precision] = why;
+    }
   }
   return c;
 }
@@ -73,7 +91,8 @@ Ceilings find_host_ceilings(const std::vector<ReportRow>& rows) {
 Ceilings find_ceilings(const std::vector<ReportRow>& rows) {
   Ceilings c = gpu_ceilings(rows);
   if (c.bandwidth || !c.flops.empty()) return c;
-  return find_host_ceilings(rows);  // a host document: the host CPU's ceilings
+  Ceilings host = find_host_ceilings(rows);                 // a host document: the host CPU's ceilings
+  return host.bandwidth || !host.flops.empty() ? host : c;  // none: the GPU's, with why they are missing
 }
 
 bool is_host_row(const BenchmarkResult& r) { return r.category == "host" || r.id.rfind("host-", 0) == 0; }
@@ -116,7 +135,9 @@ Roofline roofline_for(const BenchmarkResult& r, const Ceilings& c) {
   std::vector<std::string> from;
   if (out.bytes > 0) {
     if (!c.bandwidth) {
-      out.note = "no ceiling: peak bandwidth not measured in this document (run read-linear or the memory suite)";
+      out.note = c.bandwidth_unusable.empty()
+                     ? "no ceiling: peak bandwidth not measured in this document (run read-linear or the memory suite)"
+                     : fmt::format("no ceiling: {}, and a ceiling comes only from an ok row", c.bandwidth_unusable);
       return out;
     }
     peak_bw = c.bandwidth->value;
@@ -127,8 +148,11 @@ Roofline roofline_for(const BenchmarkResult& r, const Ceilings& c) {
     const auto it = c.flops.find(out.precision);
     if (it == c.flops.end()) {
       const auto id = flops_ceiling_ids().find(out.precision);
-      out.note = fmt::format("no ceiling: peak {} FLOP rate not measured in this document{}", out.precision,
-                             id == flops_ceiling_ids().end() ? "" : fmt::format(" (run {})", id->second));
+      const auto why = c.flops_unusable.find(out.precision);
+      out.note = why != c.flops_unusable.end()
+                     ? fmt::format("no ceiling: {}, and a ceiling comes only from an ok row", why->second)
+                     : fmt::format("no ceiling: peak {} FLOP rate not measured in this document{}", out.precision,
+                                   id == flops_ceiling_ids().end() ? "" : fmt::format(" (run {})", id->second));
       return out;
     }
     peak_flops = it->second.value;

@@ -52,6 +52,10 @@ struct Ceiling {
 struct Ceilings {
   std::optional<Ceiling> bandwidth;
   std::map<std::string, Ceiling> flops;  // by precision: "f32", "f16"
+  // Why a ceiling is missing although its row ran: "read-linear is throttled" (a ceiling comes
+  // from an ok row only). Empty when the row is not in the document.
+  std::string bandwidth_unusable;
+  std::map<std::string, std::string> flops_unusable;
 };
 
 // The benchmark ids that define the ceilings, in order of preference.

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 
+#include "report/label_layout.hpp"
 #include "report/table.hpp"
 
 namespace wgb::report::svg {
@@ -227,29 +228,29 @@ void Plot::whisker(double x, double y_low, double y_high, const std::string& css
       f1(a), f1(px + 4), f1(px - 4), f1(b), f1(px + 4));
 }
 
-void Plot::label(double x, double y, const std::string& text, const std::string& css_class) {
-  if ((x_.log && x <= 0) || (y_.log && y <= 0) || !std::isfinite(x) || !std::isfinite(y)) return;
-  if (labels_.size() >= kMaxLabels) return;  // the placement below is quadratic in the labels
-  // Right of the point, or left of it in the right third of the plot so it is not clipped; moved
-  // up or down in steps when it would overlap a label placed before.
-  const bool left = sx(x) > left_ + 0.66 * (w_ - left_ - right_);
-  const double px = left ? sx(x) - 8 : sx(x) + 8;
-  const double width = 6.2 * static_cast<double>(text.size());
-  const double x0 = left ? px - width : px;
-  double py = sy(y) - 6;
-  for (double step : {0.0, 12.0, -12.0, 24.0, -24.0, 36.0, -36.0}) {
-    const double cand = sy(y) - 6 + step;
-    const bool clash = std::any_of(labels_.begin(), labels_.end(), [&](const std::array<double, 3>& l) {
-      return std::fabs(l[1] - cand) < 11 && x0 < l[0] + l[2] && l[0] < x0 + width;
-    });
-    if (!clash) {
-      py = cand;
-      break;
-    }
+bool Plot::label(double x, double y, const std::string& text, const std::string& css_class) {
+  if ((x_.log && x <= 0) || (y_.log && y <= 0) || !std::isfinite(x) || !std::isfinite(y)) return false;
+  if (labels_.size() >= kMaxLabels) return false;  // the placement below is quadratic in the labels
+  // Placement (report/label_layout.hpp): beside the point, never over an earlier label, never
+  // outside the plot; false when there is no room (the caller names the point elsewhere).
+  std::vector<labels::Box> placed;
+  placed.reserve(labels_.size());
+  for (const auto& l : labels_) placed.push_back({l[0], l[1], l[2], labels::kLabelHeight});
+  const labels::Box area{static_cast<double>(left_), static_cast<double>(top_),
+                         static_cast<double>(w_ - left_ - right_), static_cast<double>(h_ - top_ - bottom_)};
+  const auto box = labels::place(sx(x), sy(y), labels::text_width(text), area, placed);
+  if (!box) return false;
+  labels_.push_back({box->x, box->y, box->w});
+  // A label moved up or down from its point gets a thin leader to it.
+  const double mid = box->y + box->h / 2;
+  if (std::fabs(mid - sy(y)) > 4) {
+    const bool right = box->x > sx(x);
+    body_ += fmt::format("<line class=\"leader\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n",
+                         f1(sx(x) + (right ? 4 : -4)), f1(sy(y)), f1(right ? box->x : box->x + box->w), f1(mid));
   }
-  labels_.push_back({x0, py, width});
-  body_ += fmt::format("<text class=\"{}\" x=\"{}\" y=\"{}\"{}>{}</text>\n", escape(css_class), f1(px), f1(py),
-                       left ? " text-anchor=\"end\"" : "", escape(text));
+  body_ += fmt::format("<text class=\"{}\" x=\"{}\" y=\"{}\">{}</text>\n", escape(css_class), f1(box->x + 1),
+                       f1(box->y + box->h - 4), escape(text));
+  return true;
 }
 
 void Plot::legend(const std::vector<std::pair<std::string, std::string>>& entries) {

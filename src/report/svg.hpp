@@ -43,8 +43,9 @@ class Plot {
   void segment(double x0, double y0, double x1, double y1, const std::string& css_class);
   void point(double x, double y, const std::string& css_class, const std::string& tooltip, bool hollow = false);
   void whisker(double x, double y_low, double y_high, const std::string& css_class);
-  // A text label near a data point (clipped to the plot area).
-  void label(double x, double y, const std::string& text, const std::string& css_class = "lbl");
+  // A text label beside a data point, inside the plot area and over no other label
+  // (report/label_layout.hpp); false, and nothing drawn, when there is no room for it.
+  bool label(double x, double y, const std::string& text, const std::string& css_class = "lbl");
   void legend(const std::vector<std::pair<std::string, std::string>>& entries);  // (css class, text)
   std::string render() const;
   int points() const { return points_; }

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace wgb::store {
 
@@ -56,6 +58,58 @@ DeviceClass finish(DeviceClass c) {
 }
 
 }  // namespace
+
+std::string display_name(const DeviceClass& c) {
+  const std::string d = tidy(c.device);
+  return d.empty() ? tidy(c.label) : d;
+}
+
+std::string display_detail(const DeviceClass& c) {
+  static const std::pair<const char*, const char*> kVendors[] = {{"nvidia", "NVIDIA"},
+                                                                 {"amd", "AMD"},
+                                                                 {"intel", "Intel"},
+                                                                 {"arm", "Arm"},
+                                                                 {"qualcomm", "Qualcomm"},
+                                                                 {"apple", "Apple"},
+                                                                 {"imagination", "Imagination"},
+                                                                 {"broadcom", "Broadcom"},
+                                                                 {"mesa", "Mesa"},
+                                                                 {"google", "Google"},
+                                                                 {"microsoft", "Microsoft"},
+                                                                 {"samsung", "Samsung"}};
+  static const std::pair<const char*, const char*> kBackends[] = {
+      {"vulkan", "Vulkan"}, {"d3d12", "D3D12"},        {"d3d11", "D3D11"},       {"metal", "Metal"},
+      {"opengl", "OpenGL"}, {"opengles", "OpenGL ES"}, {"null", "null backend"}, {"host", "host CPU"}};
+  static const std::pair<const char*, const char*> kTypes[] = {{"discrete-gpu", "discrete GPU"},
+                                                               {"integrated-gpu", "integrated GPU"},
+                                                               {"cpu", "CPU adapter"},
+                                                               {"host", "host CPU"}};
+  auto spelled = [](const std::string& v, const auto& table) {
+    const std::string l = lower(tidy(v));
+    for (const auto& [k, name] : table) {
+      if (l == k) return std::string(name);
+    }
+    return tidy(v);
+  };
+  std::vector<std::string> parts;
+  std::string who = spelled(c.vendor, kVendors);
+  const std::string arch = tidy(c.architecture);
+  if (!arch.empty()) {
+    if (!who.empty()) who.append(" ");
+    who.append(arch);
+  }
+  if (!who.empty()) parts.push_back(who);
+  const std::string backend = spelled(c.backend, kBackends);
+  const std::string type = spelled(c.adapter_type, kTypes);
+  if (!backend.empty()) parts.push_back(backend);
+  if (!type.empty() && type != "unknown" && type != backend) parts.push_back(type);
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty()) out.append(" \u00b7 ");
+    out.append(p);
+  }
+  return out;
+}
 
 std::string slug(std::string_view text) {
   std::string out;

@@ -39,6 +39,12 @@ Expected<DeviceClass> adapter_class(const nlohmann::json& adapter);
 // all of these agree. Usage error naming the field when cpu_model, sockets or logical_cpus is missing.
 Expected<std::string> host_identity(const nlohmann::json& host);
 
+// What the pages show people (never the key): the device as reported ("NVIDIA H200"; "" for a
+// class read back without one: then its label) and a line with the vendor and architecture, the API
+// and the kind of adapter in their usual spelling ("NVIDIA hopper · Vulkan · discrete GPU").
+std::string display_name(const DeviceClass& c);
+std::string display_detail(const DeviceClass& c);
+
 // Lower-case, collapse every run of characters other than [a-z0-9._+] into one '-', trim '-'.
 // "" stays "" (the key then shows "-" for that part).
 std::string slug(std::string_view text);

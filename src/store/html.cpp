@@ -30,7 +30,14 @@ h1{font-size:22px;margin:8px 0 4px}h2{font-size:17px;margin:22px 0 6px}
 table{border-collapse:collapse;background:#fff;margin:6px 0 14px}
 th,td{padding:4px 10px;border-bottom:1px solid #e3e6eb;text-align:left;vertical-align:middle}
 th{background:#eef0f4;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-table{max-width:100%}td{overflow-wrap:anywhere}td.msg{color:#8c1d18;font-size:12px;min-width:12em}
+table{max-width:100%}td{overflow-wrap:break-word}td.msg{color:#8c1d18;font-size:12px;min-width:12em}
+td.id,.id{white-space:nowrap}.why{color:#667085;font-size:12px}
+.scroll{overflow-x:auto;max-width:100%}
+.boards{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(360px,100%),1fr));gap:12px;margin:8px 0 18px}
+.board{background:#fff;border:1px solid #e3e6eb;border-radius:6px;padding:8px 12px}
+.board h2{margin:4px 0 2px;font-size:16px}.board table{width:100%;margin:4px 0}.board td,.board th{padding:3px 6px}
+p.links a{white-space:nowrap;margin-right:14px;display:inline-block}
+@media (max-width:600px){main{padding:10px 12px}header{padding:10px 12px}.scroll>table{min-width:600px}}
 td svg{max-width:100%;height:auto}
 .badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;margin-left:6px}
 .var{background:#fff1d6;color:#8a5a00}.unr{background:#e9e9ee;color:#555}.bad{background:#fde2e1;color:#8c1d18}
@@ -59,9 +66,46 @@ std::string variable_badge(const DeviceClass& c) {
          "results vary with its configuration\">variable</span>";
 }
 
+// The class as people read it: the device, and under it vendor, architecture, API and adapter
+// kind (store/device_class.hpp display_*); the key stays in the link and its tooltip.
 std::string class_cell(const DeviceClass& c) {
-  return fmt::format("<a href=\"{}\">{}</a>{}<div class=\"muted\">{}</div>", esc(class_href(c.key)), esc(c.label),
-                     variable_badge(c), esc(c.key));
+  return fmt::format("<a class=\"cls\" href=\"{}\" title=\"device class {}\">{}</a>{}<div class=\"muted\">{}</div>",
+                     esc(class_href(c.key)), esc(c.key), esc(display_name(c)), variable_badge(c),
+                     esc(display_detail(c)));
+}
+
+// "2026-12-01T20:15:18Z" -> "2026-12-01 20:15 UTC" (other spellings stay as they are).
+std::string when(const std::string& t) {
+  const bool iso =
+      t.size() == 20 && t[4] == '-' && t[7] == '-' && t[10] == 'T' && t[13] == ':' && t[16] == ':' && t[19] == 'Z';
+  return iso ? t.substr(0, 10) + " " + t.substr(11, 5) + " UTC" : t;
+}
+
+std::string plural(std::size_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// The server may append " · unranked: <reason>" to a run's suite or state; the pages show the
+// reason on its own, so it is cut here.
+std::string plain(const std::string& text) {
+  const auto at = text.find(" \u00b7 unranked: ");
+  return at == std::string::npos ? text : text.substr(0, at);
+}
+
+// Why an entry of a leaderboard does not count.
+std::string entry_reason(const Entry& e, std::string_view board_unit) {
+  if (!e.unranked_reason.empty()) return e.unranked_reason;
+  if (e.status != "ok") return fmt::format("no measured value (status {})", e.status);
+  if (e.unit != board_unit) return fmt::format("measured in {}, the board compares {}", e.unit, board_unit);
+  return "the suite marked the row unranked (measured outside its default protocol, e.g. a capped working set)";
+}
+
+// A spread of values: "-" for none, the value alone when one run or all equal, else "lo - hi".
+std::string range_text(std::size_t n, double lo, double hi, std::string_view unit) {
+  if (n == 0) return "-";
+  const std::string a = format_value(lo, unit), b = format_value(hi, unit);
+  if (n == 1) return "one run";
+  return a == b ? a + " (all equal)" : a + " - " + b;
 }
 
 // [lo, hi] onto [x0, x1] pixels, linear or logarithmic (values outside are clamped to the ends).
@@ -146,6 +190,7 @@ struct DocRow {
   std::string id, status, unit, statistic, message;
   double value = 0, cv = -1;
   bool unranked = false;
+  std::string unranked_reason;  // parameters.unranked_reason, when the suite gave one
 };
 
 std::vector<DocRow> doc_rows(const nlohmann::json& doc) {
@@ -170,6 +215,8 @@ std::vector<DocRow> doc_rows(const nlohmann::json& doc) {
     }
     if (auto p = r.find("parameters"); p != r.end() && p->is_object()) {
       if (auto u = p->find("unranked"); u != p->end() && u->is_boolean()) d.unranked = u->get<bool>();
+      if (auto u = p->find("unranked_reason"); u != p->end() && u->is_string())
+        d.unranked_reason = u->get<std::string>();
     }
     out.push_back(std::move(d));
   }
@@ -205,13 +252,14 @@ std::string run_header(const StoredRun& run) {
     out += fmt::format("<tr><th>{}</th><td>{}</td></tr>", esc(k), v_html);
   };
   line("device class", class_cell(s.device_class));
-  line("adapter type", esc(s.device_class.adapter_type));
   if (!adapter_desc.empty()) line("adapter", esc(adapter_desc));
   if (!driver.empty()) line("driver", esc(driver));
-  line("suite", esc(s.suite));
-  line("state", esc(s.state));
-  line("started", esc(s.started_at));
-  line("submitted", esc(s.submitted_at));
+  line("suite", esc(plain(s.suite)));
+  line("state", esc(plain(s.state)));
+  line("ranking",
+       s.unranked_reason.empty() ? std::string("ranked (default options)") : "not ranked: " + esc(s.unranked_reason));
+  line("started", esc(when(s.started_at)));
+  line("submitted", esc(when(s.submitted_at)));
   const std::string version = json_text(doc, {"build", "version"});
   const std::string revision = json_text(doc, {"build", "git_revision"});
   if (!version.empty()) line("program", esc(version + (revision.empty() ? "" : " (" + revision + ")")));
@@ -268,40 +316,123 @@ std::string format_value(double value, std::string_view unit) {
   return fmt::format("{:.4g} {}", value, unit);
 }
 
-std::string index_page(const std::vector<BenchmarkInfo>& benchmarks, const std::vector<ClassInfo>& classes,
-                       const std::vector<RunSummary>& recent, std::int64_t total_runs) {
-  std::string b = "<h1>Leaderboards</h1>";
-  b += fmt::format("<p class=\"muted\">{} runs stored. Runs are grouped by device class (vendor, architecture, "
-                   "device, backend); classes of integrated GPUs, CPU adapters and host CPUs are marked "
-                   "<span class=\"badge var\">variable</span>. Open a run for The Stack: its rows next to its "
-                   "class.</p>",
-                   total_runs);
-  if (benchmarks.empty()) b += "<p>No measured results yet. Submit one with <code>webgpu-bench submit</code>.</p>";
-  std::map<std::string, std::vector<const BenchmarkInfo*>> by_suite;
-  for (const auto& x : benchmarks) by_suite[x.suite].push_back(&x);
-  for (const auto& [suite, list] : by_suite) {
-    b += fmt::format("<h2>Suite {}</h2><table><tr><th>benchmark</th><th>unit</th><th>runs</th></tr>", esc(suite));
-    for (const auto* x : list) {
-      b += fmt::format("<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td class=\"n\">{}</td></tr>",
-                       esc(leaderboard_href(x->id)), esc(x->id), esc(x->unit), x->runs);
+std::vector<std::string> headline_benchmarks(const std::vector<BenchmarkInfo>& benchmarks) {
+  // The numbers people come for, in this order: memory bandwidth and latency, the bandwidth and
+  // FMA kernels of the default suite, the host CPU's STREAM, FMA and latency.
+  static const char* const kHeadline[] = {"memory-read",  "memory-copy",      "memory-latency", "read-linear",
+                                          "write-linear", "f32-fma-vec4",     "read-latency",   "host-stream-triad",
+                                          "host-fma-f32", "host-load-latency"};
+  std::vector<std::string> out;
+  for (const char* id : kHeadline) {
+    if (std::any_of(benchmarks.begin(), benchmarks.end(), [&](const BenchmarkInfo& b) { return b.id == id; }))
+      out.push_back(id);
+  }
+  // A store without them (custom suites): the most-run benchmarks.
+  std::vector<const BenchmarkInfo*> by_runs;
+  for (const auto& b : benchmarks) by_runs.push_back(&b);
+  std::stable_sort(by_runs.begin(), by_runs.end(), [](const auto* x, const auto* y) { return x->runs > y->runs; });
+  for (const auto* b : by_runs) {
+    if (out.size() >= 4) break;
+    if (std::find(out.begin(), out.end(), b->id) == out.end()) out.push_back(b->id);
+  }
+  if (out.size() > kHeadlineBoards) out.resize(kHeadlineBoards);
+  return out;
+}
+
+namespace {
+
+// The top of one leaderboard for the home page: its best classes, with a link to the whole board.
+std::string board_card(const Leaderboard& board) {
+  std::string b = fmt::format("<section class=\"board\"><h2><a href=\"{}\">{}</a></h2>",
+                              esc(leaderboard_href(board.benchmark)), esc(board.benchmark));
+  std::size_t ranked = 0;
+  for (const auto& c : board.classes) ranked += c.rank > 0 ? 1 : 0;
+  b += fmt::format("<div class=\"muted\">{}{}; {} of {} ranked</div>", esc(board.unit),
+                   board.lower_is_better ? ", lower is better" : ", higher is better", ranked,
+                   plural(board.classes.size(), "class", "classes"));
+  if (ranked == 0) {
+    std::vector<std::string> why;
+    for (const auto& c : board.classes) {
+      for (const auto& e : c.entries) {
+        const std::string r = entry_reason(e, board.unit);
+        if (std::find(why.begin(), why.end(), r) == why.end()) why.push_back(r);
+      }
     }
-    b += "</table>";
+    b += "<p>No ranked run yet";
+    if (!why.empty()) {
+      b += ": ";
+      for (std::size_t i = 0; i < why.size() && i < 3; ++i) b += (i ? "; " : "") + esc(why[i]);
+    }
+    return b + ".</p></section>";
+  }
+  b += "<table><tr><th>#</th><th>device class</th><th>median</th></tr>";
+  std::size_t shown = 0;
+  for (const auto& c : board.classes) {
+    if (c.rank <= 0 || shown == kHeadlineRows) continue;
+    ++shown;
+    b += fmt::format("<tr><td class=\"rank\">{}</td><td>{}<div class=\"why\">{}</div></td><td class=\"n\">{}</td></tr>",
+                     c.rank, class_cell(c.device_class), esc(plural(c.ranked, "ranked run", "ranked runs")),
+                     esc(format_value(c.median, board.unit)));
+  }
+  b += "</table>";
+  if (board.classes.size() > shown) {
+    b += fmt::format("<a href=\"{}\">the whole board ({} more {})</a>", esc(leaderboard_href(board.benchmark)),
+                     board.classes.size() - shown, board.classes.size() - shown == 1 ? "class" : "classes");
+  }
+  return b + "</section>";
+}
+
+}  // namespace
+
+std::string index_page(const std::vector<BenchmarkInfo>& benchmarks, const std::vector<ClassInfo>& classes,
+                       const std::vector<RunSummary>& recent, std::int64_t total_runs,
+                       const std::vector<Leaderboard>& headline) {
+  std::string b = "<h1>Leaderboards</h1>";
+  b += fmt::format(
+      "<p class=\"muted\">{} stored in {}. Runs are grouped by device class (vendor, architecture, "
+      "device, backend) and each class is ranked by the median of its ranked runs; classes of integrated "
+      "GPUs, CPU adapters and host CPUs are marked <span class=\"badge var\">variable</span>. Open a "
+      "run for The Stack: its rows next to its class.</p>",
+      plural(static_cast<std::size_t>(std::max<std::int64_t>(total_runs, 0)), "run", "runs"),
+      plural(classes.size(), "device class", "device classes"));
+  if (benchmarks.empty()) b += "<p>No measured results yet. Submit one with <code>webgpu-bench submit</code>.</p>";
+  if (!headline.empty()) {
+    b += "<div class=\"boards\">";
+    for (const auto& board : headline) b += board_card(board);
+    b += "</div>";
+  }
+  if (!benchmarks.empty()) {
+    std::map<std::string, std::vector<const BenchmarkInfo*>> by_suite;
+    for (const auto& x : benchmarks) by_suite[x.suite].push_back(&x);
+    b += fmt::format("<h2>Every benchmark ({})</h2>", benchmarks.size());
+    for (const auto& [suite, list] : by_suite) {
+      b += fmt::format("<p class=\"links\"><b>suite {}</b>: ", esc(suite));
+      for (const auto* x : list) {
+        b += fmt::format("<a href=\"{}\" title=\"{}, {}\">{}</a> ", esc(leaderboard_href(x->id)), esc(x->unit),
+                         esc(plural(static_cast<std::size_t>(x->runs), "run", "runs")), esc(x->id));
+      }
+      b += "</p>";
+    }
   }
   if (!classes.empty()) {
-    b += "<h2>Device classes</h2><table><tr><th>class</th><th>adapter type</th><th>runs</th></tr>";
+    b += "<h2>Device classes</h2><table><tr><th>class</th><th>runs</th></tr>";
     for (const auto& c : classes) {
-      b += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td></tr>", class_cell(c.device_class),
-                       esc(c.device_class.adapter_type), c.runs);
+      b += fmt::format("<tr><td>{}</td><td class=\"n\">{}</td></tr>", class_cell(c.device_class), c.runs);
     }
     b += "</table>";
   }
   if (!recent.empty()) {
-    b += "<h2>Recent runs</h2><table><tr><th>run</th><th>class</th><th>suite</th><th>started</th></tr>";
+    b += "<h2>Recent runs</h2><div class=\"scroll\"><table><tr><th>run</th><th>class</th><th>suite</th>"
+         "<th>started</th></tr>";
     for (const auto& r : recent) {
-      b += fmt::format("<tr><td><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>", run_href(r.id),
-                       r.id, class_cell(r.device_class), esc(r.suite), esc(r.started_at));
+      b += fmt::format("<tr><td class=\"id\"><a href=\"{}\">#{}</a></td><td>{}</td><td>{}{}</td><td>{}</td></tr>",
+                       run_href(r.id), r.id, class_cell(r.device_class), esc(plain(r.suite)),
+                       r.unranked_reason.empty()
+                           ? std::string()
+                           : fmt::format("<div class=\"why\">unranked: {}</div>", esc(r.unranked_reason)),
+                       esc(when(r.started_at)));
     }
-    b += "</table>";
+    b += "</table></div>";
   }
   return page("Leaderboards", b);
 }
@@ -324,7 +455,8 @@ std::string leaderboard_page(const Leaderboard& board) {
   }
   const Scale sc = board_scale(bottom, top, 316);
   if (sc.log) b += "<p class=\"muted\">The chart's scale is logarithmic: the classes differ by orders of magnitude.</p>";
-  b += "<table><tr><th>rank</th><th>device class</th><th>median</th><th>IQR</th><th>runs</th><th></th></tr>";
+  b += "<div class=\"scroll\"><table><tr><th>rank</th><th>device class</th><th>median</th><th>IQR</th><th>runs</th>"
+       "<th></th></tr>";
   for (const auto& c : board.classes) {
     std::string svg = fmt::format("<svg width=\"320\" height=\"22\" viewBox=\"0 0 320 22\" role=\"img\">");
     if (c.ranked > 0) {
@@ -344,28 +476,44 @@ std::string leaderboard_page(const Leaderboard& board) {
     }
     svg += "</svg>";
     const std::string rank = c.rank > 0 ? fmt::format("{}", c.rank) : "-";
-    const std::string median = c.ranked > 0 ? format_value(c.median, board.unit) : "unranked";
-    const std::string iqr =
-        c.ranked > 0 ? format_value(c.q1, board.unit) + " - " + format_value(c.q3, board.unit) : "";
-    b += fmt::format("<tr><td class=\"rank\">{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
-                     "<td class=\"n\">{} ranked / {}</td><td>{}</td></tr>",
-                     rank, class_cell(c.device_class), esc(median), esc(iqr), c.ranked, c.entries.size(), svg);
+    std::string median = c.ranked > 0 ? esc(format_value(c.median, board.unit)) : "not ranked";
+    if (c.ranked == 0) {
+      // Every class without a rank says why: the reasons of its runs, each once.
+      std::vector<std::string> why;
+      for (const auto& e : c.entries) {
+        const std::string r = entry_reason(e, board.unit);
+        if (std::find(why.begin(), why.end(), r) == why.end()) why.push_back(r);
+      }
+      std::string list;
+      for (const auto& w : why) list += (list.empty() ? "" : "; ") + w;
+      median += fmt::format("<div class=\"why\">{}</div>", esc(list));
+    }
+    b += fmt::format(
+        "<tr><td class=\"rank\">{}</td><td>{}</td><td class=\"{}\">{}</td><td class=\"n\">{}</td>"
+        "<td class=\"n\">{} of {} ranked</td><td>{}</td></tr>",
+        rank, class_cell(c.device_class), c.ranked > 0 ? "n" : "msg", median,
+        esc(range_text(c.ranked, c.q1, c.q3, board.unit)), c.ranked, c.entries.size(), svg);
   }
-  b += "</table>";
+  b += "</table></div>";
 
   b += "<h2>Runs by class</h2>";
   for (const auto& c : board.classes) {
-    b += fmt::format("<h3>{}{}</h3><table><tr><th>run</th><th>value</th><th>status</th><th>started</th>"
-                     "<th>suite</th></tr>",
-                     esc(c.device_class.label), variable_badge(c.device_class));
+    b += fmt::format(
+        "<h3>{}{}</h3><div class=\"muted\">{}</div><div class=\"scroll\"><table><tr><th>run</th>"
+        "<th>value</th><th>status</th><th>started</th><th>suite</th></tr>",
+        esc(display_name(c.device_class)), variable_badge(c.device_class), esc(display_detail(c.device_class)));
     for (const auto& e : c.entries) {
-      b += fmt::format("<tr><td><a href=\"{}\">#{}</a></td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td>"
-                       "</tr>",
-                       run_href(e.run_id), e.run_id, esc(format_value(e.value, e.unit)),
-                       e.ranked ? "ranked" : status_badge(e.status, e.status == "ok"), esc(e.started_at),
-                       esc(e.suite));
+      const std::string status = e.ranked
+                                     ? std::string("ranked")
+                                     : status_badge(e.status, e.status == "ok") +
+                                           fmt::format("<div class=\"why\">{}</div>", esc(entry_reason(e, board.unit)));
+      b += fmt::format(
+          "<tr><td class=\"id\"><a href=\"{}\">#{}</a></td><td class=\"n\">{}</td><td>{}</td><td>{}</td>"
+          "<td>{}</td></tr>",
+          run_href(e.run_id), e.run_id, esc(format_value(e.value, e.unit)), status, esc(when(e.started_at)),
+          esc(plain(e.suite)));
     }
-    b += "</table>";
+    b += "</table></div>";
   }
   return page("Leaderboard " + board.benchmark, b);
 }
@@ -374,38 +522,67 @@ std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>&
                      const std::vector<RunSummary>& class_runs) {
   const auto& s = run.summary;
   std::string b = fmt::format("<h1>The Stack: run #{}</h1>", s.id);
-  b += fmt::format("<p class=\"muted\">Each row of this run next to its class ({} ranked runs of {}): box = "
-                   "interquartile range, line = min to max, black tick = class median, orange dot = this run; each strip "
-                   "is centred on the class median and labelled with how far its ends reach.</p>",
-                   class_stats.empty() ? 0 : std::max_element(class_stats.begin(), class_stats.end(),
-                                                              [](const auto& x, const auto& y) {
-                                                                return x.ranked < y.ranked;
-                                                              })->ranked,
-                   esc(s.device_class.label));
+  const auto rows = doc_rows(run.document);
+  std::size_t most = 0;  // the most ranked runs the class has for one of this run's benchmarks
+  for (const auto& d : class_stats) {
+    if (std::any_of(rows.begin(), rows.end(), [&](const DocRow& r) { return r.id == d.benchmark; }))
+      most = std::max(most, d.ranked);
+  }
+  const bool run_ranked = s.unranked_reason.empty();
+  if (most <= 1) {
+    // A class of one run (or none): there is nothing to compare with, and the page says so
+    // rather than showing "+0.0 %" against itself.
+    b += fmt::format(
+        "<p class=\"muted\">{} has {}: the class columns show {}, and \"vs median\" fills in once "
+        "other runs of this class are submitted.</p>",
+        esc(display_name(s.device_class)),
+        most == 0    ? "no ranked run yet"
+        : run_ranked ? "one ranked run, this one"
+                     : "one ranked run",
+        most == 0 ? "nothing yet" : "that run alone");
+  } else {
+    b += fmt::format(
+        "<p class=\"muted\">Each row of this run next to its class ({} of {}): box = interquartile "
+        "range, line = min to max, black tick = class median, orange dot = this run; each strip is centred "
+        "on the class median and labelled with how far its ends reach.</p>",
+        esc(fmt::format("up to {}", plural(most, "ranked run", "ranked runs"))), esc(display_name(s.device_class)));
+  }
   b += run_header(run);
 
   std::map<std::string, const ClassDistribution*> dist;
   for (const auto& d : class_stats) dist[d.benchmark] = &d;
-  const auto rows = doc_rows(run.document);
-  b += "<h2>Rows</h2><table><tr><th>benchmark</th><th>status</th><th>value</th><th>class median</th>"
-       "<th>class IQR</th><th>n</th><th>vs median</th><th></th></tr>";
+  b += "<h2>Rows</h2><div class=\"scroll\"><table><tr><th>benchmark</th><th>status</th><th>value</th>"
+       "<th>class median</th><th>class IQR</th><th>n</th><th>vs median</th><th></th></tr>";
   for (const auto& r : rows) {
     const auto it = dist.find(r.id);
     const ClassDistribution* d = it == dist.end() ? nullptr : it->second;
-    const Scale sc = stack_scale(d, r.value, 236);
+    const bool row_ranked = run_ranked && !r.unranked && r.status == "ok" && r.value > 0;
+    // This run is the class's only ranked run for the row: its median is this value.
+    const bool alone = d != nullptr && d->ranked == 1 && row_ranked;
+    const Scale sc = stack_scale(alone ? nullptr : d, r.value, 236);
     std::string vs;
-    if (d != nullptr && d->median > 0 && r.value > 0) vs = fmt::format("{:+.1f}%", 100.0 * (r.value / d->median - 1));
+    if (alone) {
+      vs = "only run";
+    } else if (d != nullptr && d->median > 0 && r.value > 0) {
+      vs = fmt::format("{:+.1f}%", 100.0 * (r.value / d->median - 1));
+    }
+    std::string why;
+    if (r.unranked || !run_ranked) {
+      const std::string reason = !r.unranked_reason.empty() ? r.unranked_reason : s.unranked_reason;
+      if (!reason.empty()) why = fmt::format("<div class=\"why\">{}</div>", esc(reason));
+    }
     b += fmt::format(
-        "<tr><td><a href=\"{}\">{}</a></td><td>{}{}</td><td class=\"{}\">{}</td><td class=\"n\">{}</td>"
+        "<tr><td class=\"id\"><a href=\"{}\">{}</a></td><td>{}{}{}</td><td class=\"{}\">{}</td><td class=\"n\">{}</td>"
         "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
-        esc(leaderboard_href(r.id)), esc(r.id), esc(r.status), status_badge("ok", r.unranked),
+        esc(leaderboard_href(r.id)), esc(r.id), esc(r.status), status_badge("ok", r.unranked || !run_ranked), why,
         // A message (an unmeasured row) wraps; a value stays on one line.
         r.value > 0 ? "n" : "msg", r.value > 0 ? esc(format_value(r.value, r.unit)) : esc(r.message),
-        d ? esc(format_value(d->median, d->unit)) : "-",
-        d ? esc(format_value(d->q1, d->unit) + " - " + format_value(d->q3, d->unit)) : "-", d ? d->ranked : 0, esc(vs),
-        stack_svg(sc, d, r.value, r.unit));
+        d && !alone ? esc(format_value(d->median, d->unit)) : "-",
+        d && !alone ? esc(range_text(d->ranked, d->q1, d->q3, d->unit)) : "-", d ? d->ranked : 0, esc(vs),
+        // A strip needs a class to show: none for a row whose class has no other ranked run.
+        d != nullptr && d->ranked > 0 && !alone ? stack_svg(sc, d, r.value, r.unit) : std::string());
   }
-  b += "</table>";
+  b += "</table></div>";
   b += run_charts(run);
 
   b += "<h2>Compare</h2>";
@@ -416,9 +593,10 @@ std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>&
   std::string others;
   for (const auto& o : class_runs) {
     if (o.id == s.id) continue;
-    others += fmt::format("<tr><td><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td><a href=\"/compare?a={}&amp;"
-                          "b={}\">compare</a></td></tr>",
-                          run_href(o.id), o.id, esc(o.started_at), esc(o.suite), s.id, o.id);
+    others += fmt::format(
+        "<tr><td class=\"id\"><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td><a "
+        "href=\"/compare?a={}&amp;b={}\">compare</a></td></tr>",
+        run_href(o.id), o.id, esc(when(o.started_at)), esc(plain(o.suite)), s.id, o.id);
   }
   if (!others.empty()) {
     b += "<h3>Other runs of this class</h3><table><tr><th>run</th><th>started</th><th>suite</th><th></th></tr>" +
@@ -429,13 +607,14 @@ std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>&
 
 std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
   std::string b = fmt::format("<h1>Run #{} compared with run #{}</h1>", a.summary.id, b_run.summary.id);
-  b += "<table><tr><th></th><th>run</th><th>device class</th><th>suite</th><th>started</th></tr>";
+  b += "<div class=\"scroll\"><table><tr><th></th><th>run</th><th>device class</th><th>suite</th><th>started</th></tr>";
   for (const auto* r : {&a, &b_run}) {
-    b += fmt::format("<tr><td>{}</td><td><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                     r == &a ? "A" : "B", run_href(r->summary.id), r->summary.id, class_cell(r->summary.device_class),
-                     esc(r->summary.suite), esc(r->summary.started_at));
+    b +=
+        fmt::format("<tr><td>{}</td><td class=\"id\"><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    r == &a ? "A" : "B", run_href(r->summary.id), r->summary.id, class_cell(r->summary.device_class),
+                    esc(plain(r->summary.suite)), esc(when(r->summary.started_at)));
   }
-  b += "</table>";
+  b += "</table></div>";
   if (a.summary.device_class.key != b_run.summary.device_class.key) {
     b += "<p class=\"muted\">The runs belong to different device classes.</p>";
   }
@@ -446,7 +625,8 @@ std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
     std::map<std::string, int> seen;
     for (const auto& r : rb) in_b[{r.id, seen[r.id]++}] = &r;
   }
-  b += "<h2>Rows</h2><table><tr><th>benchmark</th><th>A</th><th>B</th><th>B / A</th><th></th></tr>";
+  b += "<h2>Rows</h2><div class=\"scroll\"><table><tr><th>benchmark</th><th>A</th><th>B</th><th>B / A</th><th></th>"
+       "</tr>";
   std::map<std::string, int> seen;
   auto line = [&b](const std::string& id, const DocRow* x, const DocRow* y) {
     const std::string unit = x ? x->unit : y->unit;
@@ -457,10 +637,10 @@ std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
       if (r == nullptr) return std::string("-");
       return r->value > 0 ? esc(format_value(r->value, r->unit)) : esc(r->status);
     };
-    b += fmt::format("<tr><td><a href=\"{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
-                     "<td class=\"n\">{}</td><td>{}</td></tr>",
-                     esc(leaderboard_href(id)), esc(id), cell(x), cell(y), esc(ratio),
-                     stack_svg(sc, nullptr, va, unit, "B", vb));
+    b += fmt::format(
+        "<tr><td class=\"id\"><a href=\"{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+        "<td class=\"n\">{}</td><td>{}</td></tr>",
+        esc(leaderboard_href(id)), esc(id), cell(x), cell(y), esc(ratio), stack_svg(sc, nullptr, va, unit, "B", vb));
   };
   for (const auto& r : ra) {
     const auto key = std::pair{r.id, seen[r.id]++};
@@ -469,7 +649,7 @@ std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
     if (it != in_b.end()) in_b.erase(it);
   }
   for (const auto& [key, r] : in_b) line(key.first, nullptr, r);
-  b += "</table><p class=\"muted\">Orange dot: A; purple ring: B.</p>";
+  b += "</table></div><p class=\"muted\">Orange dot: A; purple ring: B.</p>";
   return page(fmt::format("Run #{} vs #{}", a.summary.id, b_run.summary.id), b);
 }
 
@@ -482,15 +662,20 @@ std::string runs_page(const std::vector<RunSummary>& runs, const RunFilter& f, s
       "<label>since<input name=\"since\" value=\"{}\" size=\"12\"></label>"
       "<label>until<input name=\"until\" value=\"{}\" size=\"12\"></label><button type=\"submit\">filter</button></form>",
       esc(f.device_class), esc(f.suite), esc(f.benchmark), esc(f.since), esc(f.until));
-  b += fmt::format("<p class=\"muted\">{} runs match; showing {} from {}.</p>", total, runs.size(), f.offset);
-  b += "<table><tr><th>run</th><th>device class</th><th>suite</th><th>state</th><th>rows</th><th>started</th></tr>";
+  b += fmt::format("<p class=\"muted\">{}.</p>", esc(runs_count_text(runs.size(), f.offset, total)));
+  if (runs.empty()) return page("Runs", b);
+  b += "<div class=\"scroll\"><table><tr><th>run</th><th>device class</th><th>suite</th><th>state</th><th>rows</th>"
+       "<th>started</th></tr>";
   for (const auto& r : runs) {
-    b += fmt::format("<tr><td><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td>"
-                     "<td>{}</td></tr>",
-                     run_href(r.id), r.id, class_cell(r.device_class), esc(r.suite), esc(r.state), r.row_count,
-                     esc(r.started_at));
+    b += fmt::format(
+        "<tr><td class=\"id\"><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td>{}{}</td>"
+        "<td class=\"n\">{}</td><td>{}</td></tr>",
+        run_href(r.id), r.id, class_cell(r.device_class), esc(plain(r.suite)), esc(plain(r.state)),
+        r.unranked_reason.empty() ? std::string()
+                                  : fmt::format("<div class=\"why\">unranked: {}</div>", esc(r.unranked_reason)),
+        r.row_count, esc(when(r.started_at)));
   }
-  b += "</table>";
+  b += "</table></div>";
   if (f.offset + static_cast<std::int64_t>(runs.size()) < total) {
     const std::string next = fmt::format("/runs?class={}&suite={}&benchmark={}&since={}&until={}&offset={}",
                                          url_encode(f.device_class), url_encode(f.suite), url_encode(f.benchmark),
@@ -498,6 +683,14 @@ std::string runs_page(const std::vector<RunSummary>& runs, const RunFilter& f, s
     b += fmt::format("<p><a href=\"{}\">next page</a></p>", esc(next));
   }
   return page("Runs", b);
+}
+
+std::string runs_count_text(std::size_t shown, std::int64_t offset, std::int64_t total) {
+  if (total <= 0) return "No run matches";
+  const std::string match = fmt::format("{} {}", total, total == 1 ? "run matches" : "runs match");
+  if (shown == 0) return fmt::format("{}; none from number {} on", match, offset + 1);
+  if (offset == 0 && static_cast<std::int64_t>(shown) == total) return match;
+  return fmt::format("{}; showing {} to {}", match, offset + 1, offset + static_cast<std::int64_t>(shown));
 }
 
 std::string error_page(int status, std::string_view message) {

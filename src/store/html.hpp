@@ -19,13 +19,21 @@ std::string url_encode(std::string_view text);
 // "4.56 TB/s" for rates ("B/s" units), "123 ns" for times, plain otherwise.
 std::string format_value(double value, std::string_view unit);
 
+// The home page: the top of each headline leaderboard (`headline`, the boards of
+// headline_benchmarks), then every benchmark, the device classes and the recent runs.
+inline constexpr std::size_t kHeadlineBoards = 8;  // boards on the home page
+inline constexpr std::size_t kHeadlineRows = 3;    // classes shown per board there
+std::vector<std::string> headline_benchmarks(const std::vector<BenchmarkInfo>& benchmarks);
 std::string index_page(const std::vector<BenchmarkInfo>& benchmarks, const std::vector<ClassInfo>& classes,
-                       const std::vector<RunSummary>& recent, std::int64_t total_runs);
+                       const std::vector<RunSummary>& recent, std::int64_t total_runs,
+                       const std::vector<Leaderboard>& headline = {});
 std::string leaderboard_page(const Leaderboard& board);
 std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>& class_stats,
                      const std::vector<RunSummary>& class_runs);
 std::string compare_page(const StoredRun& a, const StoredRun& b);
 std::string runs_page(const std::vector<RunSummary>& runs, const RunFilter& filter, std::int64_t total);
+// "3 runs match", "12 runs match; showing 1 to 10", "No run matches".
+std::string runs_count_text(std::size_t shown, std::int64_t offset, std::int64_t total);
 std::string error_page(int status, std::string_view message);
 
 }  // namespace wgb::store::html

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "report/table.hpp"
+
 namespace wgb::store {
 
 namespace {
@@ -108,7 +110,10 @@ void host_reasons(const json& doc, const json& options, std::vector<std::string>
     const std::uint64_t floor = std::max<std::uint64_t>(64ull << 20, 4 * llc);
     for (const char* key : {"array_bytes", "sweep_max_bytes", "latency_max_bytes"}) {
       const std::uint64_t v = uint_of(member(options, key));
-      if (v > 0 && v < floor) diff.push_back(fmt::format("{} {} (below 4x the last-level cache, {})", key, v, floor));
+      if (v > 0 && v < floor) {
+        diff.push_back(fmt::format("{} {} (below 4x the last-level cache and 64 MiB: {})", key, report::format_bytes(v),
+                                   report::format_bytes(floor)));
+      }
     }
     const json* isa = member(options, "isa");
     const json* isas = member(*host, "kernel_isa");

@@ -928,7 +928,13 @@ struct Server::Impl {
       auto runs = store.list(recent);
       auto totals = store.totals();
       if (!benches || !classes || !runs || !totals) return page_error(res, 500, "the store failed");
-      res.set_content(html::index_page(*benches, *classes, shown(std::move(*runs)), totals->first), kHtml);
+      std::vector<Leaderboard> boards;  // the top of each headline benchmark
+      for (const auto& id : html::headline_benchmarks(*benches)) {
+        auto board = store.leaderboard(id);
+        if (!board) return page_error(res, 500, board.error().message);
+        boards.push_back(std::move(*board));
+      }
+      res.set_content(html::index_page(*benches, *classes, shown(std::move(*runs)), totals->first, boards), kHtml);
     });
 
     s.Get("/leaderboard", [this](const Request& req, Response& res) {

@@ -12,8 +12,10 @@
 
 #include "report/html.hpp"
 #include "report/roofline.hpp"
+#include "report/svg.hpp"
 #include "tests/golden/process.hpp"
 #include "tests/golden/synthetic.hpp"
+#include "tests/page_geometry.hpp"
 
 namespace wgb::report {
 namespace {
@@ -77,7 +79,7 @@ TEST(Html, HasEveryChartAndSection) {
   // The rows below 0.2 and the rows without a ceiling are named.
   const auto low = h.substr(h.find("id=\"roofline-low\""), 400);
   EXPECT_NE(low.find("read-gather-64mb"), std::string::npos) << low;
-  EXPECT_NE(h.find("Rows without a ceiling"), std::string::npos);
+  EXPECT_NE(h.find("without a ceiling, not on the plot"), std::string::npos);
   // Latency curve: one point per size, in ns per hop.
   const auto sweep = h.substr(h.find("id=\"sweep-read-dependent-chain-size\""));
   EXPECT_EQ(count(sweep.substr(0, sweep.find("series-key")), "<circle"), 9u);  // 16 KiB, 64 KiB, ..., 1 GiB
@@ -240,6 +242,73 @@ std::string find_chromium() {
 bool in_ci() {
   const char* ci = std::getenv("CI");
   return ci != nullptr && std::string(ci) == "true";
+}
+
+// Two documents of one machine and build share one machine card; a third of another machine gets
+// its own. Pins the card repeated per document.
+TEST(Html, OneMachineCardPerMachine) {
+  const auto doc = test::synthetic_document().json();
+  auto other = doc;
+  other["machine"]["adapter"]["device"] = "Another GPU";
+  const auto h = html_of({loaded(doc, "a.json"), loaded(doc, "b.json"), loaded(other, "c.json")});
+  EXPECT_EQ(count(h, "<h3>GPU adapter</h3>"), 2u);
+  EXPECT_NE(h.find("The same machine and build as <b>a.json</b>"), std::string::npos);
+  EXPECT_TRUE(duplicate_ids(h).empty()) << fmt::format("{}", fmt::join(duplicate_ids(h), ", "));
+}
+
+// The reasons rows are off the roofline: one line per reason naming its rows, not one bullet per
+// row (a suite of latency rows repeated the same "no ceiling" sentence dozens of times).
+TEST(Html, RowsWithoutACeilingAreListedOncePerReason) {
+  auto json = test::synthetic_document().json();
+  std::size_t unplaced = 0;
+  std::map<std::string, std::size_t> reasons;
+  {
+    const auto d = loaded(json, "a.json");
+    for (const auto& r : d.rows) {
+      if (has_rate(r.result) && r.roofline && !r.roofline->applies) {
+        ++unplaced;
+        ++reasons[r.roofline->note];
+      }
+    }
+  }
+  ASSERT_GE(unplaced, 2u);
+  const auto h = html_of({loaded(json, "a.json")});
+  const auto at = h.find("id=\"roofline-unplaced\"");
+  ASSERT_NE(at, std::string::npos);
+  const auto list = h.substr(at, h.find("</ul>", at) - at);
+  EXPECT_NE(list.find(fmt::format("{} rows without a ceiling", unplaced)), std::string::npos) << list;
+  EXPECT_EQ(count(list, "<li>"), reasons.size()) << list;
+  for (const auto& [why, n] : reasons) EXPECT_EQ(count(list, svg::escape(why)), 1u) << why;
+}
+
+TEST(Html, SummaryCountsEveryRowWithItsGrammar) {
+  const auto docs = documents();
+  const std::string s = rows_summary(docs[0]);
+  EXPECT_EQ(s.rfind(fmt::format("{} rows: ", docs[0].rows.size()), 0), 0u) << s;
+  EXPECT_NE(s.find("; the run is complete."), std::string::npos) << s;
+  LoadedDocument one = docs[1];
+  one.rows.resize(1);
+  EXPECT_EQ(rows_summary(one).rfind("1 row: 1 ok", 0), 0u) << rows_summary(one);
+}
+
+// The report laid out by Chromium at a desktop and a phone width: no chart label over another, no
+// card label over its value, no identifier broken mid-word, nothing wider than the window.
+TEST(Html, LaysOutCleanlyAt1280And390Pixels) {
+  const std::string chromium = test::find_chromium_binary();
+  if (chromium.empty()) {
+    if (in_ci()) FAIL() << "CI=true but Chromium is not installed (scripts/test.sh installs it)";
+    GTEST_SKIP() << "Chromium is not installed (Debian package `chromium`); CI installs it";
+  }
+  test::TempFolder dir("html-geometry");
+  auto docs = documents();
+  docs.push_back(loaded(test::synthetic_host_document().json(), "host.json"));
+  const std::string page = html_of(docs);
+  for (int width : {1280, 390}) {
+    const auto g = test::page_geometry(chromium, page, width, dir.path());
+    ASSERT_TRUE(g.ran) << width;
+    EXPECT_EQ(g.width, width);
+    EXPECT_TRUE(g.problems.empty()) << width << " px:\n" << fmt::format("{}", fmt::join(g.problems, "\n"));
+  }
 }
 
 TEST(Html, RendersInHeadlessChromium) {

@@ -77,13 +77,17 @@ TEST(CompareClocks, ReportsFrequencyDifferences) {
   // Clocks are not repeated among the machine differences: they have their own section.
   for (const auto& d : c.differences) EXPECT_EQ(d.what.find("clocks"), std::string::npos) << d.what;
   std::ostringstream out;
-  write_comparison(out, c, a, b, std::nullopt);
+  CompareStyle verbose;
+  verbose.verbose = true;  // with the sources
+  write_comparison(out, c, a, b, std::nullopt, verbose);
   const auto s = out.str();
   EXPECT_NE(
-      s.find("sustained at start: 3000 MHz (measured: add chain) | 2700 MHz (measured: add chain) -10.0%  DIFFERS"),
+      s.find("  sustained at start    3000 MHz    2700 MHz   -10.0%  DIFFERS\n      source: measured: add chain\n"),
       std::string::npos)
       << s;
-  EXPECT_NE(s.find("base: 2100 MHz (cpufreq base_frequency) | 2100 MHz (measured: TSC) +0.0%\n"), std::string::npos)
+  EXPECT_NE(s.find("  base                  2100 MHz    2100 MHz    +0.0%\n      sources: a cpufreq base_frequency; b "
+                   "measured: TSC\n"),
+            std::string::npos)
       << s;
   const auto j = comparison_json(c, std::nullopt);
   ASSERT_EQ(j["clocks"].size(), 2u);

@@ -1,9 +1,12 @@
 // compare: ratios, significance against the combined dispersion, regressions, and what differs
 // between two machines/builds.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "report/compare.hpp"
 #include "tests/golden/synthetic.hpp"
@@ -107,6 +110,127 @@ TEST(Compare, RatiosSignificanceRegressionsAndDifferences) {
       << out.str();
   const auto j = comparison_json(c, 10.0);
   EXPECT_EQ(j["regressions"].size(), 2u);
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+// Rows whose dispersion reads 0.00 % (one kept run, a coarse clock): a +0.5 % change is still
+// noise, and "significant" needs more than kNoiseFloor. Pins "significant: yes" for +0.0 %.
+TEST(Compare, ChangesBelowTheNoiseFloorAreUnchanged) {
+  const auto da = test::synthetic_document();
+  auto a = loaded(da, "a.json");
+  auto b = loaded(da, "b.json");
+  for (auto* d : {&a, &b}) {
+    for (auto& r : d->rows) {
+      r.result.stats.cv = 0;
+      r.result.stats.iqr = 0;
+    }
+  }
+  for (auto& r : b.rows) {
+    if (r.result.id == "read-linear") r.result.value *= 1.005;  // +0.5 %: noise
+    if (r.result.id == "memory-read") r.result.value *= 1.03;   // +3 %: faster
+    if (r.result.id == "f32-fma-vec4") r.result.value *= 0.9;   // -10 %: slower
+  }
+  const auto c = compare_documents(a, b);
+  EXPECT_FALSE(row(c, "read-linear").significant);
+  EXPECT_DOUBLE_EQ(row(c, "read-linear").noise, kNoiseFloor);
+  EXPECT_TRUE(row(c, "memory-read").significant);
+  EXPECT_TRUE(row(c, "f32-fma-vec4").significant);
+  for (const auto& r : c.rows) {
+    if (!r.measured_both || r.key == "memory-read" || r.key == "f32-fma-vec4") continue;
+    EXPECT_FALSE(r.significant) << r.key;  // identical rows: ratio 1, never significant
+  }
+  const auto s = summarize(c);
+  EXPECT_EQ(s.faster, 1u);
+  EXPECT_EQ(s.slower, 1u);
+  EXPECT_EQ(s.unchanged, s.measured_both - 2);
+  double log_sum = 0;
+  for (const auto& r : c.rows) log_sum += r.measured_both ? std::log(r.ratio) : 0;
+  EXPECT_NEAR(s.geomean, std::exp(log_sum / static_cast<double>(s.measured_both)), 1e-12);
+  // The summary comes first, before the table.
+  std::ostringstream out;
+  write_comparison(out, c, a, b, std::nullopt);
+  const auto text = out.str();
+  const auto summary = text.find("summary: ");
+  ASSERT_NE(summary, std::string::npos) << text;
+  EXPECT_LT(summary, text.find("benchmark "));
+  EXPECT_NE(text.find(fmt::format("geometric mean of b/a {:.3f}", s.geomean)), std::string::npos) << text;
+  EXPECT_NE(text.find("1 faster, 1 slower"), std::string::npos) << text;
+  const auto j = comparison_json(c, std::nullopt);
+  EXPECT_EQ(j["summary"]["faster"], 1);
+  EXPECT_EQ(j["summary"]["noise_floor"], kNoiseFloor);
+}
+
+// Two documents of machines that differ in many ways: every line fits 100 columns, fields only one
+// document has take one line, feature sets read "+N/-M", hashes and parameters only with -v.
+TEST(Compare, TextFitsOneHundredColumnsAndDetailsWaitForVerbose) {
+  const auto da = test::synthetic_document();
+  auto a = loaded(da, "a.json");
+  auto b = loaded(da, "b.json");
+  auto& adapter_b = b.json["machine"]["adapter"];
+  for (int i = 0; i < 20; ++i) adapter_b["limits"][fmt::format("maxSomethingVeryLongNamedLimit{}", i)] = 4;
+  nlohmann::json features = nlohmann::json::array();
+  for (int i = 0; i < 40; ++i) features.push_back(fmt::format("chromium-experimental-feature-number-{}", i));
+  adapter_b["features"] = features;
+  b.json["build"]["flags"] = std::string(300, 'x') + " -O3 -march=native -fno-plt " + std::string(40, 'y');
+  for (auto& r : b.rows) {
+    if (r.result.id == "read-linear") {
+      r.result.wgsl_hash = "feedfacefeedface";
+      r.result.parameters["workgroup_size"] = 64;
+    }
+  }
+  const auto c = compare_documents(a, b);
+  std::ostringstream terse, verbose;
+  write_comparison(terse, c, a, b, 10.0);
+  CompareStyle v;
+  v.verbose = true;
+  write_comparison(verbose, c, a, b, 10.0, v);
+  for (const auto* text : {&terse, &verbose}) {
+    for (const auto& l : lines_of(text->str())) EXPECT_LE(l.size(), 100u) << l;
+  }
+  const auto t = terse.str();
+  EXPECT_NE(t.find("20 fields only in b"), std::string::npos) << t;
+  EXPECT_EQ(t.find("maxSomethingVeryLongNamedLimit3"), std::string::npos) << "names only with -v";
+  EXPECT_EQ(t.find("(absent)"), std::string::npos) << t;
+  EXPECT_NE(t.find("machine.adapter.features: +40/-2"), std::string::npos) << t;
+  EXPECT_NE(t.find("and 28 more"), std::string::npos) << t;
+  EXPECT_EQ(t.find("feedfacefeedface"), std::string::npos) << "hashes only with -v";
+  EXPECT_EQ(t.find("workgroup_size"), std::string::npos) << "parameters only with -v";
+  EXPECT_NE(t.find("1 row differs in its WGSL hash or recorded parameters"), std::string::npos) << t;
+  const auto vt = verbose.str();
+  EXPECT_NE(vt.find("feedfacefeedface"), std::string::npos);
+  EXPECT_NE(vt.find("parameters.workgroup_size"), std::string::npos);
+  EXPECT_NE(vt.find("maxSomethingVeryLongNamedLimit3"), std::string::npos);
+  EXPECT_NE(vt.find("chromium-experimental-feature-number-39"), std::string::npos);
+  EXPECT_NE(vt.find("-O3 -march=native"), std::string::npos) << "a long value is wrapped, not cut";
+}
+
+// Same machine, minutes apart: the observed clock moved -2.8 % (it is read at one instant); that is
+// not a difference. A base clock 3 % apart is.
+TEST(CompareClocks, ObservedClocksOfOneMachineMinutesApartAgree) {
+  LoadedDocument a;
+  a.path = "a.json";
+  a.json = {{"rows", nlohmann::json::array()}};
+  a.json["machine"]["host"]["clocks"] = {{"base", {{"mhz", 2100.0}, {"source", "cpufreq base_frequency"}}},
+                                         {"observed_at_start", {{"mhz", 2900.0}, {"source", "/proc/cpuinfo"}}}};
+  LoadedDocument b = a;
+  b.json["machine"]["host"]["clocks"]["observed_at_start"]["mhz"] = 2900.0 * 0.972;
+  auto c = compare_documents(a, b);
+  ASSERT_EQ(c.clocks.size(), 2u);
+  EXPECT_FALSE(c.clocks[0].differs);
+  EXPECT_FALSE(c.clocks[1].differs) << "-2.8 % observed clock";
+  std::ostringstream out;
+  write_comparison(out, c, a, b, std::nullopt);
+  EXPECT_EQ(out.str().find("DIFFERS"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("the same within tolerance"), std::string::npos) << out.str();
+  b.json["machine"]["host"]["clocks"]["base"]["mhz"] = 2100.0 * 1.03;
+  c = compare_documents(a, b);
+  EXPECT_TRUE(c.clocks[0].differs);
 }
 
 }  // namespace

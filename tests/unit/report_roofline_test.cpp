@@ -121,5 +121,24 @@ TEST(Roofline, SummaryListsLowRowsAndRowsWithoutCeiling) {
   EXPECT_EQ(without, (std::vector<std::string>{"read-dependent-chain", "workgroup-64", "workgroup-128", "workgroup-256"}));
 }
 
+// A run whose ceiling rows were throttled (a busy CPU driver): the rows without a ceiling say that
+// the ceiling's row is throttled, not "run read-linear" (which did run).
+TEST(Roofline, ACeilingRowThatIsNotOkIsNamedInTheReason) {
+  auto rows = to_report_rows(test::synthetic_rows());
+  std::vector<ReportRow> kept;
+  for (auto& r : rows) {
+    if (r.result.id == "memory-read" || r.result.id == "memory-sustain") continue;
+    if (r.result.id == "read-linear" || r.result.id == "f32-fma-vec4") r.result.status = RowStatus::Throttled;
+    kept.push_back(r);
+  }
+  const auto c = apply_roofline(kept);
+  EXPECT_FALSE(c.bandwidth);
+  EXPECT_EQ(c.bandwidth_unusable, "read-linear is throttled");
+  EXPECT_EQ(c.flops_unusable.at("f32"), "f32-fma-vec4 is throttled");
+  const auto& gather = find(kept, "read-gather-64mb");
+  ASSERT_TRUE(gather.roofline);
+  EXPECT_EQ(gather.roofline->note, "no ceiling: read-linear is throttled, and a ceiling comes only from an ok row");
+}
+
 }  // namespace
 }  // namespace wgb::report

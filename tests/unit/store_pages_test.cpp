@@ -120,7 +120,7 @@ TEST_P(StorePages, LeaderboardRendersGroupedByClass) {
   EXPECT_NE(d.find(">variable</span>"), std::string::npos);
   EXPECT_NE(d.find("unranked"), std::string::npos);
   EXPECT_NE(d.find("<svg"), std::string::npos);
-  EXPECT_NE(d.find("3 ranked / 4"), std::string::npos);  // the H200 class: 3 ranked of 4 runs
+  EXPECT_NE(d.find("3 of 4 ranked"), std::string::npos);  // the H200 class: 3 ranked of 4 runs
   // The adapter name with markup is text in the DOM, not elements, and nothing ran.
   EXPECT_NE(d.find("&lt;script&gt;document.title="), std::string::npos);
   EXPECT_EQ(d.find("<img"), std::string::npos);

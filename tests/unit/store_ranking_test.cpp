@@ -182,7 +182,7 @@ TEST(StoreRanking, EachKindOfNonDefaultRunIsUnrankedWithItsReason) {
   host["options"]["warmup_ms"] = q.protocol.warmup_ms;
   has(host, "host options changed: ");
   has(host, "repetitions 5 (default 15)");
-  has(host, "array_bytes 4194304 (below 4x the last-level cache");
+  has(host, "array_bytes 4 MiB (below 4x the last-level cache");
   host = load(kH200Host);
   host["options"]["threads"] = 4;
   has(host, "threads 4 (default 16, one per core)");
@@ -289,16 +289,17 @@ TEST_P(StoreRankingDb, NonDefaultRunsAreStoredShownAndNotRanked) {
   ASSERT_TRUE(got && got->has_value());
   EXPECT_EQ((*got)->summary.unranked_reason, "robustness off (--no-robustness)");
 
-  // The pages show it through the unranked display: on the leaderboard next to the run, on its
-  // run page in its state and as the rows' unranked badges; the API carries it too.
+  // The pages show it: on the leaderboard under the run's unranked badge, on its run page as its
+  // ranking and as the rows' unranked badges; the API carries it too.
   auto server = Server::start(*store_, {.host = "127.0.0.1", .port = 0});
   ASSERT_TRUE(server) << server.error().message;
   auto lb = http_get((*server)->url() + "/leaderboard?benchmark=f32-fma-vec4");
   ASSERT_TRUE(lb);
-  EXPECT_NE(lb->body.find("unranked: robustness off (--no-robustness)"), std::string::npos);
+  EXPECT_NE(lb->body.find(">unranked</span><div class=\"why\">robustness off (--no-robustness)</div>"),
+            std::string::npos);
   auto page = http_get((*server)->url() + "/runs/" + std::to_string(no_robust));
   ASSERT_TRUE(page);
-  EXPECT_NE(page->body.find("complete \u00b7 unranked: robustness off (--no-robustness)"), std::string::npos);
+  EXPECT_NE(page->body.find("not ranked: robustness off (--no-robustness)"), std::string::npos);
   EXPECT_NE(page->body.find(">unranked</span>"), std::string::npos);
   auto ranked_page = http_get((*server)->url() + "/runs/" + std::to_string(ranked));
   ASSERT_TRUE(ranked_page);
