@@ -65,7 +65,7 @@ struct ContextOptions {
   bool robustness = true;    // false: Dawn's disable_robustness (no bounds checks)
   bool experimental = false; // allow_unsafe_apis (+ vulkan_enable_f16_on_nvidia on NVIDIA)
   // true (--clock wall): ignore timestamp queries even where the adapter has them, so every timed
-  // pass is measured on the wall clock minus the empty-submit cost (seed 001's fallback path).
+  // pass is measured on the wall clock minus the empty-submit cost (docs/method.md#clocks).
   bool wall_clock = false;
 };
 
@@ -90,7 +90,7 @@ class ErrorSink {
 };
 
 // One timed batch as the GPU layer saw it: both clocks, always (the wall clock cross-checks the
-// timestamps, seed 000).
+// timestamps, docs/method.md#clocks).
 struct RawTiming {
   std::optional<double> gpu_ms;  // end - begin timestamp of the compute pass
   double wall_ms = 0;            // host clock from just before Submit to the completion callback
@@ -170,7 +170,7 @@ class Context {
   // Runs a pass without timing it (setup work), and waits for it.
   Status run_pass(const PassEncoder& encode);
   // Median host cost of an empty submit + completion wait, measured once at start-up; the
-  // wall-clock fallback subtracts it (seed 001).
+  // wall-clock fallback subtracts it (docs/method.md#clocks).
   double empty_submit_ms() const { return empty_submit_ms_; }
   // Waits for all submitted work; fails on device loss or an uncaptured error.
   Status finish(std::uint64_t timeout_ms = 120000);

@@ -1,4 +1,4 @@
-// A benchmark definition is data plus two small functions (STYLE.md): identity and meaning (id,
+// A benchmark definition is data plus two small functions: identity and meaning (id,
 // label, description, category, metric), the WGSL it measures, a prepare step that builds a
 // Workload on a device, and the Workload's work model and validator. Users extend the catalog with
 // their own definitions using this header alone (see examples/custom_kernel.cpp).

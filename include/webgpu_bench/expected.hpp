@@ -1,4 +1,4 @@
-// Errors from the environment travel as values (STYLE.md): a small Expected, because libstdc++ 12
+// Errors from the environment travel as values: a small Expected, because libstdc++ 12
 // has no std::expected. Exceptions become exit codes in main() only.
 #pragma once
 

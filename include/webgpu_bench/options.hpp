@@ -1,4 +1,4 @@
-// SuiteOptions: every tunable of the scheduler and sampler (seed 000 "Sampling methodology"), the
+// SuiteOptions: every tunable of the scheduler and sampler (docs/method.md#sampling), the
 // device choice, and what to run. Each field is also a CLI option of `webgpu-bench run`.
 #pragma once
 

@@ -1,6 +1,6 @@
-// Progress of a suite run, as seed 000 "Displaying progress" specifies: an event stream from the
-// scheduler (ProgressEvent) and the SuiteProgress estimator that turns it into a completion fraction
-// and an honest ETA with an empirical uncertainty range. The engine never prints; the CLI draws.
+// Progress of a suite run (docs/method.md#sampling): an event stream from the scheduler
+// (ProgressEvent) and the SuiteProgress estimator that turns it into a completion fraction and an
+// honest ETA with an empirical uncertainty range. The engine never prints; the CLI draws.
 // All times are seconds on the scheduler's clock, fed in through events and tick(); nothing here
 // reads a clock. Standard library only: part of the public API (include/webgpu_bench).
 #pragma once
@@ -50,7 +50,7 @@ class SuiteProgress {
 
   void on_progress(const ProgressEvent& e);
   void on_result(std::size_t index, double now_s);  // a benchmark finished (ok/skipped/error alike)
-  // Seed 000's progress.onResult(result): at the time of the latest event (the scheduler emits
+  // A benchmark finished, at the time of the latest event (the scheduler emits
   // BenchmarkEnd just before it yields the row), for callers that do not read its clock.
   void on_result(std::size_t index) { on_result(index, now_s_); }
   void tick(double now_s);                           // poll between events to advance the countdown

@@ -1,7 +1,7 @@
 // Memory for host kernels: anonymous mmap, 2 MiB-aligned, never touched here. Pages are placed
 // by whoever touches them first (Linux first-touch), which is why the kernels' threads initialise
-// their own blocks (seed 004 "Protocol" step 1; "Common errors": serial first touch puts every page
-// on one NUMA node).
+// their own blocks (docs/method.md#host-protocol, step 1; a serial first touch would put every
+// page on one NUMA node).
 #pragma once
 
 #include <cstddef>

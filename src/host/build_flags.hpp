@@ -1,5 +1,5 @@
-// How the host kernels were compiled (seed 004 "Compiler": vendor and exact version; "Flags": the
-// complete command line). Generated at configure time by src/host/CMakeLists.txt.
+// How the host kernels were compiled (the compiler's vendor and exact version, and the complete
+// command line of flags). Generated at configure time by src/host/CMakeLists.txt.
 #pragma once
 
 namespace wgb::host {

@@ -1,4 +1,4 @@
-// The clocks seed 004 asks to be reported: the timer (std::chrono::steady_clock: its resolution
+// The clocks every host result reports: the timer (std::chrono::steady_clock: its resolution
 // and cost), the CPU's base clock (sysfs base_frequency, or the TSC rate, which on constant_tsc
 // CPUs ticks at the nominal clock) and the clock actually sustained during the run, measured with
 // a dependent add chain on the pinned cores right after each measurement and read from cpufreq

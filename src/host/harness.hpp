@@ -1,4 +1,5 @@
-// Seed 004's harness for host kernels: optimiser barriers, and the timing protocol
+// The harness for host kernels: optimiser barriers, and the timing protocol of
+// docs/method.md#host-protocol:
 //   1. (caller) allocate and first-touch with the kernel's own decomposition,
 //   2. untimed warm-up until the region time is steady,
 //   3. R repetitions timed individually (not in aggregate), each region longer than 1 ms: a
@@ -26,7 +27,7 @@
 namespace wgb::host {
 
 // Prevents the optimiser from removing a computation whose result is unused, without inserting
-// instructions of its own (seed 004, as Google Benchmark's DoNotOptimize).
+// instructions of its own (as Google Benchmark's DoNotOptimize).
 template <class T>
 inline void keep(T&& value) noexcept {
   asm volatile("" : : "r,m"(value) : "memory");
@@ -36,7 +37,7 @@ inline void keep(T&& value) noexcept {
 // happen, loads after it must be redone.
 inline void clobber_memory() noexcept { asm volatile("" : : : "memory"); }
 
-// The regime a kernel is meant to measure decides its statistic (seed 004 "Protocol"): the
+// The regime a kernel is meant to measure decides its statistic (docs/method.md#statistic): the
 // minimum for compute-bound kernels (interference only adds time, so the fastest run is the best
 // estimate of the interference-free cost); the median with IQR for anything involving memory
 // traffic, contention or a scheduler (its time has a real distribution, not one true value).

@@ -1,6 +1,6 @@
 // The host suite: thread teams, buffers, the protocol of harness.hpp around every point, the
-// checks of every kernel, curves over thread count and working-set size, and the reporting items
-// of seed 004 in the result document.
+// checks of every kernel, curves over thread count and working-set size, and everything the result
+// document records of the host (docs/method.md#record).
 #include "host/host.hpp"
 
 #include <fmt/format.h>
@@ -504,7 +504,7 @@ struct Run {
       r.notes.push_back(
           fmt::format("{} timed regions were not longer than {} ms", h.proto.short_regions, o.protocol.min_region_ms));
     }
-    // Interference: the seed's statistics assume the threads held their CPUs; say when they did not.
+    // Interference: the statistics assume the threads held their CPUs; say when they did not.
     if (h.cpu_share > 0 && h.cpu_share < 0.9) {
       r.notes.push_back(
           fmt::format("the threads held their CPUs {:.0f}% of the timed wall time ({} involuntary "
@@ -977,7 +977,7 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
     r.thread_list = default_thread_list(r.threads);
   }
 
-  // Sizes: STREAM arrays >= 4x the last-level cache of the CPUs used (seed: "arrays at least 4x").
+  // Sizes: STREAM arrays >= 4x the last-level cache of the CPUs used (STREAM's own sizing rule).
   std::vector<int> used = r.cpus.empty() ? r.topo.allowed_cpus : r.cpus;
   r.llc = last_level_cache_bytes(used);
   const std::uint64_t four_llc = std::max<std::uint64_t>(64ull << 20, 4 * r.llc);
@@ -1071,7 +1071,7 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
   }
   r.out.cancelled = r.cancelled();
 
-  // Measured roofline and the derived quantities of every row (seed 004 "Derived quantities").
+  // Measured roofline and the derived quantities of every row (fraction of the roofline).
   auto value_of = [&](const std::string& id) -> double {
     for (const auto& row : r.out.rows) {
       if (row.id == id && row.status == RowStatus::Ok) return row.value;

@@ -1,7 +1,7 @@
-// The host CPU as a second device (seed 004): runs the host kernels with the harness protocol,
+// The host CPU as a second device (docs/host.md): runs the host kernels with the harness protocol,
 // as curves over thread count and working-set size, and writes them into the same result document
 // as GPU runs (suite "host", rows of category "host", curves in row.parameters.series), with every
-// item of the seed's reporting table in machine.host and in each row.
+// item the document records of the host in machine.host and in each row.
 //
 //   wgb::host::HostOptions o;                  // or quick_options() for small CI-sized runs
 //   wgb::report::ResultDocument doc("host", argv);
@@ -69,12 +69,12 @@ struct HostRun {
 
 // Runs the selected host benchmarks; sets doc.machine.host.* and doc.options, appends rows
 // (calling `checkpoint` after each so a cancelled run keeps what completed), and at the end adds
-// the derived quantities (seed 004 "Derived quantities": fraction of the measured roofline).
+// the derived quantities (fraction of the measured roofline).
 // Errors: Usage (bad options), OutOfMemory (buffers exceed the allowed share of memory).
 Expected<HostRun> run_host(const HostOptions& options, report::ResultDocument& doc,
                            const std::function<Status()>& checkpoint = {});
 
-// Seed 004's derived quantities from a time and the kernel's cost model.
+// The derived quantities from a time and the kernel's cost model.
 struct Rates {
   double flops_per_second = 0;
   double bytes_per_second = 0;

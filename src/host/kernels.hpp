@@ -1,4 +1,4 @@
-// The host kernels (seed 004, timed by harness.hpp): STREAM copy/scale/add/triad (McCalpin),
+// The host kernels (timed by harness.hpp): STREAM copy/scale/add/triad (McCalpin),
 // peak FMA rate in f32 and f64 with explicit vector FMA instructions, dependent loads through a
 // single random cycle (Sattolo), and the dependent add chain that measures the core clock.
 //

@@ -1,5 +1,5 @@
-// A team of threads with a controlled count and a stated affinity (seed 004 "Threads": count,
-// affinity policy, and how it was set). The calling thread is member 0, so N members occupy N
+// A team of threads with a controlled count and a stated affinity (recorded: count, affinity
+// policy, and how it was set). The calling thread is member 0, so N members occupy N
 // CPUs and nothing is oversubscribed; members 1..N-1 are std::jthreads. Pinning is done by each
 // member itself with pthread_setaffinity_np before it does anything else, so the first touch of
 // its data already happens on its own CPU (and NUMA node).

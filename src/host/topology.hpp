@@ -1,7 +1,7 @@
-// The host's shape as the kernels need it (seed 004 "Reporting": cores, caches, NUMA, memory):
-// which CPUs this process may use, one CPU per physical core for pinning, the cache levels each
-// set of CPUs can use (so size sweeps can cross the boundaries and STREAM arrays can be sized from
-// the last-level cache), NUMA nodes and the memory placement policy. Read from sysfs and /proc.
+// The host's shape as the kernels need it and the document records it (cores, caches, NUMA,
+// memory): which CPUs this process may use, one CPU per physical core for pinning, the cache levels
+// each set of CPUs can use (so size sweeps can cross the boundaries and STREAM arrays can be sized
+// from the last-level cache), NUMA nodes and the memory placement policy. From sysfs and /proc.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Implementation of the seed-000 best-run Sampler (sampler.hpp).
+// Implementation of the best-run Sampler (sampler.hpp; docs/method.md#sampling).
 #include "measure/sampler.hpp"
 
 #include <algorithm>

@@ -18,7 +18,8 @@ ClockKind TimingArbiter::clock() const {
 
 TimedSample TimingArbiter::wall(const RawTiming& raw, bool rejected, std::string note) const {
   // The round trip includes submit + fence latency that the GPU did not spend on the batch; the
-  // median empty-submit cost measured at start-up is the best available estimate of it (seed 001).
+  // median empty-submit cost measured at start-up is the best available estimate of it
+  // (docs/method.md#clocks).
   const double ms = std::max(raw.wall_ms - empty_submit_ms_, kMinWallMs);
   return TimedSample{ms, ClockKind::WallClock, rejected, std::move(note)};
 }

@@ -1,5 +1,5 @@
 // The memory suite's result document (report::ResultDocument, suite "memory"): the device, the
-// options, the working set (ranked or not, and why), seed 002's scope statement, and one row per
+// options, the working set (ranked or not, and why), the suite's scope statement, and one row per
 // phase (memory-read ... memory-sustain). Written atomically after every phase so a cancelled or
 // lost run keeps what completed. Also the console summary the CLI prints.
 #pragma once

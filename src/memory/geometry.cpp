@@ -68,7 +68,8 @@ std::string unranked_reason(std::uint64_t requested_bytes, std::uint64_t used_by
                : reduction_reason;
   }
   // Below 256 MiB per buffer, 512 MiB of alternating traffic no longer dwarfs the largest
-  // last-level caches, so a small working set measures caches as much as memory (seed 002).
+  // last-level caches, so a small working set measures caches as much as memory
+  // (docs/method.md#memory-workload).
   if (used_bytes < kRankedMinMiB * kMiB) {
     return fmt::format("working set {} is below the {} MiB ranking size", format_mib(used_bytes), kRankedMinMiB);
   }

@@ -1,5 +1,5 @@
-// The memory suite's workload shape (seed 002, "Buffers"): sizes, dispatch geometry and the
-// working-set plan (power of two, halved when the adapter caps buffer or binding sizes). Pure
+// The memory suite's workload shape (docs/method.md#memory-workload): sizes, dispatch geometry and
+// the working-set plan (power of two, halved when the adapter caps buffer or binding sizes). Pure
 // arithmetic, no Dawn: unit-tested in tests/unit/memory_geometry_test.cpp.
 #pragma once
 

@@ -1,7 +1,8 @@
-// Sustain (seed 002): the copy kernel for 18 s; the result is the median of the last 60 % of the
-// samples, and retention is that median divided by the median of the first 20 %. Also the
-// per-sample rejection flags (seed 001's modified z-score, applied inside each window) so a timeline
-// can show which samples were dropped. Pure functions: unit-tested in tests/unit/memory_sustain_test.cpp.
+// Sustain (docs/method.md#memory-workload): the copy kernel for 18 s; the result is the median of
+// the last 60 % of the samples, and retention is that median divided by the median of the first
+// 20 %. Also the per-sample rejection flags (the modified z-score of docs/method.md#phases, applied
+// inside each window) so a timeline can show which samples were dropped. Pure functions:
+// unit-tested in tests/unit/memory_sustain_test.cpp.
 #pragma once
 
 #include <cstddef>
@@ -34,7 +35,7 @@ struct SustainSummary {
 SustainSummary summarize_sustain(std::span<const double> rates, double threshold = 3.5);
 
 // What a retention says, in one sentence for the console and the document: within 5 % of 100 % the
-// device held its throughput (seed 002: "a desktop card usually holds 100 %"); below, it slowed under
+// device held its throughput (a desktop card usually holds 100 %); below, it slowed under
 // sustained load (a laptop that throttles after ten seconds shows it); above, it was still ramping up
 // its clocks when the run started. 0 (no samples) says that retention was not measured.
 inline constexpr double kRetentionTolerance = 0.05;

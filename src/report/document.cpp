@@ -25,7 +25,7 @@ namespace wgb::report {
 
 namespace {
 
-// How the sampler warms up (src/measure/sampler.hpp), stated in every row (seed 004 "Timing").
+// How the sampler warms up (src/measure/sampler.hpp), stated in every row (docs/method.md#record).
 constexpr const char* kWarmUpPolicy =
     "untimed calibration runs (work knob, then batch size), then one untimed batch at the calibrated "
     "knob and batch size (about measurement_ms) to ramp clocks and fault in caches; none of these "

@@ -1,4 +1,4 @@
-// The host machine as seed 004's reporting table asks: CPU model, cores, clocks, vector ISA,
+// The host machine as every result document records it: CPU model, cores, clocks, vector ISA,
 // caches per level (from sysfs), memory, NUMA nodes, OS and kernel. Read from /proc and /sys only.
 #pragma once
 
@@ -11,8 +11,8 @@ nlohmann::json host_description();
 // start and the end of a run: what the host sustained while it fed the GPU.
 double observed_cpu_mhz();
 
-// The host's clocks with the source of every figure (seed 004 "Frequency": base and sustained clock
-// observed during the run): {"base": {mhz, source}, "max": {mhz, source}, "observed_at_<when>":
+// The host's clocks with the source of every figure (the base clock and the clock sustained during
+// the run): {"base": {mhz, source}, "max": {mhz, source}, "observed_at_<when>":
 // {mhz, source}, "sustained_at_<when>": {mhz, source}}. Base and maximum come from cpufreq where the
 // kernel exposes it; where it does not (virtual machines), the base is measured (the TSC rate,
 // src/host/clock.*). The sustained clock is always measured: a dependent add chain on the calling

@@ -12,7 +12,8 @@
 
 namespace wgb::report {
 
-// Seed 004 "Derived quantities" for one row, against the ceilings measured in the same document.
+// The derived quantities of one row (arithmetic intensity, fraction of the roofline), against the
+// ceilings measured in the same document.
 struct Roofline {
   bool applies = false;  // false: no ceiling for this row; `note` says why
   double flops = 0;      // per repetition, from the cost model (0 unless the metric counts FLOP)
@@ -27,7 +28,7 @@ struct Roofline {
   std::string note;      // why there is no ceiling, or what the fraction is relative to
 };
 
-// The second-process comparison of one row (seed 004 protocol step 5).
+// The second-process comparison of one row (docs/method.md#reproducibility).
 struct ReproCheck {
   std::string verdict;  // "agree", "disagree", "not-compared"
   std::string second_status;

@@ -1,4 +1,4 @@
-// The roofline of a result document (seed 004 "Derived quantities"): the ceilings are measured in
+// The roofline of a result document (its derived quantities): the ceilings are measured in
 // the same document (peak bandwidth from the memory suite's read/copy rows or read-linear, peak
 // FLOP rate from f32-fma-vec4 / f16-fma-vec4), and every row gets its arithmetic intensity and
 // fraction_of_roofline. A row at 0.9 is finished; a row below 0.2 has an unexplained bottleneck.
@@ -16,8 +16,8 @@ namespace wgb::report {
 
 inline constexpr double kRooflineLowFraction = 0.2;
 
-// Seed 004's derive(), verbatim: flops and bytes from the kernel's cost model, peaks from the
-// machine characterisation.
+// The derived quantities of one measurement: flops and bytes from the kernel's cost model, peaks
+// from the machine characterisation.
 struct Rates {
   double flops_per_second;
   double bytes_per_second;
@@ -68,7 +68,7 @@ const std::map<std::string, std::string>& host_flops_ceiling_ids();
 // The best measured (status ok) value of the ceiling-defining rows: the GPU's; in a document with
 // no GPU ceiling (a host document), the host CPU's.
 Ceilings find_ceilings(const std::vector<ReportRow>& rows);
-// The host CPU's ceilings from the host suite's rows (seed 004 "Derived quantities" on the host).
+// The host CPU's ceilings from the host suite's rows (the derived quantities on the host).
 Ceilings find_host_ceilings(const std::vector<ReportRow>& rows);
 // Rows of the host suite (category "host"): placed under the host's ceilings, never the GPU's.
 bool is_host_row(const BenchmarkResult& r);

@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::size_t kMinSamples = 3;  // fewer kept samples give no usable dispersion
 
-// What a family's ranking does not establish (seed 000 "Shader technique comparisons").
+// What a family's ranking does not establish: the caveat that travels with every verdict.
 std::string family_caveat(const std::string& family) {
   if (family == "workgroup") return "workgroup results depend on the shader's resource needs";
   if (family == "layout") return "layout conversion and upload are excluded (data assumed already in the layout)";

@@ -1,4 +1,4 @@
-// Per-family verdicts of the shader technique comparisons (seed 000): which variant was fastest,
+// Per-family verdicts of the shader technique comparisons: which variant was fastest,
 // and whether its lead is larger than the measured dispersion; otherwise the family is
 // "inconclusive". Pure functions from result rows to verdicts to text.
 #pragma once

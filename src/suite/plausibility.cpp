@@ -42,10 +42,10 @@ std::optional<std::string> above(double value, double ceiling, double margin, st
 // HBM3e 4.8 TB/s; non-tensor FP32 67 TFLOP/s, FP16 134 TFLOP/s (the FMA counted as 2, at the
 // 1.98 GHz maximum boost clock: 132 SMs x 128 FP32 lanes x 2 x 1.98 GHz = 66.9 T); INT32 33.5
 // TOPS (64 lanes per SM, a MAD counted as 2); 50 MB L2. The int8 dot-product ceiling is DERIVED,
-// not published: one dot product with accumulate issues at the INT32 MAD rate (as issue 8's CUDA
-// __dp4a measurement of 133.7 TOPS confirms) and counts 8 ops where a MAD counts 2, so 4 x 33.5.
-// The H200 NVL has lower clocks and ceilings; matching it to these values only makes the check
-// more lenient there.
+// not published: one dot product with accumulate issues at the INT32 MAD rate (as a CUDA __dp4a
+// measurement of 133.7 TOPS on the H200 confirms) and counts 8 ops where a MAD counts 2, so
+// 4 x 33.5. The H200 NVL has lower clocks and ceilings; matching it to these values only makes the
+// check more lenient there.
 std::optional<Ceilings> published_ceilings(std::string_view device_name) {
   if (contains_ci(device_name, "H200")) {
     Ceilings c;

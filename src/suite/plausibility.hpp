@@ -40,7 +40,7 @@ struct Ceilings {
 std::optional<Ceilings> published_ceilings(std::string_view device_name);
 
 // Ceilings from a measured memory-copy rate on this adapter (for the memory suite to pass in). A
-// copy is slower than a pure read or write on HBM (the H200 in issue 8: copy 4.14 TB/s, read 4.57,
+// copy is slower than a pure read or write on HBM (measured on the H200: copy 4.14 TB/s, read 4.57,
 // write 4.50), so the margin over a measured copy is 1.25, not 1.10.
 Ceilings measured_copy_ceilings(double copy_bytes_per_s);
 
@@ -64,7 +64,7 @@ void apply_plausibility(BenchmarkResult& row, const gpu::Context& gpu,
 
 // How far above a rate measured earlier on the same adapter a row may go. Wider than the published
 // margin: the earlier run may have met a lower boost clock or a warmer GPU, and a copy or a write
-// stream is up to ~10% slower than a read stream on HBM (issue 8: copy 4.14, read 4.57 TB/s); an
+// stream is up to ~10% slower than a read stream on HBM (H200: copy 4.14, read 4.57 TB/s); an
 // eliminated kernel or an overcounting work model still shows up as an integer factor.
 inline constexpr double kMeasuredMargin = 1.25;
 

@@ -1,6 +1,6 @@
 // `webgpu-bench host` and `--device host` as a user meets them (the built binary; no GPU needed):
-// the smallest run passes every correctness check and writes seed 004's reporting fields; `run`,
-// `memory` and `sweep` with --device host take every host option and forward their output
+// the smallest run passes every correctness check and writes every field recorded of the host;
+// `run`, `memory` and `sweep` with --device host take every host option and forward their output
 // options, and refuse GPU options (and host options without --device host) with one line, exit 2;
 // --repro runs the second process and records its verdict; --csv follows run's CSV conventions.
 #include <gtest/gtest.h>
@@ -56,7 +56,7 @@ void expect_checked_rows(const json& doc, std::size_t rows) {
   }
 }
 
-// The machine side of seed 004's reporting table.
+// What the document records of the host machine.
 void expect_reporting_fields(const json& doc) {
   const json& h = doc["machine"]["host"];
   EXPECT_FALSE(h["cpu_model"].get<std::string>().empty());

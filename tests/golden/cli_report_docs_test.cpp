@@ -1,4 +1,4 @@
-// `report` and `compare` on the documents of issues 5, 7 and 9 (the built binary, no GPU needed):
+// `report` and `compare` on GPU, host and older documents (the built binary, no GPU needed):
 // the text report gives the technique verdicts even for a document written before the
 // technique_verdicts field; a GPU document and a host document make one HTML page with both machine
 // cards and both rooflines; impossible values (schema_version -1, negative rates) give one line

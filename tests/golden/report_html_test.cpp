@@ -126,7 +126,7 @@ std::vector<std::string> duplicate_ids(const std::string& h) {
   return dup;
 }
 
-// Issue 5: the per-family verdict sits next to the family's bars: the fastest variant, its lead and
+// The per-family verdict sits next to the family's bars: the fastest variant, its lead and
 // the ranges compared, with the reminder that the ranking is local to this workload, GPU and runtime.
 TEST(Html, FamilyVerdictNextToItsBars) {
   const auto h = html();
@@ -151,7 +151,7 @@ TEST(Html, VerdictsAreDerivedForDocumentsWithoutTheField) {
   EXPECT_NE(h.find("Verdict: fastest workgroup-128"), std::string::npos);
 }
 
-// Issues 7 and 9: a GPU document and a host document: both machine cards, each device's roofline
+// A GPU document and a host document in one report: both machine cards, each device's roofline
 // under its own ceilings, the host's curves, and no id twice.
 TEST(Html, GpuAndHostDocumentsGetTheirOwnCardAndRoofline) {
   const auto gpu = loaded(test::synthetic_document().json(), "gpu.json");

@@ -76,7 +76,7 @@ TEST(CatalogCompute, MatrixAndDotProbesMatchAtOddLoopCounts) {
     const auto* probe = alu::find_probe(id);
     ASSERT_NE(probe, nullptr) << id;
     if (!supported(ctx, *probe)) continue;
-    // The tolerances the issue asks for: f32 1e-5 relative, f16 0.015; dot products exact.
+    // The validation tolerances: f32 1e-5 relative, f16 0.015; dot products exact.
     if (probe->f16) {
       EXPECT_LE(probe->tolerance, 0.015) << id;
     } else if (probe->metric.key == "flops") {

@@ -1,4 +1,4 @@
-// The ALU probes' workgroup size (issue 7: "workgroup size / thread count for ALU probes"): the
+// The ALU probes' workgroup size (their thread count per workgroup): the
 // WGSL `override wg_size` set through pipeline constants. At tiny sizes on the CPU driver: two
 // workgroup sizes give validated rows that record the size, with the same exact work model; the
 // dispatched grid really uses the size (branch-coherent's branch follows the workgroup id, so its

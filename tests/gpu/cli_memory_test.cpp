@@ -1,7 +1,8 @@
 // `webgpu-bench memory` as a user meets it (the library is tested in memory_test.cpp): a bad option
 // is one line and exit code 2; a tiny run writes a document with every phase validated and the
-// fields issue 6 lists; Ctrl-C exits 130 keeping the completed phases. Also `--clock wall`, the
-// option that makes the wall-clock path of seed 001 run on adapters that have timestamps.
+// fields every phase reports (median, CV, sample count, rejected count, clock); Ctrl-C exits 130
+// keeping the completed phases. Also `--clock wall`, the option that makes the wall-clock path run
+// on adapters that have timestamps.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -66,7 +67,7 @@ TEST(CliMemory, ATinyRunWritesEveryPhaseValidatedWithItsFields) {
     EXPECT_EQ(row["status"], "ok") << row["message"];
     EXPECT_FALSE(row["validation"].get<std::string>().empty());
     EXPECT_GT(row["value"].get<double>(), 0);
-    // Issue 6's fields: median, CV, sample count, rejected count, clock.
+    // Every phase's fields: median, CV, sample count, rejected count, clock.
     EXPECT_GT(row["stats_ms"]["median"].get<double>(), 0);
     EXPECT_GE(row["parameters"]["cv"].get<double>(), 0);
     EXPECT_GE(row["parameters"]["samples"].get<std::size_t>(), 1u);

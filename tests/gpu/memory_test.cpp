@@ -1,8 +1,8 @@
 // The memory suite end to end on a real adapter (lavapipe in CI), at a small working set with tiny
 // budgets: every phase measured and validated, the document written after every phase, and each
-// failure of seed 001 — out of memory (adapter cap and allocation failure), device lost (during a
-// phase and during a timestamp read-back), an uncaptured GPU error, cancel — ending as a value with
-// the completed phases kept.
+// failure the suite handles — out of memory (adapter cap and allocation failure), device lost
+// (during a phase and during a timestamp read-back), an uncaptured GPU error, cancel — ending as a
+// value with the completed phases kept.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,7 +1,8 @@
-// The wall-clock path of seed 001 end to end: lavapipe (and the H200) have timestamp queries, so
-// without ContextOptions::wall_clock (`--clock wall`) the fallback would never run. With it, every
-// memory phase is timed on the wall clock, with samples twice as long (~80 ms at full size), minus
-// the median empty-submit cost measured at start-up; each row records that clock and that cost.
+// The wall-clock path (docs/method.md#clocks) end to end: lavapipe (and the H200) have timestamp
+// queries, so without ContextOptions::wall_clock (`--clock wall`) the fallback would never run.
+// With it, every memory phase is timed on the wall clock, with samples twice as long (~80 ms at
+// full size), minus the median empty-submit cost measured at start-up; each row records that clock
+// and that cost.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -56,7 +57,7 @@ TEST(MemoryWallClock, EveryPhaseIsValidatedOnTheWallClock) {
     // The cost subtracted from every sample, as measured at start-up.
     ASSERT_TRUE(r.parameters.contains("empty_submit_ms"));
     EXPECT_DOUBLE_EQ(r.parameters["empty_submit_ms"].get<double>(), ctx->empty_submit_ms());
-    // Samples twice as long as with timestamps (seed 001: ~80 ms instead of ~40 at full size).
+    // Samples twice as long as with timestamps (~80 ms instead of ~40 at full size).
     EXPECT_DOUBLE_EQ(r.parameters["target_sample_ms"].get<double>(), 8.0);
   }
   doc.finish(run);

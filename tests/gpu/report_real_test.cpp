@@ -1,4 +1,4 @@
-// The HTML report of REAL output (issue 7): the built webgpu-bench runs tiny versions of run (two
+// The HTML report of REAL output: the built webgpu-bench runs tiny versions of run (two
 // bandwidth probes, f32-fma-vec4, the workgroup family), sweep (read-latency at two sizes), the
 // memory suite (16 MiB, short budgets) and the host suite (--quick) on this machine's adapter (the
 // CPU driver in CI); one report is made of the four documents and rendered by headless Chromium,

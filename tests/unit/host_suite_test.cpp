@@ -1,6 +1,6 @@
 // Unit tests of the host suite through the library API: a small `webgpu-bench host --quick`-style
 // run (tiny sizes, few repetitions: about a second on two cores) must produce every row with its
-// checks passed and every reporting field of seed 004 present, in a document the common loader
+// checks passed and every field recorded of the host present, in a document the common loader
 // accepts; option errors are usage errors; the second-process comparison and its arguments.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -57,7 +57,7 @@ TEST(HostSuite, QuickRunHasEveryRowCheckAndReportingField) {
   const json& d = doc.json();
   EXPECT_EQ(d["suite"], "host");
 
-  // Seed 004's reporting table, machine side.
+  // What the document records of the host machine.
   const json& h = d["machine"]["host"];
   EXPECT_FALSE(h["cpu_model"].get<std::string>().empty());
   EXPECT_GE(h["topology"]["physical_cores_allowed"].get<int>(), 1);

@@ -1,4 +1,4 @@
-// Unit tests for memory/geometry: seed 002's buffer shape and the working-set plan (halving when
+// Unit tests for memory/geometry: the suite's buffer shape and the working-set plan (halving when
 // the adapter caps a storage binding; unranked runs).
 #include "memory/geometry.hpp"
 
@@ -9,11 +9,11 @@ namespace {
 
 AdapterCaps roomy() { return {1ull << 40, 4ull << 30, 65535}; }
 
-TEST(MemoryGeometry, SeedDispatchShapes) {
+TEST(MemoryGeometry, DispatchShapes) {
   const Geometry g256 = Geometry::of(256 * kMiB);
   EXPECT_EQ(g256.elements, 16u << 20);
   EXPECT_EQ(g256.invocations, 4u << 20);
-  EXPECT_EQ(g256.workgroups, 16384u);  // seed 002: 16,384 workgroups per pass at 256 MiB
+  EXPECT_EQ(g256.workgroups, 16384u);  // 16,384 workgroups per pass at 256 MiB
   EXPECT_EQ(g256.slots, 4u << 20);     // 4M slots 64 bytes apart = 256 MiB
   EXPECT_EQ(g256.random_workgroups * kWorkgroupSize, 1u << 20);
   EXPECT_EQ(Geometry::of(512 * kMiB).workgroups, 32768u);  // 32,768 at 512 MiB

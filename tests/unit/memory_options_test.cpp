@@ -61,7 +61,7 @@ TEST(MemoryOptions, EstimatesCoverBudgetsAndTransitions) {
   EXPECT_GE(wall[0], ts[0]);
 }
 
-TEST(MemoryOptions, ScopeStatementIsSeedTwosTable) {
+TEST(MemoryOptions, ScopeStatementIsTheSuitesTable) {
   MemoryOptions o;
   const auto s = scope_statement(o);
   ASSERT_EQ(s.size(), 3u);

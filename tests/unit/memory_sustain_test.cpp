@@ -1,4 +1,4 @@
-// Unit tests for memory/sustain: seed 002's sustain windows (median of the last 60 %, retention
+// Unit tests for memory/sustain: the sustain windows (median of the last 60 %, retention
 // against the first 20 %) and the per-sample rejection flags of the timeline.
 #include <gtest/gtest.h>
 

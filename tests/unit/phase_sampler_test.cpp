@@ -1,4 +1,4 @@
-// Unit tests for measure/phase_sampler: the seed-001 per-phase engine driven by scripted passes.
+// Unit tests for measure/phase_sampler: the per-phase engine driven by scripted passes.
 #include "measure/phase_sampler.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// The host clock in the machine description (seed 004 "Reporting": base and sustained clock observed
-// during the run): every figure names its source, the base clock is measured (TSC) where cpufreq
+// The host clock in the machine description (the base clock and the clock sustained during the
+// run): every figure names its source, the base clock is measured (TSC) where cpufreq
 // does not expose it (virtual machines), and `compare` reports clock differences between documents.
 #include <gtest/gtest.h>
 

@@ -42,7 +42,7 @@ TEST(Document, RowsRoundTripThroughJson) {
   }
 }
 
-TEST(Document, EveryMeasuredRowCarriesTheTupleOfSeed004) {
+TEST(Document, EveryMeasuredRowCarriesTheMeasurementTuple) {
   const auto doc = test::synthetic_document();
   const auto& j = doc.json();
   EXPECT_EQ(j["schema"], kSchemaName);

@@ -65,7 +65,7 @@ TEST(ReaderValues, ImpossibleValuesGiveOneLineErrors) {
   fs::remove_all(dir, ec);
 }
 
-// Issue 7 review: procedure.warm_up was one GPU-sampler sentence written into host and memory rows.
+// Pins a bug: procedure.warm_up was one GPU-sampler sentence, written into host and memory rows too.
 TEST(WarmUp, EachRowStatesItsOwnProcedure) {
   auto gpu = test::synthetic_rows()[1];
   const std::string gpu_text = to_json(gpu)["procedure"]["warm_up"];

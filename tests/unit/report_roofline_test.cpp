@@ -1,5 +1,5 @@
-// The roofline (seed 004 "Derived quantities"): ceilings come from the right rows, every row gets
-// an intensity and a fraction or says why not, and the fraction equals seed 004's derive().
+// The roofline (the derived quantities): ceilings come from the right rows, every row gets an
+// intensity and a fraction or says why not, and the fraction equals the textbook formula, derive().
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,7 +17,7 @@ const ReportRow& find(const std::vector<ReportRow>& rows, const std::string& id)
   throw std::runtime_error("no row " + id);
 }
 
-TEST(Roofline, GeneralFractionEqualsSeedDeriveWhereDeriveIsDefined) {
+TEST(Roofline, GeneralFractionEqualsDeriveWhereDeriveIsDefined) {
   for (double flops : {1e6, 1e9, 1e12}) {
     for (double bytes : {1e3, 1e6, 1e9}) {
       const auto r = derive(1e-3, flops, bytes, 50e12, 3e12);
@@ -74,8 +74,8 @@ TEST(Roofline, EveryRowGetsIntensityAndFractionOrAReason) {
   const auto& mv = find(rows, "f32-fma-matvec");
   ASSERT_TRUE(mv.roofline && mv.roofline->applies);
   EXPECT_DOUBLE_EQ(mv.roofline->arithmetic_intensity, 64.0);
-  const auto seed = derive(mv.result.time_ms / 1000, mv.result.work.operations, mv.result.work.bytes_read, peak, bw);
-  EXPECT_NEAR(mv.roofline->fraction, seed.fraction_of_roofline, 1e-12);
+  const auto ref = derive(mv.result.time_ms / 1000, mv.result.work.operations, mv.result.work.bytes_read, peak, bw);
+  EXPECT_NEAR(mv.roofline->fraction, ref.fraction_of_roofline, 1e-12);
   EXPECT_EQ(mv.roofline->bound, "compute");
   EXPECT_GT(mv.roofline->fraction, kRooflineLowFraction);
 

@@ -1,4 +1,4 @@
-// Unit tests for measure/sampler: the seed-000 best-run state machine driven by scripted durations.
+// Unit tests for measure/sampler: the best-run state machine driven by scripted durations.
 #include "measure/sampler.hpp"
 
 #include <gtest/gtest.h>
@@ -471,7 +471,7 @@ TEST(Sampler, EstimateShrinksToZero) {
 }
 
 // Review finding: the rounds dropped by a batch re-size were cleared, and unusable durations never
-// reached the row; every measured batch must stay in the record (issue 3).
+// reached the row; every measured batch must stay in the record (docs/method.md#record).
 TEST(Sampler, ResizedRoundsAndUnusableDurationsAreKeptAsDiscarded) {
   CooldownBudget budget;
   Sampler s({}, kFixed, budget);

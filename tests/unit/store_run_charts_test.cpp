@@ -73,7 +73,7 @@ std::string find_chromium() {
   return "";
 }
 
-// Issue: the Stack's table overflowed horizontally in a 1200 px window.
+// Pins a bug: the Stack's table overflowed horizontally in a 1200 px window.
 TEST(StoreRunCharts, TheStackFitsA1200PixelWindow) {
   const std::string chromium = find_chromium();
   if (chromium.empty()) {

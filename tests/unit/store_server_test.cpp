@@ -498,7 +498,7 @@ TEST_P(StoreServer, SlowClientsHoldNoWorkerAndAreCutAtTheDeadline) {
       const auto t0 = std::chrono::steady_clock::now();
       if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) return;
       const std::string request = "POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n";
-      // A byte every 150 ms (the attacker sent one every 2 s: any rate is cut the same).
+      // A byte every 150 ms (a slow-loris attacker may send one every 2 s: any rate is cut the same).
       for (std::size_t at = 0; std::chrono::steady_clock::now() - t0 < std::chrono::seconds(8); ++at) {
         const char byte = at < request.size() ? request[at] : ' ';
         if (send(fd, &byte, 1, MSG_NOSIGNAL) != 1) break;

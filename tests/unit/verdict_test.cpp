@@ -152,7 +152,7 @@ TEST(Verdict, TextNamesWinnerInconclusiveAndTheLocalityReminder) {
   EXPECT_NE(s.find("resource needs"), std::string::npos) << s;  // the family's caveat
 }
 
-// Issue 5: the verdicts are part of the result document (technique_verdicts), not only console text.
+// The verdicts are part of the result document (technique_verdicts), not only console text.
 TEST(Verdict, ResultDocumentCarriesTheVerdicts) {
   ResultDocument doc("default", {"webgpu-bench", "run"});
   for (const auto& r :
