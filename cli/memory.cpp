@@ -18,6 +18,7 @@
 #include "cli/common.hpp"
 #include "cli/host.hpp"
 #include "cli/session.hpp"
+#include "cli/terminal.hpp"
 #include "memory/document.hpp"
 #include "memory/memory.hpp"
 
@@ -145,7 +146,7 @@ int run(const MemoryFlags& f) {
   doc.finish(result);
   session.write(doc.document());
   const bool usage = result.fatal && result.fatal->kind == ErrorKind::Usage;
-  if (!usage) memory::write_summary(std::cout, result, o, a);
+  if (!usage) memory::write_summary(std::cout, result, o, a, terminal_width());
   Outcome outcome;
   outcome.cancelled = result.fatal && result.fatal->kind == ErrorKind::Cancelled;
   if (!outcome.cancelled) outcome.fatal = result.fatal;

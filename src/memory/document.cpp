@@ -2,6 +2,7 @@
 #include "memory/document.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -81,12 +82,22 @@ std::string headline(const BenchmarkResult& r) {
   const auto& j = r.parameters;
   if (r.id == "memory-latency") return fmt::format("{:.1f} ns/load", j.value("ns_per_load", 0.0));
   if (r.id == "memory-random") {
-    return fmt::format("{}, {:.3g} G accesses/s", gbps(r.value), j.value("g_accesses_per_s", 0.0));
+    // Scaled like every rate: "41.1 G accesses/s", "17.6 M accesses/s", never "0.0176 G".
+    std::string n = report::scaled_value(1e9 * j.value("g_accesses_per_s", 0.0));
+    if (!n.empty() && n.back() == ' ') n.pop_back();
+    return fmt::format("{}, {} accesses/s", gbps(r.value), n);
   }
   if (r.id == "memory-sustain") {
     return fmt::format("{}, retention {:.1f}%", gbps(r.value), 100 * j.value("retention", 0.0));
   }
   return gbps(r.value);
+}
+
+// The phase's dispersion as every median row of `run` states it (IQR / median); the recorded CV
+// when the row carries no statistics (a document of an older version).
+std::string dispersion(const BenchmarkResult& r) {
+  if (r.stats.count > 0) return report::dispersion_text(r);
+  return fmt::format("CV {:.2f}%", 100 * r.parameters.value("cv", 0.0));
 }
 
 std::string phase_of(const BenchmarkResult& r) {
@@ -97,15 +108,15 @@ std::string phase_of(const BenchmarkResult& r) {
 
 std::string phase_line(const BenchmarkResult& r) {
   if (r.status == RowStatus::Ok) {
-    return fmt::format("  {:<8} {:<32} CV {:5.2f}%  {} samples, {} rejected, {}", phase_of(r), headline(r),
-                       100 * r.parameters.value("cv", 0.0), r.parameters.value("samples", 0),
-                       r.parameters.value("rejected_samples", 0), to_string(r.timing_method));
+    return fmt::format("  {:<8} {:<32} {}  {} samples, {} rejected, {}", phase_of(r), headline(r), dispersion(r),
+                       r.parameters.value("samples", 0), r.parameters.value("rejected_samples", 0),
+                       to_string(r.timing_method));
   }
   return fmt::format("  {:<8} {}: {}", phase_of(r), to_string(r.status), r.message);
 }
 
 void write_summary(std::ostream& out, const MemoryRun& run, const MemoryOptions& options,
-                   const gpu::AdapterDescription& adapter) {
+                   const gpu::AdapterDescription& adapter, std::size_t width) {
   const std::string name = adapter.device.empty() ? adapter.description : adapter.device;
   out << fmt::format("Memory suite on {} ({}, {})\n", name, adapter.backend, adapter.adapter_type);
   if (run.working_set) {
@@ -118,11 +129,11 @@ void write_summary(std::ostream& out, const MemoryRun& run, const MemoryOptions&
   struct Line {
     std::string phase, status, median, cv, samples, rejected, clock;
   };
-  std::vector<Line> lines{{"phase", "status", "median", "CV", "samples", "rejected", "clock"}};
+  std::vector<Line> lines{{"phase", "status", "median", "dispersion", "samples", "rejected", "clock"}};
   for (const auto& r : run.rows) {
     const bool has = r.status == RowStatus::Ok && r.value > 0;
     lines.push_back({phase_of(r), to_string(r.status), headline(r),
-                     has ? fmt::format("{:.2f}%", 100 * r.parameters.value("cv", 0.0)) : "-",
+                     has ? dispersion(r) : "-",
                      has ? std::to_string(r.parameters.value("samples", 0)) : "-",
                      has ? std::to_string(r.parameters.value("rejected_samples", 0)) : "-",
                      r.timing_method == TimingMethod::None ? "-" : to_string(r.timing_method)});
@@ -137,7 +148,9 @@ void write_summary(std::ostream& out, const MemoryRun& run, const MemoryOptions&
                        l.median, w[2], l.cv, w[3], l.samples, w[4], l.rejected, w[5], l.clock);
   }
   for (const auto& r : run.rows) {
-    if (r.status != RowStatus::Ok && !r.message.empty()) out << fmt::format("  {}: {}\n", r.id, r.message);
+    if (r.status != RowStatus::Ok && !r.message.empty()) {
+      out << report::wrap_text(fmt::format("{}: {}", r.id, r.message), width, 2, 4) << '\n';
+    }
   }
 
   // Sustain: a coarse timeline, the median of each ninth of the run.
@@ -146,26 +159,45 @@ void write_summary(std::ostream& out, const MemoryRun& run, const MemoryOptions&
     const auto& tl = r.parameters.value("timeline", nlohmann::json::array());
     if (tl.empty()) continue;
     const std::size_t buckets = std::min<std::size_t>(9, tl.size());
-    out << fmt::format("\nSustain timeline (median GB/s per stretch; retention {:.1f}% = last 60% {:.2f} / first "
-                       "20% {:.2f} GB/s)\n ",
-                       100 * r.parameters.value("retention", 0.0), r.parameters.value("last60_median_gbps", 0.0),
-                       r.parameters.value("first20_median_gbps", 0.0));
+    out << '\n'
+        << report::wrap_text(fmt::format("Sustain timeline: the median of each stretch, at its end (retention {:.1f}% = "
+                                         "last 60% {:.2f} / first 20% {:.2f} GB/s)",
+                                         100 * r.parameters.value("retention", 0.0),
+                                         r.parameters.value("last60_median_gbps", 0.0),
+                                         r.parameters.value("first20_median_gbps", 0.0)),
+                             width, 0, 2)
+        << '\n';
+    std::vector<std::string> points;
     for (std::size_t b = 0; b < buckets; ++b) {
       const std::size_t lo = b * tl.size() / buckets, hi = (b + 1) * tl.size() / buckets;
       std::vector<double> v;
       for (std::size_t i = lo; i < hi; ++i) v.push_back(tl[i].value("gbps", 0.0));
-      out << fmt::format(" {:.3g}s:{:.3g}", tl[hi - 1].value("t_s", 0.0), measure::median(v));
+      points.push_back(fmt::format("{:.1f} s {}", tl[hi - 1].value("t_s", 0.0), gbps(1e9 * measure::median(v))));
     }
-    out << "\n  " << retention_reading(r.parameters.value("retention", 0.0)) << '\n';
+    // Whole items per line: a time and its rate never part.
+    std::size_t used = 0;
+    for (const auto& p : points) {
+      if (used > 0 && used + 3 + p.size() > width) {
+        out << '\n';
+        used = 0;
+      }
+      out << (used > 0 ? " | " : "  ") << p;
+      used += (used > 0 ? 3 : 2) + p.size();
+    }
+    out << '\n' << report::wrap_text(retention_reading(r.parameters.value("retention", 0.0)), width, 2, 4) << '\n';
   }
 
-  out << "\nScope\n";
+  // The scope as two lists, each item wrapped under its bullet: a two-column table of sentences
+  // does not fit a terminal.
+  out << "\nScope\n  Measured:\n";
   const auto scope = scope_statement(options);
-  std::size_t mw = std::string("Measured").size();
-  for (const auto& l : scope) mw = std::max(mw, l.measured.size());
-  out << fmt::format("  {:<{}}  | {}\n", "Measured", mw, "Not measured");
-  for (const auto& l : scope) out << fmt::format("  {:<{}}  | {}\n", l.measured, mw, l.not_measured);
-  if (run.fatal) out << fmt::format("\nStopped early ({}): {}\n", run.end_state(), run.fatal->message);
+  for (const auto& l : scope) out << report::wrap_text("- " + l.measured, width, 4, 6) << '\n';
+  out << "  Not measured:\n";
+  for (const auto& l : scope) out << report::wrap_text("- " + l.not_measured, width, 4, 6) << '\n';
+  if (run.fatal) {
+    out << '\n' << report::wrap_text(fmt::format("Stopped early ({}): {}", run.end_state(), run.fatal->message), width, 0, 2)
+        << '\n';
+  }
 }
 
 }  // namespace wgb::memory

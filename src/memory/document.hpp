@@ -34,10 +34,11 @@ class MemoryDocument {
   report::ResultDocument doc_;
 };
 
-// The console summary: per phase median, CV, samples, rejected, clock; sustain's retention and a
-// coarse timeline; the working set; the scope statement.
+// The console summary, laid out for `width` columns: per phase median, its dispersion (IQR, as for
+// every median row of `run`), samples, rejected, clock; sustain's retention and a coarse timeline;
+// the working set; the scope statement.
 void write_summary(std::ostream& out, const MemoryRun& run, const MemoryOptions& options,
-                   const gpu::AdapterDescription& adapter);
+                   const gpu::AdapterDescription& adapter, std::size_t width = 100);
 // One line for a finished phase (progress output).
 std::string phase_line(const BenchmarkResult& row);
 

@@ -1,9 +1,27 @@
 // Record -> row (row.hpp).
 #include "suite/row.hpp"
 
+#include "gpu/hash.hpp"
+
 #include <fmt/format.h>
 
 namespace wgb {
+
+BenchmarkResult definition_row(const BenchmarkDefinition& d, std::size_t index) {
+  BenchmarkResult r;
+  r.index = index;
+  r.id = d.id;
+  r.label = d.label;
+  r.description = d.description;
+  r.category = d.category;
+  r.family = d.family;
+  r.metric = d.metric;
+  r.statistic = d.statistic;
+  r.statistic_reason = d.statistic_reason;
+  r.wgsl_hash = gpu::source_hash(d.source);
+  return r;
+}
+
 
 bool apply_record(BenchmarkResult& row, const measure::Record& record, const WorkModel& work) {
   row.knob = record.knob;

@@ -8,6 +8,10 @@
 
 namespace wgb {
 
+// A row's identity from its definition (id, names, category, family, metric, statistic and why,
+// the WGSL's hash) at `index`, before anything is measured.
+BenchmarkResult definition_row(const BenchmarkDefinition& d, std::size_t index);
+
 // Fills `row` from `record` for `work` per repetition, under row.statistic and row.metric: knob,
 // repetitions, calibration, kept/throttled/discarded samples, stats, stop reason, cooldowns, clock,
 // timestamp strikes, notes (appended to timing_notes), work, time, rate and its IQR range. A record

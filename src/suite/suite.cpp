@@ -57,21 +57,6 @@ Status validate_sampling(const SamplingOptions& s) {
   return ok();
 }
 
-BenchmarkResult base_row(const BenchmarkDefinition& d, std::size_t index) {
-  BenchmarkResult r;
-  r.index = index;
-  r.id = d.id;
-  r.label = d.label;
-  r.description = d.description;
-  r.category = d.category;
-  r.family = d.family;
-  r.metric = d.metric;
-  r.statistic = d.statistic;
-  r.statistic_reason = d.statistic_reason;
-  r.wgsl_hash = gpu::source_hash(d.source);
-  return r;
-}
-
 // The native host of the timed loop: a catalog workload on Dawn.
 class WorkloadHost final : public PassHost {
  public:
@@ -202,7 +187,7 @@ struct SuiteRun::Impl {
 
 BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
   const auto& def = defs[i];
-  BenchmarkResult row = base_row(def, i);
+  BenchmarkResult row = definition_row(def, i);
   const auto started_at = Clock::now();
   auto finish_row = [&](BenchmarkResult& r) {
     r.duration_s = std::chrono::duration<double>(Clock::now() - started_at).count();

@@ -9,7 +9,7 @@
 #include <optional>
 #include <sstream>
 
-#include "gpu/hash.hpp"
+#include "suite/row.hpp"
 #include "webgpu_bench/suite.hpp"
 
 namespace wgb {
@@ -25,16 +25,7 @@ std::string lower(std::string s) {
 
 // The row of a point the adapter cannot run: the definition's identity, `skipped`, the reason.
 BenchmarkResult skipped_row(const BenchmarkDefinition& d, const std::string& reason) {
-  BenchmarkResult r;
-  r.id = d.id;
-  r.label = d.label;
-  r.description = d.description;
-  r.category = d.category;
-  r.family = d.family;
-  r.metric = d.metric;
-  r.statistic = d.statistic;
-  r.statistic_reason = d.statistic_reason;
-  r.wgsl_hash = gpu::source_hash(d.source);
+  BenchmarkResult r = definition_row(d, 0);
   r.status = RowStatus::Skipped;
   r.message = reason;
   return r;

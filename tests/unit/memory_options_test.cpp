@@ -114,10 +114,15 @@ TEST(MemoryOptions, SummaryShowsEveryPhaseRetentionAndScope) {
   const std::string s = out.str();
   for (const char* want : {"Test GPU", "2 x 256 MiB", "ranked", "read", "3.5", "TB/s", "612.5 ns/load",
                            "retention 99.1%", "throughput held within 5%", "device lost: forced", "Measured", "Not measured",
-                           "Stopped early (device-lost)", "75", "gpu-timestamp"}) {
+                           "Stopped early (device-lost)", "75", "gpu-timestamp", "0.0 s 3.50 TB/s"}) {
     EXPECT_NE(s.find(want), std::string::npos) << want << "\n" << s;
   }
   EXPECT_NE(phase_line(read).find("75 samples, 2 rejected"), std::string::npos) << phase_line(read);
+  // Laid out for the width it is given: no line of the summary is wider (words are never cut).
+  std::ostringstream narrow;
+  write_summary(narrow, run, o, a, 100);
+  std::istringstream lines(narrow.str());
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
   EXPECT_NE(phase_line(lost).find("error: device lost"), std::string::npos) << phase_line(lost);
 }
 
