@@ -7,6 +7,25 @@
 
 namespace wgb {
 
+std::string throttle_message(const BenchmarkResult& row, double throttle_ratio, bool cpu_adapter) {
+  const std::size_t slow = row.throttled_ms.size();
+  const std::size_t timed = slow + row.samples_ms.size();
+  const std::string counted =
+      fmt::format("{} of {} timed runs were more than {:.2g}x slower than the best, after {} cooldown{}", slow, timed,
+                  throttle_ratio, row.cooldowns, row.cooldowns == 1 ? "" : "s");
+  if (cpu_adapter) {
+    return fmt::format("interference: {}; on a CPU adapter other processes compete for the same cores, so this is "
+                       "not heat",
+                       counted);
+  }
+  if (row.stats.count > 1 && row.stats.cv > 0.05) {
+    return fmt::format("likely interference: {}, and the kept runs vary by CV {:.1f}%: other work on the device or "
+                       "on the CPU that drives it is more likely than heat",
+                       counted, 100 * row.stats.cv);
+  }
+  return fmt::format("still slow: {}: thermal or power limits, or other work on the device", counted);
+}
+
 BenchmarkResult definition_row(const BenchmarkDefinition& d, std::size_t index) {
   BenchmarkResult r;
   r.index = index;

@@ -3,6 +3,8 @@
 // rows (run, sweep, memory, host) come from it.
 #pragma once
 
+#include <string>
+
 #include "measure/record.hpp"
 #include "webgpu_bench/result.hpp"
 
@@ -11,6 +13,13 @@ namespace wgb {
 // A row's identity from its definition (id, names, category, family, metric, statistic and why,
 // the WGSL's hash) at `index`, before anything is measured.
 BenchmarkResult definition_row(const BenchmarkDefinition& d, std::size_t index);
+
+// Why a row kept running slow after the suite's cooldown budget was spent, as far as the evidence
+// goes (docs/method.md#throttling): on a CPU adapter every runnable process competes for the same
+// cores, so it is interference; on a GPU whose kept runs vary widely (CV above 5 %), other work is
+// more likely than heat; otherwise thermal or power limits, or other work on the device. The
+// message counts the slow runs and the cooldowns taken.
+std::string throttle_message(const BenchmarkResult& row, double throttle_ratio, bool cpu_adapter);
 
 // Fills `row` from `record` for `work` per repetition, under row.statistic and row.metric: knob,
 // repetitions, calibration, kept/throttled/discarded samples, stats, stop reason, cooldowns, clock,

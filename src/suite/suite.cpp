@@ -254,7 +254,7 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
   apply_plausibility(row, *ctx, options.measured_ceilings);
   if (record->flagged_throttled) {
     row.status = RowStatus::Throttled;
-    row.message = "still throttling after the suite's cooldown budget was spent";
+    row.message = throttle_message(row, options.sampling.throttle_ratio, ctx->adapter().adapter_type == "cpu");
   }
   return finish_row(row);
 }

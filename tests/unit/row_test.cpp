@@ -80,3 +80,35 @@ TEST(Row, NothingKeptOrNoWorkIsAnErrorThatSaysWhy) {
 
 }  // namespace
 }  // namespace wgb
+
+namespace wgb {
+namespace {
+
+// A flagged row says what the evidence supports: interference on a CPU adapter (the 2-core CI
+// machine once read "throttled ... after the suite's cooldown budget" for lavapipe, CV 1.57 %),
+// likely interference when the kept runs are noisy, thermal or power limits otherwise; always
+// with the count of slow runs and cooldowns.
+TEST(ThrottleMessage, SaysWhatTheEvidenceSupports) {
+  BenchmarkResult r;
+  r.samples_ms = {1.0, 1.0, 1.01};
+  r.throttled_ms = {1.5, 1.6};
+  r.cooldowns = 3;
+  r.stats.count = 3;
+  r.stats.cv = 0.0157;
+  const std::string cpu = throttle_message(r, 1.2, /*cpu_adapter=*/true);
+  EXPECT_EQ(cpu.rfind("interference: 2 of 5 timed runs were more than 1.2x slower than the best, after 3 cooldowns", 0), 0u)
+      << cpu;
+  EXPECT_NE(cpu.find("not heat"), std::string::npos) << cpu;
+  const std::string quiet_gpu = throttle_message(r, 1.2, false);
+  EXPECT_NE(quiet_gpu.find("thermal or power limits"), std::string::npos) << quiet_gpu;
+  EXPECT_EQ(quiet_gpu.find("interference"), std::string::npos) << quiet_gpu;
+  r.stats.cv = 0.12;
+  const std::string noisy_gpu = throttle_message(r, 1.2, false);
+  EXPECT_NE(noisy_gpu.find("likely interference"), std::string::npos) << noisy_gpu;
+  EXPECT_NE(noisy_gpu.find("CV 12.0%"), std::string::npos) << noisy_gpu;
+  r.cooldowns = 1;
+  EXPECT_NE(throttle_message(r, 1.2, false).find("after 1 cooldown,"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace wgb
