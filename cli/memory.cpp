@@ -101,10 +101,11 @@ int run(const MemoryFlags& f) {
   // --progress); --quiet leaves nothing on stderr but errors.
   ProgressDisplay& display = session.display();
   if (display.enabled()) {
-    std::cerr << fmt::format("adapter: {} ({}, {}, {}), robustness {}, clock {}\n",
-                             a.device.empty() ? a.description : a.device, a.backend, a.adapter_type, a.driver,
+    // Two short lines rather than one that wraps: the driver string alone can fill a terminal.
+    std::cerr << fmt::format("adapter: {} ({}, {}), robustness {}, clock {}\n  driver: {}\n",
+                             a.device.empty() ? a.description : a.device, a.backend, a.adapter_type,
                              gpu.options().robustness ? "on" : "off",
-                             gpu.has_timestamps() ? "gpu-timestamp" : "wall-clock");
+                             gpu.has_timestamps() ? "gpu-timestamp" : "wall-clock", a.driver);
   }
   display.begin(o.phases.size(), memory::estimate_phase_seconds(o, gpu.has_timestamps()));
 

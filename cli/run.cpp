@@ -160,8 +160,9 @@ int run_on_adapter(const RunFlags& f) {
   const auto& a = suite->context()->adapter();
   // Informational, like the bar: only where the bar is drawn (a terminal, or --progress).
   if (display.enabled()) {
-    std::cerr << fmt::format("adapter: {} ({}, {}, {}), robustness {}\n", a.device.empty() ? a.description : a.device,
-                             a.backend, a.adapter_type, a.driver, suite->context()->options().robustness ? "on" : "off");
+    std::cerr << fmt::format("adapter: {} ({}, {}), robustness {}\n  driver: {}\n",
+                             a.device.empty() ? a.description : a.device, a.backend, a.adapter_type,
+                             suite->context()->options().robustness ? "on" : "off", a.driver);
   }
   // Each row is printed on stdout as it completes, in columns sized up front; where stdout is not
   // the terminal the bar is on, the bar's own one-line summary of the row is shown above it too.
