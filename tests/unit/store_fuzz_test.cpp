@@ -26,6 +26,7 @@
 #include <thread>
 
 #include "store/client.hpp"
+#include "raw_http.hpp"
 #include "store_test_support.hpp"
 #include "tests/serve_process.hpp"
 
@@ -71,16 +72,9 @@ Exchange round_trip(int port, const std::string& bytes, std::size_t piece = 0,
                   std::chrono::milliseconds gap = std::chrono::milliseconds(0)) {
   Exchange e;
   const auto t0 = Clock::now();
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  timeval tv{10, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const int fd = test::connect_loopback(port, 10);
   std::string in;
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0) {
+  if (fd >= 0) {
     const std::size_t step = piece == 0 ? bytes.size() : piece;
     for (std::size_t at = 0; at < bytes.size(); at += step) {
       const auto n = send(fd, bytes.data() + at, std::min(step, bytes.size() - at), MSG_NOSIGNAL);
@@ -90,20 +84,9 @@ Exchange round_trip(int port, const std::string& bytes, std::size_t piece = 0,
         if (poll(&pfd, 1, static_cast<int>(gap.count())) > 0) break;  // answered (or cut) early
       }
     }
-    char buf[8192];
-    for (int i = 0; i < 100000; ++i) {
-      const auto n = recv(fd, buf, sizeof(buf), 0);
-      if (n <= 0) break;
-      in.append(buf, static_cast<std::size_t>(n));
-      const auto end = in.find("\r\n\r\n");
-      const auto cl = in.find("Content-Length: ");
-      if (end != std::string::npos && cl != std::string::npos && cl < end &&
-          in.size() >= end + 4 + static_cast<std::size_t>(std::atol(in.c_str() + cl + 16))) {
-        break;
-      }
-    }
+    test::read_response(fd, in, 100000);
   }
-  close(fd);
+  if (fd >= 0) close(fd);
   e.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (in.rfind("HTTP/1.", 0) == 0 && in.size() >= 12) e.status = std::atoi(in.substr(9, 3).c_str());
   if (const auto end = in.find("\r\n\r\n"); end != std::string::npos) e.body = in.substr(end + 4);

@@ -21,6 +21,7 @@
 #include "store/client.hpp"
 #include "store/html.hpp"
 #include "store/server.hpp"
+#include "raw_http.hpp"
 #include "store_test_support.hpp"
 
 namespace wgb::store {
@@ -32,39 +33,17 @@ using test::make_document;
 // One connection: sends `bytes`; with `read_reply` reads one response (or until the server closes,
 // or 5 s pass).
 std::string raw(int port, const std::string& bytes, bool read_reply) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return "socket failed";
-  timeval tv{5, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const int fd = test::connect_loopback(port, 5);
+  if (fd < 0) return "connect failed";
   std::string out;
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0) {
-    std::size_t sent = 0;
-    while (sent < bytes.size()) {
-      const auto n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-      if (n <= 0) break;
-      sent += static_cast<std::size_t>(n);
-    }
-    if (read_reply) {
-      char buf[4096];
-      for (int i = 0; i < 1000; ++i) {  // bounded: a whole response, the server closing, or 5 s
-        const auto n = recv(fd, buf, sizeof(buf), 0);
-        if (n <= 0) break;
-        out.append(buf, static_cast<std::size_t>(n));
-        const auto end = out.find("\r\n\r\n");
-        const auto cl = out.find("Content-Length: ");
-        if (end != std::string::npos && cl != std::string::npos && cl < end &&
-            out.size() >= end + 4 + static_cast<std::size_t>(std::atol(out.c_str() + cl + 16))) {
-          break;
-        }
-      }
-    }
-  } else {
-    out = "connect failed";
+  std::size_t sent = 0;
+  while (sent < bytes.size()) {
+    const auto n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<std::size_t>(n);
   }
+  // Bounded: a whole response, the server closing, or 5 s.
+  if (read_reply) test::read_response(fd, out, 1000);
   close(fd);
   return out;
 }
