@@ -34,19 +34,6 @@ std::string scaled_value(double value, int significant) {
 
 std::string format_rate(double value, const std::string& unit) { return scaled_value(value) + unit + "/s"; }
 
-std::string format_bytes(double bytes) {
-  static const char* kUnit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  if (!std::isfinite(bytes) || bytes < 0) return "n/a";
-  int p = 0;
-  double v = bytes;
-  while (v >= 1024.0 && p < 5) {
-    v /= 1024.0;
-    ++p;
-  }
-  if (v == std::floor(v)) return fmt::format("{:.0f} {}", v, kUnit[p]);
-  return fmt::format("{:.{}f} {}", v, v >= 100 ? 0 : v >= 10 ? 1 : 2, kUnit[p]);
-}
-
 std::string dispersion_text(const BenchmarkResult& r) {
   if (r.stats.count == 0) return "";
   const auto d = row_dispersion(r);

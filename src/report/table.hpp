@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "measure/units.hpp"
 #include "report/model.hpp"
 #include "webgpu_bench/result.hpp"
 
@@ -20,8 +21,8 @@ namespace wgb::report {
 std::string format_rate(double value, const std::string& unit);
 // Three significant digits with an SI prefix and a trailing space: "3.25 G", "950 k", "12.0 ".
 std::string scaled_value(double value, int significant = 3);
-// Binary sizes: "16 KiB", "1 GiB", "1.5 MiB", "100 B".
-std::string format_bytes(double bytes);
+// Binary sizes: "16 KiB", "1 GiB", "1.50 MiB", "100 B" (the one formatter, shared with the suite).
+using measure::format_bytes;
 // Dispersion of a row as text: "IQR 1.20%" for median rows, "CV 0.40%" for best-run rows.
 std::string dispersion_text(const BenchmarkResult& r);
 // Arithmetic intensity as text: "-" (undefined), "0", "inf", "12.5".

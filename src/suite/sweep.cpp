@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "measure/units.hpp"
 #include "suite/row.hpp"
 #include "webgpu_bench/suite.hpp"
 
@@ -39,16 +40,7 @@ bool measured(const BenchmarkResult& r) {
 }  // namespace
 
 std::string sweep_value_text(const std::string& parameter, std::uint64_t v) {
-  if (parameter != "size") return std::to_string(v);
-  const char* unit = "B";
-  double x = static_cast<double>(v);
-  for (const char* u : {"KiB", "MiB", "GiB", "TiB"}) {
-    if (x < 1024) break;
-    x /= 1024;
-    unit = u;
-  }
-  // Whole numbers as they are (the usual powers of two); others with up to two decimals.
-  return x == std::floor(x) ? fmt::format("{:.0f} {}", x, unit) : fmt::format("{:.3g} {}", x, unit);
+  return parameter == "size" ? measure::format_bytes(static_cast<double>(v)) : std::to_string(v);
 }
 
 std::string sweep_parameter_text(const std::string& parameter) {
