@@ -20,12 +20,15 @@ fn reset(@builtin(local_invocation_index) lid: u32) {
   }
 }
 
-// Dispatch 2 of 3: one global atomic per key.
+// Dispatch 2 of 3: one global atomic per key. Each workgroup takes 4,096 consecutive keys, every invocation 16 of them 256 apart (coalesced), as all three variants do.
+const kKeysPerInvocation: u32 = 16u;
 @compute @workgroup_size(256)
-fn count(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x;
-  if (i < p.count) {
-    atomicAdd(&bins[keys[i] & 31u], 1u);
+fn count(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  for (var k = 0u; k < kKeysPerInvocation; k = k + 1u) {
+    let i = wid.x * (256u * kKeysPerInvocation) + k * 256u + lid;
+    if (i < p.count) {
+      atomicAdd(&bins[keys[i] & 31u], 1u);
+    }
   }
 }
 

@@ -97,11 +97,11 @@ const Spec kSpecs[] = {
      "The branch-vec4-select workload written as four scalar if/else statements per step (the compiler may "
      "still predicate). Counts component choices."},
     {Variant::AtomicDirect, "Histogram, global atomics",
-     "32-bin histogram of 65,536 keys, about half in bin 0; one global atomicAdd per key. A repetition is "
-     "three dispatches (reset, count, merge), so every batch computes the complete histogram. Counts keys."},
+     "32-bin histogram of 65,536 keys, about half in bin 0; one global atomicAdd per key. Every invocation "
+     "takes 16 keys (4,096 per workgroup of 256), in all three variants. A repetition is three dispatches (reset, count, merge), so every batch computes the complete histogram. Counts keys."},
     {Variant::AtomicWorkgroup, "Histogram, workgroup aggregation",
      "The atomic-direct histogram counted in workgroup-memory atomics, then added to the global bins once per "
-     "workgroup; reset, count and merge per repetition. Counts keys."},
+     "workgroup of 4,096 keys; reset, count and merge per repetition. Counts keys."},
     {Variant::AtomicSharded, "Histogram, eight global shards",
      "The atomic-direct histogram spread over eight global copies (key index mod 8) and summed by the merge; "
      "reset, count and merge per repetition. Counts keys."},

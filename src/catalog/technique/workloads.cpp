@@ -380,7 +380,9 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_branch(gpu::Context& gpu, V
 
 Expected<std::unique_ptr<TechniqueWorkload>> prepare_atomic(gpu::Context& gpu, Variant v, Size size) {
   const std::uint32_t n = size.items;
-  const std::uint32_t groups = groups_for(n, 256);
+  // 16 keys per invocation, 4,096 per workgroup (the kernels' kKeysPerInvocation).
+  constexpr std::uint32_t kKeysPerWorkgroup = 256 * 16;
+  const std::uint32_t groups = groups_for(n, kKeysPerWorkgroup);
   if (auto st = check_size(gpu, v, size, groups); !st) return std::move(st).error();
   const std::uint32_t shards = v == Variant::AtomicSharded ? 8 : 1;
   Builder b(gpu, v);
@@ -405,10 +407,10 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_atomic(gpu::Context& gpu, V
   std::uint32_t in_zero = 0;
   for (auto k : keys) in_zero += k == 0 ? 1 : 0;
   const char* how = v == Variant::AtomicDirect      ? "one global atomicAdd per key"
-                    : v == Variant::AtomicWorkgroup ? "workgroup-memory atomics, then <= 32 global ones per workgroup"
+                    : v == Variant::AtomicWorkgroup ? "workgroup-memory atomics, then <= 32 global ones per workgroup of 4,096 keys"
                                                     : "one global atomicAdd per key on shard (key index mod 8)";
   b.w->params = {{"keys", n}, {"bins", kHistogramBins}, {"keys_in_bin_0", in_zero}, {"technique", how},
-                 {"shards", shards}, {"workgroup_size", 256}, {"workgroups", groups},
+                 {"shards", shards}, {"workgroup_size", 256}, {"keys_per_invocation", 16}, {"workgroups", groups},
                  {"dispatches_per_repetition", 3}, {"repetition", "reset -> count -> merge"}};
   b.w->reader = [hist](gpu::Context& g) -> Expected<LogicalOutput> {
     auto words = Builder::read_words(g, hist, kHistogramBins);
