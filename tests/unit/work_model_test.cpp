@@ -21,13 +21,14 @@ namespace bw = catalog::bandwidth;
 
 // Hand counts: metric units per invocation per loop trip.
 //   FMA/MAD shapes: 256 FMAs (8 chains x 32, 4 vec4 x 16 x 4, 4 mat4 updates x 64, 8 matvec
-//   updates x 2 vectors x 16) x 2 = 512; dot products: 256 x 8 = 2048; one-result ops: 8 x 32 =
+//   updates x 2 vectors x 16) x 2 = 512; dot products: 8 ops each, 8 chains x 128 steps = 1,024 for
+//   the dp4a chains (8192), 16 updates x 16 for the matvec (2048); one-result ops: 8 x 32 =
 //   256; sincos and conversions: 2 per step = 512.
 const std::map<std::string, double> kHandCounts = {
     {"f32-fma-scalar", 512}, {"f32-fma-vec4", 512}, {"f32-fma-mat4", 512}, {"f32-fma-matvec", 512},
     {"f16-fma-scalar", 512}, {"f16-fma-vec4", 512}, {"f16-fma-mat4", 512}, {"f16-fma-matvec", 512},
     {"i32-mad-scalar", 512}, {"i32-mad-vec4", 512}, {"i32-mad-mat4", 512}, {"i32-mad-matvec", 512},
-    {"i8-dp4a", 2048},       {"i8-dp4a-matvec", 2048}, {"u8-dp4a", 2048},     {"u32-shift", 256},
+    {"i8-dp4a", 8192},       {"i8-dp4a-matvec", 2048}, {"u8-dp4a", 8192},     {"u32-shift", 256},
     {"branch-none", 512},    {"branch-uniform", 512}, {"branch-coherent", 512}, {"branch-divergent", 512},
     {"f32-div", 256},        {"f32-sqrt", 256},       {"f32-rsqrt", 256},     {"f32-log", 256},
     {"f32-pow", 256},        {"f32-sincos", 512},     {"f16-div", 256},       {"f16-sqrt", 256},
