@@ -817,7 +817,7 @@ std::vector<double> host_timed(Env& env, int per_sample, Op&& op) {
 
 // Host memory for the transfers: pageable (new) or pinned (cudaMallocHost).
 struct HostBuffer {
-  HostBuffer(std::size_t words, bool pinned) : n(words), pinned(pinned) {
+  HostBuffer(std::size_t words, bool pin) : n(words), pinned(pin) {
     if (pinned) {
       WGB_CK(cudaMallocHost(reinterpret_cast<void**>(&p), words * 4));
     } else {
