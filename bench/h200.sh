@@ -54,6 +54,8 @@ case "$part" in
     step no-robustness wgb run --quiet --no-robustness --json "$res/no-robustness.json"
     # Like with like: the CUDA reference streams 1 GiB buffers, so the bandwidth probes run at 1 GiB too.
     step bandwidth-1g wgb run --quiet --bandwidth-mib 1024 --filter 'read-linear,write-linear,read-gather-*,write-scatter-*' --json "$res/bandwidth-1g.json"
+    # The cost of WebGPU's own API (not in the default suite; docs/api-cost.md), beside CUDA's transfers and launches.
+    step api wgb run --quiet --filter 'upload-*,readback-*,copy-buffer-to-buffer,dispatch-overhead,submit-latency,pipeline-create' --json "$res/api.json"
     step experimental wgb run --quiet --experimental --filter 'f16-*,f32-f16-convert,subgroup-matrix-*' --json "$res/experimental.json"
     step sweep-read wgb sweep read-linear --quiet --json "$res/sweep-read-linear.json"
     step sweep-threads wgb sweep f32-fma-vec4 --param threads --quiet --json "$res/sweep-f32-threads.json"

@@ -4,7 +4,7 @@
     bench/h200_table.py RESULTS_DIR... [--title T] [--command C] > docs/results/h200-<date>.md
 
 Reads, when present: default.json (the default suite, robustness on), no-robustness.json,
-experimental.json, memory-256.json, memory-512.json, host.json, cuda.json (the CUDA reference).
+api.json (the api family), experimental.json, memory-256.json, memory-512.json, host.json, cuda.json (the CUDA reference).
 Every number printed comes from those files; published datasheet figures are labelled as such and
 are references, never measurements.
 """
@@ -28,7 +28,7 @@ def derived(per_sm_clk, ops_per_instr, what):
 SFU = derived(16, 1, "16 SFU results/SM/clk")
 PUBLISHED = [
     # (predicate on id, value in metric units per second, label)
-    (lambda i: i in ("read-linear", "write-linear", "memory-read", "memory-write", "memory-copy", "memory-sustain"), 4.8e12, "HBM3e 4.8 TB/s"),
+    (lambda i: i in ("read-linear", "write-linear", "memory-read", "memory-write", "memory-copy", "memory-sustain", "copy-buffer-to-buffer"), 4.8e12, "HBM3e 4.8 TB/s"),
     # Gathers and scatters move their bytes through the same memory; windows that fit the 50 MB L2
     # (16 KB, 4 MB) are served by the cache and may exceed the HBM figure by design.
     (lambda i: i.startswith(("read-gather-", "write-scatter-")), 4.8e12, "HBM3e 4.8 TB/s (16kb/4mb windows sit in L2)"),
@@ -53,7 +53,7 @@ NO_CEILING = {
     "f32-f16-convert": "conversions: as i32-f32-convert",
 }
 
-UNIT_SCALE = {"GB/s": 1e9, "TFLOP/s": 1e12, "TOPS": 1e12}
+UNIT_SCALE = {"GB/s": 1e9, "TFLOP/s": 1e12, "TOPS": 1e12, "M/s": 1e6, "k/s": 1e3}
 
 
 def load(path):
@@ -88,15 +88,18 @@ def dispersion(row):
 
 
 def cuda_rates(doc):
-    """CUDA reference: id -> rate in metric units per second (best run) and its text."""
+    """CUDA reference: id -> rate in metric units per second and its text: the best run, or the median
+    where the probe says its statistic is the median (the API-cost probes, like the suite's `api` rows:
+    transfers, launch rate and round trips, in GB/s, M/s and k/s)."""
     out = {}
     if not doc:
         return out
     for k in doc.get("kernels", []):
-        if k.get("status") != "ok" or k.get("best") is None:
+        stat = "median" if (k.get("parameters") or {}).get("statistic") == "median" else "best"
+        if k.get("status") != "ok" or k.get(stat) is None:
             continue
         unit = k.get("unit")
-        best = k["best"]
+        best = k[stat]
         if unit == "ns/hop":
             rate = 1e9 / best if best else None
         else:
@@ -170,7 +173,7 @@ def main():
              "Rate = the row's statistic (best run for compute-bound kernels, median for memory traffic and "
              "contention) of the per-repetition time, in metric units per second; dispersion = CV of the kept "
              "times (best rows) or IQR relative to the median (median rows). CUDA = the reference's best of 10 "
-             "on the same GPU in the same batch. Published = datasheet figure, or a ceiling derived from the "
+             "(its median for the API-cost rows, as theirs) on the same GPU in the same batch. Published = datasheet figure, or a ceiling derived from the "
              "CUDA guide's per-SM instruction rate (labelled \"derived\"), a reference only.", ""]
         hdr = "| id | status | rate | statistic | dispersion |"
         sep = "|---|---|---|---|---|"
@@ -207,6 +210,7 @@ def main():
 
     out += table("Default suite (robustness on, as in browsers), with the --no-robustness pass", default, True)
     out += table("Bandwidth probes at 1 GiB (the CUDA reference's buffer size)", load(p("bandwidth-1g.json")), False)
+    out += table("The cost of the API (docs/api-cost.md; CUDA: cudaMemcpy, launches, synchronize)", load(p("api.json")), False)
     out += table("Experimental (--experimental: allow_unsafe_apis, vulkan_enable_f16_on_nvidia)", exp, False)
     for ws in ("256", "512"):
         out += table(f"Memory suite, working set {ws} MiB", load(p(f"memory-{ws}.json")), False)

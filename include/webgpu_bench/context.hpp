@@ -167,6 +167,40 @@ class Context {
   // Test seam: when set, called inside time_pass after the pass completed and before its
   // timestamps are read back, so a test can force a device loss exactly there. Unset normally.
   void set_before_timestamp_readback(std::function<void()> hook) { before_timestamp_readback_ = std::move(hook); }
+  // ---- Timed API operations (the `api` family; docs/method.md#clocks) ---------------------------
+  // Each performs `repetitions` operations as one timed batch and reports the host wall clock from
+  // the first call to the last completion; time_copy also brackets its copies with GPU timestamps.
+  // A host that cannot perform one returns ErrorKind::Skipped naming why (the row is skipped).
+  enum class UploadPath {
+    WriteBuffer,    // queue.writeBuffer(dst, data), then a submit that carries it, to its completion
+    MappedStaging,  // mapAsync(Write) a staging buffer, copy `data` into it, unmap, copyBufferToBuffer
+                    // into dst, submit, to its completion
+  };
+  // Uploads `data` to the start of `dst` (CopyDst) `repetitions` times, each to its completion.
+  // MappedStaging needs `staging` (MapWrite | CopySrc, at least data.size() bytes, unmapped).
+  Expected<RawTiming> time_upload(const wgpu::Buffer& dst, std::span<const std::byte> data, UploadPath path,
+                                  const wgpu::Buffer& staging, std::uint32_t repetitions);
+  // Reads `out.size()` bytes from the start of `src` (CopySrc) `repetitions` times: a copy into
+  // `staging` (MapRead | CopyDst), a submit, mapAsync(Read), a copy of the mapped range into `out`, unmap.
+  Expected<RawTiming> time_readback(const wgpu::Buffer& src, const wgpu::Buffer& staging, std::span<std::byte> out,
+                                    std::uint32_t repetitions);
+  // `repetitions` copyBufferToBuffer commands of `bytes` from src to dst in one submit. With
+  // timestamps, an empty compute pass before and one after the copies carry them, so gpu_ms spans
+  // the copies (the clock arbiter cross-checks it against the wall clock as for any pass).
+  Expected<RawTiming> time_copy(const wgpu::Buffer& src, const wgpu::Buffer& dst, std::uint64_t bytes,
+                                std::uint32_t repetitions);
+  // `repetitions` submits of an empty command buffer, each waited for to its completion. `completed`
+  // (optional) counts the completion callbacks that reported success.
+  Expected<RawTiming> time_submit(std::uint32_t repetitions, std::uint64_t* completed = nullptr);
+  // One compute pipeline per source, each from its WGSL (a new shader module) through
+  // createComputePipelineAsync to its callback, one after the other. `last` receives the last one.
+  struct PipelineSource {
+    std::string wgsl;
+    std::string entry_point = "main";
+    std::vector<std::pair<std::string, double>> constants;  // WGSL override values by name
+  };
+  Expected<RawTiming> time_pipelines(std::span<const PipelineSource> sources, wgpu::ComputePipeline* last = nullptr);
+
   // Runs a pass without timing it (setup work), and waits for it.
   Status run_pass(const PassEncoder& encode);
   // Median host cost of an empty submit + completion wait, measured once at start-up; the
@@ -181,6 +215,9 @@ class Context {
   Context() = default;
   Status wait(wgpu::Future future, std::uint64_t timeout_ms, std::string_view what);
   Status prepare_timing();
+  // Reads the two timestamps that the last submitted work wrote into timestamps_ (ms between them),
+  // or nothing when the read-back could not map.
+  Expected<std::optional<double>> read_pass_timestamps();
 
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -51,6 +51,14 @@ struct KnobSpec {
   bool enabled() const { return max > min; }
 };
 
+// The clock a workload's batches are timed on (docs/method.md#clocks). Pass: GPU timestamps where
+// the adapter has them, cross-checked against the wall clock, else the wall clock minus the
+// empty-submit cost (a compute pass, or GPU work bracketed by timestamps). WholeOperation: the host
+// wall clock around the whole API operation, nothing subtracted, because the submit and its
+// completion are part of what is measured (an upload, a read-back, a submit, a pipeline compile);
+// rows record it as `operation-wall-clock`.
+enum class BatchClock { Pass, WholeOperation };
+
 // A prepared benchmark, ready to time.
 class Workload {
  public:
@@ -59,12 +67,29 @@ class Workload {
   virtual void set_knob(std::uint64_t /*value*/) {}
   // Records `repetitions` repetitions of the workload into one compute pass. Must not submit.
   virtual void encode(wgpu::ComputePassEncoder& pass, std::uint32_t repetitions) = 0;
+  // Times `repetitions` repetitions as one batch; the timed loop calls this for every batch. The
+  // default encodes them into one compute pass that Context::time_pass submits and times. A workload
+  // whose work is not a compute pass (WebGPU's own API: uploads, copies, submits, pipeline creation)
+  // overrides it, and clock(), and times itself through the Context's timed operations
+  // (time_upload, time_readback, time_copy, time_submit, time_pipelines).
+  virtual Expected<gpu::RawTiming> time(gpu::Context& gpu, std::uint32_t repetitions) {
+    return gpu.time_pass([&](wgpu::ComputePassEncoder& pass) { encode(pass, repetitions); });
+  }
+  virtual BatchClock clock() const { return BatchClock::Pass; }
   // Work of one repetition at the current knob.
   virtual WorkModel work() const = 0;
   // Reads results back and checks them (CPU reference, sentinels). Returns what was checked.
   virtual Expected<std::string> validate(gpu::Context& gpu) = 0;
   // Sizes and shapes for the result row (input size/shape, workgroup size, ...).
   virtual nlohmann::json parameters() const { return nlohmann::json::object(); }
+};
+
+// A workload that is an API operation rather than a compute pass: it times itself (time()) and
+// has no pass to encode.
+class OperationWorkload : public Workload {
+ public:
+  void encode(wgpu::ComputePassEncoder& /*pass*/, std::uint32_t /*repetitions*/) final {}
+  Expected<gpu::RawTiming> time(gpu::Context& gpu, std::uint32_t repetitions) override = 0;
 };
 
 struct PrepareContext {

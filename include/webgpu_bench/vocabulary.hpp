@@ -36,6 +36,10 @@ enum class TimingMethod {
   GpuTimestamp,     // GPU timestamp queries around the pass
   WallClock,        // host wall clock around submit -> completion, minus the empty-submit cost
   HostSteadyClock,  // the host CPU's own repetitions, timed with std::chrono::steady_clock
+  // Host wall clock around a whole WebGPU API operation (an upload, a read-back, a submit, a
+  // pipeline compile) from its first call to its completion; nothing subtracted: the submit and the
+  // completion wait are part of what such a row measures
+  OperationWallClock,
 };
 
 // A timed batch that is neither among a row's kept samples nor its thermal discards, and why: every
@@ -57,7 +61,8 @@ struct DiscardedSample {
 const char* to_string(RowStatus s) noexcept;     // "ok", "skipped", "error", ...
 const char* to_string(Statistic s) noexcept;     // "best", "median"
 const char* to_string(StopReason s) noexcept;    // "", "converged", "max-rounds", "throttled", "budget", ...
-const char* to_string(TimingMethod t) noexcept;  // "", "gpu-timestamp", "wall-clock", "host-steady-clock"
+// "", "gpu-timestamp", "wall-clock", "host-steady-clock", "operation-wall-clock"
+const char* to_string(TimingMethod t) noexcept;
 
 // The value a spelling names, or nullopt for an unknown one. Accepts the current spellings and
 // those of schema version 1 (stop reason "none", timing "steady_clock").

@@ -63,6 +63,10 @@ __global__ void spin_kernel(long long cycles) {
   }
 }
 
+// The API-cost probes' minimal kernel (the twin of kernels/api/dispatch_minimal.wgsl): one thread
+// adds 1 to a counter, so the count after timing proves every launch ran.
+__global__ void count_kernel(unsigned int* counter) { atomicAdd(counter, 1U); }
+
 // ---------------------------------------------------------------------------------------------
 // Bandwidth (memory suite "Read"/"Write"/"Copy", read-linear/write-linear): grid-stride over vec4
 // of u32, four independent 16-byte accesses per invocation per step, neighbouring threads on

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdarg>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -47,6 +48,7 @@ struct Options {
   int samples = 10;                // timed launches per probe
   std::uint64_t bandwidth_bytes = 1ULL << 30;
   std::uint64_t bandwidth_threads = 0;  // threads of the bandwidth kernels; 0: one step of four per thread
+  std::uint64_t api_bytes = 64ULL << 20;  // bytes per transfer of the API-cost probes (the suite's default)
   double target_ms = 10.0;         // per-launch duration the ALU/MMA loop counts are calibrated to
   double latency_target_ms = 40.0; // per-launch duration of the dependent-load walks
   int device = 0;
@@ -790,6 +792,207 @@ void run_chase_per_sm(Env& env, Result& r, std::uint64_t footprint) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The cost of the API (the suite's `api` family): transfers between host and device and within the
+// device, the launch rate of a minimal kernel, and a launch-and-synchronize round trip. Host-side
+// operations are timed on the host's steady clock around the whole operation to its completion, as
+// the suite times its uploads, read-backs and submits; device-to-device copies and back-to-back
+// launches on CUDA events, as the suite times its copies and dispatches with GPU timestamps. The
+// statistic is the median (these are scheduler and I/O bound), as in the suite.
+
+constexpr int kApiWarmups = 3;
+
+// `samples` timings of `per_sample` calls of `op` (each to its completion) on the host clock; per call.
+template <class Op>
+std::vector<double> host_timed(Env& env, int per_sample, Op&& op) {
+  for (int i = 0; i < kApiWarmups; ++i) op();
+  std::vector<double> ms;
+  for (int s = 0; s < env.opt.samples; ++s) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < per_sample; ++k) op();
+    const auto t1 = std::chrono::steady_clock::now();
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count() / per_sample);
+  }
+  return ms;
+}
+
+// Host memory for the transfers: pageable (new) or pinned (cudaMallocHost).
+struct HostBuffer {
+  HostBuffer(std::size_t words, bool pin) : n(words), pinned(pin) {
+    if (pinned) {
+      WGB_CK(cudaMallocHost(reinterpret_cast<void**>(&p), words * 4));
+    } else {
+      p = new std::uint32_t[words];
+    }
+  }
+  ~HostBuffer() {
+    if (pinned) {
+      cudaFreeHost(p);
+    } else {
+      delete[] p;
+    }
+  }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  std::uint32_t* p = nullptr;
+  std::size_t n;
+  bool pinned;
+};
+
+// Index of the first word of `p` that is not filled_word(i, seed), or -1.
+long long first_wrong(const std::uint32_t* p, std::size_t words, std::uint32_t seed) {
+  for (std::size_t i = 0; i < words; ++i) {
+    if (p[i] != filled_word(i, seed)) return static_cast<long long>(i);
+  }
+  return -1;
+}
+
+void describe_transfer(Result& r, std::uint64_t bytes, const char* path) {
+  r.param("bytes_per_operation", static_cast<double>(bytes));
+  r.param("path", path);
+  r.param("statistic", "median");
+  r.work_unit = "bytes";
+  r.unit = "GB/s";
+  r.unit_scale = 1e9;
+  r.work_per_launch = static_cast<double>(bytes);
+}
+
+// cudaMemcpy host to device (kUpload) or device to host, from/to pageable or pinned memory, each
+// to its completion (the suite's upload-writebuffer / upload-mapped / readback-mapasync).
+template <bool kUpload, bool kPinned>
+void run_transfer(Env& env, Result& r) {
+  const std::uint64_t bytes = env.opt.api_bytes;
+  const std::size_t words = bytes / 4;
+  describe_transfer(r, bytes, kUpload ? (kPinned ? "cudaMemcpy from cudaMallocHost memory, then synchronize"
+                                                 : "cudaMemcpy from pageable memory, then synchronize")
+                                      : (kPinned ? "cudaMemcpy into cudaMallocHost memory, then synchronize"
+                                                 : "cudaMemcpy into pageable memory, then synchronize"));
+  HostBuffer host(words, kPinned);
+  DeviceArray<std::uint32_t> dev(words);
+  if (kUpload) {
+    for (std::size_t i = 0; i < words; ++i) host.p[i] = filled_word(i, kSeedA);
+    fill_hashed_kernel<<<4096, kBlock>>>(dev.get(), words, kSeedB);  // stale data a no-op would leave
+  } else {
+    std::fill(host.p, host.p + words, 0U);
+    fill_hashed_kernel<<<4096, kBlock>>>(dev.get(), words, kSeedA);
+  }
+  WGB_CK_LAUNCH("fill_hashed_kernel");
+  WGB_CK(cudaDeviceSynchronize());
+  r.samples_ms = host_timed(env, 4, [&] {
+    if (kUpload) {
+      WGB_CK(cudaMemcpy(dev.get(), host.p, bytes, cudaMemcpyHostToDevice));
+    } else {
+      WGB_CK(cudaMemcpy(host.p, dev.get(), bytes, cudaMemcpyDeviceToHost));
+    }
+    WGB_CK(cudaDeviceSynchronize());
+  });
+  long long bad = -1;
+  if (kUpload) {
+    const auto back = dev.download(0, words);
+    bad = first_wrong(back.data(), words, kSeedA);
+  } else {
+    bad = first_wrong(host.p, words, kSeedA);
+  }
+  if (bad >= 0) {
+    r.detail = fmt("word %lld of the %s does not hold the hashed data", bad, kUpload ? "device buffer" : "host copy");
+    return;
+  }
+  r.valid = true;
+  r.detail = fmt("all %zu words of the %s hold the hashed data", words, kUpload ? "device buffer" : "host copy");
+}
+
+// cudaMemcpyAsync device to device, 8 back to back per timing on CUDA events (copy-buffer-to-buffer);
+// bytes read + written counted.
+void run_copy_d2d(Env& env, Result& r) {
+  const std::uint64_t bytes = env.opt.api_bytes;
+  const std::size_t words = bytes / 4;
+  describe_transfer(r, bytes, "cudaMemcpyAsync device to device, 8 back to back per timing (CUDA events)");
+  r.work_per_launch = 2.0 * static_cast<double>(bytes);
+  DeviceArray<std::uint32_t> src(words), dst(words);
+  fill_hashed_kernel<<<4096, kBlock>>>(src.get(), words, kSeedA);
+  fill_hashed_kernel<<<4096, kBlock>>>(dst.get(), words, kSeedB);
+  WGB_CK_LAUNCH("fill_hashed_kernel");
+  constexpr int kPer = 8;
+  env.launches_per_sample = kPer;
+  try {
+    r.samples_ms = sample(env, 2, [&](int) { WGB_CK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice)); });
+  } catch (...) {
+    env.launches_per_sample = 1;
+    throw;
+  }
+  env.launches_per_sample = 1;
+  const auto back = dst.download(0, words);
+  const long long bad = first_wrong(back.data(), words, kSeedA);
+  if (bad >= 0) {
+    r.detail = fmt("word %lld of the destination does not hold the source's data", bad);
+    return;
+  }
+  r.valid = true;
+  r.detail = fmt("all %zu words of the destination hold the source's hashed data", words);
+}
+
+// Launch rate of the minimal kernel: 4096 launches of <<<1, 1>>> back to back per timing on CUDA
+// events (dispatch-overhead); the counter must equal the launches.
+void run_launch_rate(Env& env, Result& r) {
+  constexpr int kPer = 4096;
+  DeviceArray<unsigned int> counter(1);
+  counter.zero();
+  r.work_unit = "launches";
+  r.unit = "M/s";
+  r.unit_scale = 1e6;
+  r.work_per_launch = 1;
+  r.param("kernel", "count_kernel<<<1, 1>>>: one atomicAdd");
+  r.param("launches_per_timing", kPer);
+  r.param("statistic", "median");
+  env.launches_per_sample = kPer;
+  try {
+    r.samples_ms = sample(env, 16, [&](int) {
+      count_kernel<<<1, 1>>>(counter.get());
+    });
+  } catch (...) {
+    env.launches_per_sample = 1;
+    throw;
+  }
+  env.launches_per_sample = 1;
+  WGB_CK_LAUNCH("count_kernel");
+  const std::uint64_t launched = 16 + static_cast<std::uint64_t>(kPer) * env.opt.samples;
+  const unsigned int got = counter.download(0, 1)[0];
+  if (got != static_cast<unsigned int>(launched)) {
+    r.detail = fmt("the counter reads %u after %llu launches", got, static_cast<unsigned long long>(launched));
+    return;
+  }
+  r.valid = true;
+  r.detail = fmt("the counter equals the %llu launches", static_cast<unsigned long long>(launched));
+}
+
+// One launch of the minimal kernel and cudaStreamSynchronize, one at a time, on the host clock
+// (submit-latency: a submit to its completion).
+void run_sync_round_trip(Env& env, Result& r) {
+  constexpr int kPer = 256;
+  DeviceArray<unsigned int> counter(1);
+  counter.zero();
+  r.work_unit = "round trips";
+  r.unit = "k/s";
+  r.unit_scale = 1e3;
+  r.work_per_launch = 1;
+  r.param("operation", "count_kernel<<<1, 1>>> + cudaStreamSynchronize, one at a time (host steady clock)");
+  r.param("round_trips_per_timing", kPer);
+  r.param("statistic", "median");
+  r.samples_ms = host_timed(env, kPer, [&] {
+    count_kernel<<<1, 1>>>(counter.get());
+    WGB_CK_LAUNCH("count_kernel");
+    WGB_CK(cudaStreamSynchronize(0));
+  });
+  const std::uint64_t launched = kApiWarmups + static_cast<std::uint64_t>(kPer) * env.opt.samples;
+  const unsigned int got = counter.download(0, 1)[0];
+  if (got != static_cast<unsigned int>(launched)) {
+    r.detail = fmt("the counter reads %u after %llu round trips", got, static_cast<unsigned long long>(launched));
+    return;
+  }
+  r.valid = true;
+  r.detail = fmt("every one of the %llu round trips ran its kernel", static_cast<unsigned long long>(launched));
+}
+
+// ---------------------------------------------------------------------------------------------
 // The probe table
 
 struct Probe {
@@ -883,6 +1086,17 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
        [](Env& env, Result& r) { run_chase(env, r, 256ULL << 20, true); }},
       {"read-dependent-chain-relaxed-gpu", "Dependent ld.relaxed.gpu loads, 4 MiB footprint", {},
        [](Env& env, Result& r) { run_chase(env, r, 4ULL << 20, true); }},
+      {"upload-pageable", "cudaMemcpy host to device from pageable memory", {"upload-writebuffer"},
+       run_transfer<true, false>},
+      {"upload-pinned", "cudaMemcpy host to device from pinned memory", {"upload-mapped"}, run_transfer<true, true>},
+      {"readback-pageable", "cudaMemcpy device to host into pageable memory", {"readback-mapasync"},
+       run_transfer<false, false>},
+      {"readback-pinned", "cudaMemcpy device to host into pinned memory", {}, run_transfer<false, true>},
+      {"copy-device-to-device", "cudaMemcpyAsync device to device, read + write counted", {"copy-buffer-to-buffer"},
+       run_copy_d2d},
+      {"launch-rate", "Back-to-back launches of a one-thread kernel", {"dispatch-overhead"}, run_launch_rate},
+      {"sync-round-trip", "One-thread kernel launch + cudaStreamSynchronize", {"submit-latency"},
+       run_sync_round_trip},
   };
 }
 
@@ -995,6 +1209,7 @@ std::vector<std::string> self_test() {
 
 const char* kUsage =
     "usage: reference [--json PATH] [--samples N] [--bandwidth-bytes N[K|M|G]] [--bandwidth-threads N]\n"
+    "                 [--api-bytes N[K|M|G]]\n"
     "                 [--target-ms MS] [--only ID[,ID...]] [--device N] [--sass-check FILE] [--list]\n"
     "                 [--self-test] [--help]\n"
     "Runs the CUDA reference kernels and writes JSON (stdout, or PATH with a table on stdout).\n"
@@ -1043,6 +1258,11 @@ Options parse(int argc, char** argv) {
       o.bandwidth_bytes = parse_bytes(value());
       if (o.bandwidth_bytes < 4096 || o.bandwidth_bytes % 16 != 0 || o.bandwidth_bytes > (4ULL << 30)) {
         throw UsageError("--bandwidth-bytes: must be a multiple of 16 in [4096, 4 GiB]");
+      }
+    } else if (a == "--api-bytes") {
+      o.api_bytes = parse_bytes(value());
+      if (o.api_bytes < 4096 || o.api_bytes % 16 != 0 || o.api_bytes > (4ULL << 30)) {
+        throw UsageError("--api-bytes: must be a multiple of 16 in [4096, 4 GiB]");
       }
     } else if (a == "--bandwidth-threads") {
       o.bandwidth_threads = static_cast<std::uint64_t>(parse_number(a, value(), 32, 65535.0 * kBlock));

@@ -12,5 +12,6 @@ std::vector<BenchmarkDefinition> latency_benchmarks();    // bandwidth/latency.c
 std::vector<BenchmarkDefinition> compute_benchmarks();    // compute/compute.cpp (ALU probes)
 std::vector<BenchmarkDefinition> subgroup_matrix_benchmarks();  // subgroup_matrix/ (experimental MMA)
 std::vector<BenchmarkDefinition> technique_benchmarks();  // technique/technique.cpp (fixed-work comparisons)
+std::vector<BenchmarkDefinition> api_benchmarks();        // api/api.cpp (the cost of WebGPU's own API)
 
 }  // namespace wgb::catalog

@@ -12,7 +12,14 @@ TimingArbiter::TimingArbiter(bool timestamps_available, double empty_submit_ms, 
       empty_submit_ms_(std::isfinite(empty_submit_ms) ? std::max(0.0, empty_submit_ms) : 0.0),
       max_strikes_(std::max(1, max_strikes)) {}
 
+TimingArbiter TimingArbiter::whole_operation() {
+  TimingArbiter a(false, 0.0);
+  a.whole_operation_ = true;
+  return a;
+}
+
 ClockKind TimingArbiter::clock() const {
+  if (whole_operation_) return ClockKind::OperationWallClock;
   return timestamps_available_ && !demoted_ ? ClockKind::GpuTimestamp : ClockKind::WallClock;
 }
 
@@ -25,6 +32,10 @@ TimedSample TimingArbiter::wall(const RawTiming& raw, bool rejected, std::string
 }
 
 TimedSample TimingArbiter::resolve(const RawTiming& raw) {
+  if (whole_operation_) {
+    // No timestamp applies to a host-side operation; a reading is kept even when one came along.
+    return TimedSample{std::max(raw.wall_ms, kMinWallMs), ClockKind::OperationWallClock, false, {}};
+  }
   if (!timestamps_available_) return wall(raw, false, "timestamps unavailable");
   if (demoted_) return wall(raw, false, "demoted to wall clock after repeated bad timestamps");
   if (!raw.gpu_ms) return wall(raw, false, "no timestamp reading for this batch");

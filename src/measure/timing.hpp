@@ -36,6 +36,10 @@ class TimingArbiter {
   static constexpr double kUnderHalfMinWallMs = 4.0;
 
   TimingArbiter(bool timestamps_available, double empty_submit_ms, int max_strikes = 2);
+  // The arbiter of a row that times a whole API operation on the host wall clock (an upload, a
+  // submit, a pipeline compile): every reading is the wall clock as measured, nothing subtracted
+  // (the submit and completion cost is part of the thing measured), on TimingMethod::OperationWallClock.
+  static TimingArbiter whole_operation();
 
   TimedSample resolve(const RawTiming& raw);
   ClockKind clock() const;  // current policy: GpuTimestamp until demoted / unavailable
@@ -51,6 +55,7 @@ class TimingArbiter {
   int max_strikes_;
   int strikes_ = 0;
   bool demoted_ = false;
+  bool whole_operation_ = false;
 };
 
 }  // namespace wgb::measure

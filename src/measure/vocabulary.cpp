@@ -35,9 +35,10 @@ constexpr Names<StopReason, 7> kStop{{{StopReason::None, ""}, {StopReason::Conve
                                       {StopReason::MaxRounds, "max-rounds"}, {StopReason::Throttled, "throttled"},
                                       {StopReason::Budget, "budget"}, {StopReason::HardStop, "hard-stop"},
                                       {StopReason::FixedRepetitions, "fixed-repetitions"}}};
-constexpr Names<TimingMethod, 4> kTiming{{{TimingMethod::None, ""}, {TimingMethod::GpuTimestamp, "gpu-timestamp"},
+constexpr Names<TimingMethod, 5> kTiming{{{TimingMethod::None, ""}, {TimingMethod::GpuTimestamp, "gpu-timestamp"},
                                           {TimingMethod::WallClock, "wall-clock"},
-                                          {TimingMethod::HostSteadyClock, "host-steady-clock"}}};
+                                          {TimingMethod::HostSteadyClock, "host-steady-clock"},
+                                          {TimingMethod::OperationWallClock, "operation-wall-clock"}}};
 
 }  // namespace
 

@@ -68,6 +68,7 @@ std::string clock_text(const std::string& timing_method) {
   if (timing_method == "gpu-timestamp") return "gpu";
   if (timing_method == "wall-clock") return "wall";
   if (timing_method == "host-steady-clock") return "host";
+  if (timing_method == "operation-wall-clock") return "op";
   return timing_method;
 }
 
@@ -304,9 +305,12 @@ void write_table(std::ostream& out, const std::vector<BenchmarkResult>& rows, st
 void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const nlohmann::json& document,
                    std::size_t width, bool streamed) {
   auto line = [&](const std::string& text) { out << wrap_text(text, width, 0, 2) << '\n'; };
-  line("statistic: 'best' = fastest kept run (compute-bound kernels); 'median' = median with IQR (memory "
-       "traffic, contention, scheduling). Rates are metric units per second. clock: gpu = GPU timestamps, "
-       "wall = host wall clock minus the cost of an empty submit.");
+  const bool operations = std::any_of(rows.begin(), rows.end(),
+                                      [](const ReportRow& r) { return r.result.timing_method == TimingMethod::OperationWallClock; });
+  line(std::string("statistic: 'best' = fastest kept run (compute-bound kernels); 'median' = median with IQR (memory "
+                   "traffic, contention, scheduling). Rates are metric units per second. clock: gpu = GPU timestamps, "
+                   "wall = host wall clock minus the cost of an empty submit.") +
+       (operations ? " op = host wall clock around the whole API operation, nothing subtracted." : ""));
   const TableFit fit = fit_columns(rows, width);
   if (!streamed && !fit.left_out.empty()) {
     line(fmt::format("left out to fit {} columns: {} (a wider terminal, the JSON or CSV document or the HTML "

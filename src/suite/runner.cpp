@@ -23,6 +23,18 @@ bool idle_for(double ms, const CancelToken& cancel) {
   return !cancel.cancelled();
 }
 
+Expected<measure::RawTiming> WorkloadHost::time_pass(const measure::Action& run) {
+  w_.set_knob(run.knob);
+  auto raw = w_.time(gpu_, run.repetitions);
+  if (!raw) return std::move(raw).error();
+  return measure::RawTiming{raw->gpu_ms, raw->wall_ms};
+}
+
+measure::TimingArbiter workload_arbiter(const Workload& workload, const gpu::Context& gpu) {
+  if (workload.clock() == BatchClock::WholeOperation) return measure::TimingArbiter::whole_operation();
+  return measure::TimingArbiter(gpu.has_timestamps(), gpu.empty_submit_ms());
+}
+
 Expected<measure::Record> run_timed(measure::ClockedSampler& sampler, PassHost& host, const TimedLoop& loop) {
   std::vector<std::string> arbiter_notes;
   std::vector<double> end_s;

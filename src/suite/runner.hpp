@@ -3,13 +3,18 @@
 // (measure/sampler.hpp), a PassHost encodes, submits and times the pass, the ClockedSampler picks
 // the clock and restarts on demotion (docs/method.md#clocks), and the loop handles cancel, idle
 // gaps, cooldowns and progress. The PassHost is the one thing a second WebGPU host (a browser)
-// implements; the protocols, the record and the row function stay the same.
+// implements; the protocols, the record and the row function stay the same. A workload that is an
+// API operation rather than a compute pass (Workload::time) goes through the same loop: WorkloadHost
+// lets it time itself, and workload_arbiter gives it the clock it names (Workload::clock).
 #pragma once
 
 #include <functional>
 
 #include "measure/clocked_sampler.hpp"
 #include "measure/record.hpp"
+#include "measure/timing.hpp"
+#include "webgpu_bench/context.hpp"
+#include "webgpu_bench/definition.hpp"
 #include "webgpu_bench/expected.hpp"
 #include "webgpu_bench/options.hpp"
 
@@ -22,6 +27,24 @@ class PassHost {
   virtual ~PassHost() = default;
   virtual Expected<measure::RawTiming> time_pass(const measure::Action& run) = 0;
 };
+
+// The native host of the timed loop for a catalog workload on Dawn: sets the knob, then lets the
+// workload time the batch (Workload::time: one compute pass through Context::time_pass by default,
+// or the workload's own API operation).
+class WorkloadHost final : public PassHost {
+ public:
+  WorkloadHost(gpu::Context& gpu, Workload& workload) : gpu_(gpu), w_(workload) {}
+  Expected<measure::RawTiming> time_pass(const measure::Action& run) override;
+
+ private:
+  gpu::Context& gpu_;
+  Workload& w_;
+};
+
+// The clock arbiter for a workload's row: GPU timestamps cross-checked against the wall clock (with
+// the empty-submit cost subtracted on the wall clock) for passes, the whole operation's wall clock
+// for API operations (docs/method.md#clocks).
+measure::TimingArbiter workload_arbiter(const Workload& workload, const gpu::Context& gpu);
 
 struct TimedLoop {
   CancelToken cancel;

@@ -57,22 +57,6 @@ Status validate_sampling(const SamplingOptions& s) {
   return ok();
 }
 
-// The native host of the timed loop: a catalog workload on Dawn.
-class WorkloadHost final : public PassHost {
- public:
-  WorkloadHost(gpu::Context& ctx, Workload& w) : ctx_(ctx), w_(w) {}
-  Expected<measure::RawTiming> time_pass(const measure::Action& a) override {
-    w_.set_knob(a.knob);
-    auto raw = ctx_.time_pass([&](wgpu::ComputePassEncoder& pass) { w_.encode(pass, a.repetitions); });
-    if (!raw) return std::move(raw).error();
-    return measure::RawTiming{raw->gpu_ms, raw->wall_ms};
-  }
-
- private:
-  gpu::Context& ctx_;
-  Workload& w_;
-};
-
 RowStatus status_for(ErrorKind k) {
   switch (k) {
     case ErrorKind::Skipped: return RowStatus::Skipped;
@@ -210,8 +194,7 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
   row.knob_name = knob.name;
   // Every kept sample comes from the clock the row names: a demotion to the wall clock restarts
   // the sampling there (clocked_sampler.hpp).
-  measure::ClockedSampler sampler(sampler_config(options.sampling), knob_range(knob), budget,
-                                  measure::TimingArbiter(ctx->has_timestamps(), ctx->empty_submit_ms()));
+  measure::ClockedSampler sampler(sampler_config(options.sampling), knob_range(knob), budget, workload_arbiter(w, *ctx));
   WorkloadHost host(*ctx, w);
   TimedLoop loop;
   loop.cancel = options.cancel;

@@ -125,5 +125,21 @@ TEST(Timing, WallClockClampedAboveZero) {
   EXPECT_LE(s.ms, TimingArbiter::kMinWallMs);
 }
 
+// A whole API operation (an upload, a submit) is its wall clock: the empty-submit cost is part of
+// what it measures, so nothing is subtracted, and a timestamp that came along is not preferred.
+TEST(Timing, WholeOperationKeepsTheWallClockAsMeasured) {
+  TimingArbiter a = TimingArbiter::whole_operation();
+  EXPECT_EQ(a.clock(), ClockKind::OperationWallClock);
+  const TimedSample s = a.resolve({std::nullopt, 0.25});
+  EXPECT_EQ(s.clock, ClockKind::OperationWallClock);
+  EXPECT_DOUBLE_EQ(s.ms, 0.25);
+  EXPECT_FALSE(s.timestamp_rejected);
+  const TimedSample t = a.resolve({0.01, 3.0});
+  EXPECT_DOUBLE_EQ(t.ms, 3.0);
+  EXPECT_EQ(a.strikes(), 0);
+  EXPECT_FALSE(a.demoted());
+  EXPECT_GT(a.resolve({std::nullopt, 0.0}).ms, 0.0);  // never zero: no infinite rate downstream
+}
+
 }  // namespace
 }  // namespace wgb::measure

@@ -20,7 +20,7 @@ TEST(Vocabulary, EveryValueRoundTrips) {
     EXPECT_EQ(parse_stop_reason(to_string(s)), s) << to_string(s);
   }
   for (auto t : {TimingMethod::None, TimingMethod::GpuTimestamp, TimingMethod::WallClock,
-                 TimingMethod::HostSteadyClock}) {
+                 TimingMethod::HostSteadyClock, TimingMethod::OperationWallClock}) {
     EXPECT_EQ(parse_timing_method(to_string(t)), t) << to_string(t);
   }
 }
@@ -31,6 +31,7 @@ TEST(Vocabulary, DocumentedSpellings) {
   EXPECT_STREQ(to_string(StopReason::None), "");
   EXPECT_STREQ(to_string(TimingMethod::HostSteadyClock), "host-steady-clock");
   EXPECT_STREQ(to_string(TimingMethod::GpuTimestamp), "gpu-timestamp");
+  EXPECT_STREQ(to_string(TimingMethod::OperationWallClock), "operation-wall-clock");
   EXPECT_STREQ(to_string(Statistic::Median), "median");
   EXPECT_STREQ(to_string(RowStatus::Suspect), "suspect");
 }
