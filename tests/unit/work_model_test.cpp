@@ -34,6 +34,10 @@ const std::map<std::string, double> kHandCounts = {
     {"f16-rsqrt", 256},      {"f16-log", 256},        {"f16-pow", 256},       {"f16-sincos", 512},
     {"i32-f32-convert", 512}, {"f32-f16-convert", 512}, {"u32-countonebits", 256}, {"u32-reversebits", 256},
     {"u32-firstleadingbit", 256},
+    // Counted as webgpu-bench-core counts the same ids: the explicit fma() 2 per FMA, a divide-add 2
+    // (like a multiply-add), a byte unpack + repack of a u32 2, a select or a clamp 1, a min + max 2.
+    {"f32-fma-builtin", 512}, {"i32-div", 512}, {"u32-packunpack", 512}, {"f32-select", 256},
+    {"f32-clamp", 256},       {"f32-minmax", 512},
 };
 
 TEST(WorkModel, EveryAluProbeHasItsHandCount) {
@@ -124,8 +128,24 @@ TEST(AluTemplate, GeneratedSourcesAreLongUnrolledBodies) {
     }
     return fmas;
   };
-  const std::string src = find_probe("f32-fma-scalar")->source();
+  // f32-fma-scalar writes the multiply-add out (the compiler may contract it); f32-fma-builtin and
+  // f16-fma-scalar call fma() by name. Same chains, same trips.
+  auto mad_statements = [](const std::string& src) {
+    std::size_t n = 0;
+    std::istringstream lines(src);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find("//") == std::string::npos && line.find(" * m + c;") != std::string::npos) ++n;
+    }
+    return n;
+  };
+  const std::string src = find_probe("f32-fma-builtin")->source();
   EXPECT_EQ(fma_statements(src), 4u * 256 + 256);   // 8 chains x (128 + 32) steps
+  EXPECT_EQ(fma_statements(find_probe("f16-fma-scalar")->source()), 4u * 256 + 256);
+  EXPECT_EQ(mad_statements(find_probe("f32-fma-scalar")->source()), 4u * 256 + 256);
+  EXPECT_EQ(fma_statements(find_probe("f32-fma-scalar")->source()), 0u);
+  EXPECT_NE(find_probe("f32-clamp")->source().find("clamp(x7 * m + cn, 0.0, 1.0)"), std::string::npos);
+  EXPECT_NE(find_probe("f32-minmax")->source().find("max(min(x7 * m + cn, 1.0), 0.0)"), std::string::npos);
+  EXPECT_NE(find_probe("i32-div")->source().find("x7 = a / x7 + bn;"), std::string::npos);
   EXPECT_EQ(fma_statements(find_probe("f32-fma-vec4")->source()), 4u * 64 + 64);  // 4 chains x (64 + 16)
   EXPECT_EQ(src.find('$'), std::string::npos);
   EXPECT_TRUE(find_probe("f16-fma-vec4")->source().starts_with("enable f16;\nalias T = f16;"));
