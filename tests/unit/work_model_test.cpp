@@ -9,6 +9,7 @@
 
 #include "catalog/bandwidth/bandwidth.hpp"
 #include "catalog/compute/alu.hpp"
+#include "catalog/texture/texture.hpp"
 #include "gpu/hash.hpp"
 #include "webgpu_bench/suite.hpp"
 
@@ -56,6 +57,38 @@ TEST(WorkModel, EveryAluProbeHasItsHandCount) {
   EXPECT_EQ(find_probe("f32-fma-scalar")->metric.key, "flops");
 }
 
+// Texture probes: two rgba32float texels (32 bytes) per interpolated sample, 256 samples per
+// invocation per loop trip, the same count for the sampler and the shader path.
+TEST(WorkModel, TextureProbesCountTwoTexelsPerSample) {
+  const auto w = catalog::texture::work_model(1000, 7);
+  EXPECT_DOUBLE_EQ(w.bytes_read, 1000.0 * 7 * 256 * 32);
+  EXPECT_EQ(w.bytes_written, 0);
+  EXPECT_EQ(w.operations, 0);
+  std::size_t found = 0;
+  for (const auto& d : builtin_benchmarks()) {
+    if (d.category != "texture") continue;
+    ++found;
+    EXPECT_EQ(d.metric.key, "bytes") << d.id;
+    EXPECT_NE(d.description.find("32 bytes per sample"), std::string::npos) << d.id;
+    EXPECT_EQ(d.source.find("template error"), std::string::npos) << d.id;
+    EXPECT_EQ(d.source.find('$'), std::string::npos) << d.id;
+  }
+  EXPECT_EQ(found, 2u);
+  // The host's interpolation: quarter-texel steps from the first texel's centre.
+  const auto tex = catalog::texture::texels(catalog::texture::kWidth);
+  for (float v : tex) {
+    EXPECT_GE(v, -0.5f);
+    EXPECT_LT(v, 0.5f);
+  }
+  auto p = catalog::texture::params(1, 1);
+  EXPECT_FLOAT_EQ(p.inv, 1.0f / (4 * 4096));
+  const auto one = catalog::texture::reference(p, tex, 0);
+  p.iterations = 2;
+  const auto two = catalog::texture::reference(p, tex, 0);
+  EXPECT_NE(one.value, two.value);
+  EXPECT_GT(two.scale, one.scale);
+}
+
 TEST(WorkModel, ScatterBytesScaleWithTheWindow) {
   constexpr std::uint64_t kMiB = 1 << 20;
   // Default size: 64 MiB. 16 KiB window: 4096 rounds; 4 MiB: 16; 64 MiB: 1. Always 64 MiB written.
@@ -95,6 +128,7 @@ TEST(WorkModel, RawCatalogIdsAreAllPresentWithMetrics) {
       EXPECT_EQ(d.source.find("template error"), std::string::npos) << d.id << ": " << d.source.substr(0, 200);
     }
   }
+  for (const char* id : {"texture-interp-builtin", "texture-interp-manual"}) EXPECT_TRUE(ids.count(id)) << id;
   for (const char* id : {"read-linear", "write-linear", "read-gather-16kb", "read-gather-4mb", "read-gather-64mb",
                          "write-scatter-16kb", "write-scatter-4mb", "write-scatter-64mb"}) {
     EXPECT_TRUE(ids.count(id)) << id;
