@@ -2,8 +2,12 @@
 // unpacks the word's four bytes with shifts and masks, adds e to each (wrapping within the byte)
 // and packs them again: the bit operations that unpack4xU8 / pack4xU8 stand for, written out (no
 // redundant mask: the top byte needs none after `>> 24u`, and `<< 24u` drops what a mask would).
-// e is odd, per chain and per trip (the top byte of c + trip_word(n), with its low bit set), so
-// every trip moves every byte and the stored result depends on the trip count.
+// Then the packed word gets a whole-word add of the chain's operand c, whose carries cross the
+// bytes: without it each byte would be an independent chain that a compiler may keep unpacked (the
+// low 8 bits of a sum depend only on the low 8 bits of its operands, so the masks drop out and 32
+// steps fold into one add per byte; LLVM does that on lavapipe), and nothing would be packed or
+// unpacked at all. e is odd, per chain and per trip (the top byte of c + trip_word(n), with its low
+// bit set), so every trip moves every byte and the stored result depends on the trip count.
 fn repack(v: u32, e: u32) -> u32 {
   let b0 = (v & 0xFFu) + e;
   let b1 = ((v >> 8u) & 0xFFu) + e;
@@ -27,7 +31,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 //#end
 //#repeat s 32
 //#repeat k 8
-    x$k = repack(x$k, e$k);
+    x$k = repack(x$k, e$k) + c$k;
 //#end
 //#end
   }
