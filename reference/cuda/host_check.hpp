@@ -48,6 +48,54 @@ inline std::uint32_t i32_chains(std::uint32_t t, int chains, std::uint64_t steps
   return s;
 }
 
+inline std::uint32_t div_chains(std::uint32_t t, int chains, std::uint64_t steps, std::int32_t a, std::int32_t b) {
+  std::uint32_t s = 0;
+  for (int k = 0; k < chains; ++k) {
+    std::int32_t x = static_cast<std::int32_t>(chain_start_u(t, k) >> 17) + 1;
+    for (std::uint64_t n = 0; n < steps; ++n) x = a / x + b;
+    s += static_cast<std::uint32_t>(x);
+  }
+  return s;
+}
+
+// The four bytes of v, each plus e (wrapping within the byte), then the word plus c (carrying).
+inline std::uint32_t repack_add(std::uint32_t v, std::uint32_t e, std::uint32_t c) {
+  std::uint32_t r = 0;
+  for (int i = 0; i < 4; ++i) r |= (((v >> (8 * i)) + e) & 0xFFU) << (8 * i);
+  return r + c;
+}
+
+inline std::uint32_t packunpack_chains(std::uint32_t t, int chains, std::uint64_t steps, std::uint32_t e,
+                                       std::uint32_t c) {
+  std::uint32_t s = 0;
+  for (int k = 0; k < chains; ++k) {
+    std::uint32_t x = chain_start_u(t, k);
+    for (std::uint64_t n = 0; n < steps; ++n) x = repack_add(x, e, c);
+    s += x;
+  }
+  return s;
+}
+
+inline float select_chains(std::uint32_t t, int chains, std::uint64_t steps, float a, float b) {
+  float s = 0.0f;
+  for (int k = 0; k < chains; ++k) {
+    float x = chain_start_f(t, k);
+    for (std::uint64_t n = 0; n < steps; ++n) x = x > 1.0f ? x - a : x + b;
+    s += x;
+  }
+  return s;
+}
+
+inline float clamp_chains(std::uint32_t t, int chains, std::uint64_t steps, float a, float b) {
+  float s = 0.0f;
+  for (int k = 0; k < chains; ++k) {
+    float x = chain_start_f(t, k);
+    for (std::uint64_t n = 0; n < steps; ++n) x = std::fmin(std::fmax(std::fma(x, a, b), 0.0f), 1.0f);
+    s += x;
+  }
+  return s;
+}
+
 // __dp4a(a, b, c) with signed bytes: c + sum of the four byte products, wrapping at 32 bits.
 inline std::uint32_t dp4a(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
   std::int64_t dot = 0;

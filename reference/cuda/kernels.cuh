@@ -312,6 +312,116 @@ __global__ void __launch_bounds__(kBlock)
   out[t] = s;
 }
 
+// i32 division: x = a / x + b, the divisor loop-carried so no reciprocal of an invariant can be
+// hoisted (WebGPU's i32-div). a, b > 0 and x starts positive, so x stays in [b, a / b + b]: never
+// zero, never negative. sm_90 has no integer divide instruction; nvcc emits its reciprocal-based
+// sequence per division, as the Vulkan driver does for OpSDiv. Counted 2 ops per divide-add.
+template <int kChains, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
+    div_i32_kernel(const std::uint32_t* coef, std::uint32_t* out, std::uint32_t iters) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const int a = static_cast<int>(coef[2 * (t % kCoefSlots)]);
+  const int b = static_cast<int>(coef[2 * (t % kCoefSlots) + 1]);
+  int x[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) x[k] = static_cast<int>(chain_start_u(t, k) >> 17) + 1;
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int k = 0; k < kChains; ++k) x[k] = a / x[k] + b;
+    }
+  }
+  std::uint32_t s = 0;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) s += static_cast<std::uint32_t>(x[k]);
+  out[t] = s;
+}
+
+// u32 byte unpack / add / repack with shifts and masks, then a whole-word add of c whose carries
+// cross the bytes, so the bytes cannot be kept unpacked between steps (WebGPU's u32-packunpack,
+// the same expression). Counted 2 ops per step (an unpack and a pack).
+__device__ __forceinline__ std::uint32_t repack_add(std::uint32_t v, std::uint32_t e, std::uint32_t c) {
+  const std::uint32_t b0 = (v & 0xFFU) + e, b1 = ((v >> 8) & 0xFFU) + e, b2 = ((v >> 16) & 0xFFU) + e,
+                      b3 = (v >> 24) + e;
+  return ((b0 & 0xFFU) | ((b1 & 0xFFU) << 8) | ((b2 & 0xFFU) << 16) | (b3 << 24)) + c;
+}
+
+template <int kChains, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
+    packunpack_kernel(const std::uint32_t* coef, std::uint32_t* out, std::uint32_t iters) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t e = coef[2 * (t % kCoefSlots)];
+  const std::uint32_t c = coef[2 * (t % kCoefSlots) + 1];
+  std::uint32_t x[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) x[k] = chain_start_u(t, k);
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int k = 0; k < kChains; ++k) x[k] = repack_add(x[k], e, c);
+    }
+  }
+  std::uint32_t s = 0;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) s += x[k];
+  out[t] = s;
+}
+
+// f32 select: x = x > 1 ? x - a : x + b, a bounded walk whose direction is a runtime compare
+// (WebGPU's f32-select). a = 1 and b on a 1/64 grid, starts on a 1/64 grid: exact. 1 op per step.
+template <int kChains, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
+    select_f32_kernel(const float* coef, float* out, std::uint32_t iters) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const float a = coef[2 * (t % kCoefSlots)];
+  const float b = coef[2 * (t % kCoefSlots) + 1];
+  float x[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) x[k] = chain_start_f(t, k);
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int k = 0; k < kChains; ++k) x[k] = x[k] > 1.0f ? x[k] - a : x[k] + b;
+    }
+  }
+  float s = 0.0f;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) s += x[k];
+  out[t] = s;
+}
+
+// f32 clamp to [0, 1] of a multiply-add: x = min(max(fma(x, a, b), 0), 1) (WebGPU's f32-clamp and
+// f32-minmax, which differ only in how they count: 1 clamp, or a min and a max, per step). nvcc may
+// fold the clamp into the FMA's saturate modifier: that is what native code gets.
+template <int kChains, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
+    clamp_f32_kernel(const float* coef, float* out, std::uint32_t iters) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const float a = coef[2 * (t % kCoefSlots)];
+  const float b = coef[2 * (t % kCoefSlots) + 1];
+  float x[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) x[k] = chain_start_f(t, k);
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int k = 0; k < kChains; ++k) x[k] = fminf(fmaxf(fmaf(x[k], a, b), 0.0f), 1.0f);
+    }
+  }
+  float s = 0.0f;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) s += x[k];
+  out[t] = s;
+}
+
 // Packed int8 dot product: x = dp4a(x, m, x), signed bytes, 32-bit wrapping accumulate (IDP.4A):
 // 4 multiplies + 4 adds per instruction. The chain feeds its own bytes back in, so no two steps
 // are alike and nothing folds.

@@ -470,6 +470,96 @@ void run_dp4a(Env& env, Result& r) {
   }
 }
 
+// i32-div: a in [100003, 100444], b in [5, 68], per lane slot (x stays in [5, a / 5 + b]).
+void run_div_i32(Env& env, Result& r) {
+  std::vector<std::uint32_t> coef(2 * kCoefSlots);
+  for (int i = 0; i < kCoefSlots; ++i) {
+    coef[2 * i] = 100003U + 7U * static_cast<std::uint32_t>(i);
+    coef[2 * i + 1] = 5U + static_cast<std::uint32_t>(i);
+  }
+  DeviceArray<std::uint32_t> dcoef(coef.size());
+  dcoef.upload(coef);
+  const std::uint64_t steps = run_alu(
+      env, r, AluShape{8, 32, 2.0, "i32 a / x + b (nvcc's divide sequence), 2 ops per divide-add"},
+      div_i32_kernel<8, 32>, "launch of div_i32_kernel", dcoef.get(), false, [&](std::uint32_t t, std::uint64_t n) {
+        const int slot = static_cast<int>(t % kCoefSlots);
+        return host::div_chains(t, 8, n, static_cast<std::int32_t>(coef[2 * slot]),
+                                static_cast<std::int32_t>(coef[2 * slot + 1]));
+      });
+  if (r.valid) {
+    r.detail = fmt("threads first, middle, last: sums of 8 chains of %llu divide-adds matched the host",
+                   static_cast<unsigned long long>(steps));
+  }
+}
+
+// u32-packunpack: e odd (1..255), c hashed, per lane slot.
+void run_packunpack(Env& env, Result& r) {
+  std::vector<std::uint32_t> coef(2 * kCoefSlots);
+  for (int i = 0; i < kCoefSlots; ++i) {
+    coef[2 * i] = (hash32(kSeedCoef + 3U * static_cast<std::uint32_t>(i)) >> 24) | 1U;
+    coef[2 * i + 1] = hash32(~kSeedCoef + 3U * static_cast<std::uint32_t>(i));
+  }
+  DeviceArray<std::uint32_t> dcoef(coef.size());
+  dcoef.upload(coef);
+  const std::uint64_t steps = run_alu(
+      env, r, AluShape{8, 32, 2.0, "byte unpack, add, repack, word add (2 ops: unpack + pack)"},
+      packunpack_kernel<8, 32>, "launch of packunpack_kernel", dcoef.get(), false,
+      [&](std::uint32_t t, std::uint64_t n) {
+        const int slot = static_cast<int>(t % kCoefSlots);
+        return host::packunpack_chains(t, 8, n, coef[2 * slot], coef[2 * slot + 1]);
+      });
+  if (r.valid) {
+    r.detail = fmt("threads first, middle, last: sums of 8 chains of %llu repacks matched the host",
+                   static_cast<unsigned long long>(steps));
+  }
+}
+
+// f32-select: a = 1, b in [0.375, 0.484] on a 1/64 grid: every value exact.
+void run_select_f32(Env& env, Result& r) {
+  std::vector<float> coef(2 * kCoefSlots);
+  for (int i = 0; i < kCoefSlots; ++i) {
+    coef[2 * i] = 1.0f;
+    coef[2 * i + 1] = 0.375f + static_cast<float>(i % 8) / 64.0f;
+  }
+  DeviceArray<float> dcoef(coef.size());
+  dcoef.upload(coef);
+  const std::uint64_t steps = run_alu(
+      env, r, AluShape{8, 32, 1.0, "f32 select (x > 1 ? x - a : x + b), 1 op per step"}, select_f32_kernel<8, 32>,
+      "launch of select_f32_kernel", dcoef.get(), false, [&](std::uint32_t t, std::uint64_t n) {
+        return host::select_chains(t, 8, n, coef[2 * (t % kCoefSlots)], coef[2 * (t % kCoefSlots) + 1]);
+      });
+  if (r.valid) {
+    r.detail = fmt("threads first, middle, last: sums of 8 chains of %llu selects matched the host bit for bit",
+                   static_cast<unsigned long long>(steps));
+  }
+}
+
+// f32-clamp (ops 1 per step) and f32-minmax (2): a = 0.75, b in [0.0625, 0.172]: contracts towards
+// 4b inside (0, 1); starts in [-0.5, 0.5), so the lower bound binds in the first steps.
+template <int kOpsPerStep>
+void run_clamp_f32(Env& env, Result& r) {
+  std::vector<float> coef(2 * kCoefSlots);
+  for (int i = 0; i < kCoefSlots; ++i) {
+    coef[2 * i] = 0.75f;
+    coef[2 * i + 1] = 0.0625f + static_cast<float>(i % 8) / 64.0f;
+  }
+  DeviceArray<float> dcoef(coef.size());
+  dcoef.upload(coef);
+  const std::uint64_t steps = run_alu(
+      env, r,
+      AluShape{8, 32, static_cast<double>(kOpsPerStep),
+               kOpsPerStep == 1 ? "f32 min(max(fma(x, a, b), 0), 1), counted as 1 clamp per step"
+                                : "f32 min(max(fma(x, a, b), 0), 1), counted as a min and a max per step"},
+      clamp_f32_kernel<8, 32>, "launch of clamp_f32_kernel", dcoef.get(), false,
+      [&](std::uint32_t t, std::uint64_t n) {
+        return host::clamp_chains(t, 8, n, coef[2 * (t % kCoefSlots)], coef[2 * (t % kCoefSlots) + 1]);
+      });
+  if (r.valid) {
+    r.detail = fmt("threads first, middle, last: sums of 8 chains of %llu clamped FMAs matched the host bit for bit",
+                   static_cast<unsigned long long>(steps));
+  }
+}
+
 std::uint16_t half_bits(float f) {
   const __half_raw raw = __float2half_rn(f);
   return raw.x;
@@ -839,12 +929,17 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
       {"write-linear-u32", "Write, each 16-byte element as four 4-byte stores", {},
        with_bw(run_write<WriteForm::FourU32>)},
       {"memory-copy", "Copy A->B, read + write counted", {"memory-copy"}, with_bw(run_copy)},
-      {"f32-fma-scalar", "f32 FMA, 8 chains", {"f32-fma-scalar"}, run_f32<8, 32>},
+      {"f32-fma-scalar", "f32 FMA, 8 chains", {"f32-fma-scalar", "f32-fma-builtin"}, run_f32<8, 32>},
       {"f32-fma-vec4", "f32 FMA, 32 chains (8 x vec4)", {"f32-fma-vec4"}, run_f32<32, 8>},
       {"i32-mad-scalar", "i32 multiply-add, 8 chains", {"i32-mad-scalar"}, run_i32<8, 32>},
       {"i32-mad-vec4", "i32 multiply-add, 32 chains (8 x vec4)", {"i32-mad-vec4"}, run_i32<32, 8>},
       {"i8-dp4a", "Packed int8 dot product (dp4a), 16 chains", {"i8-dp4a"}, run_dp4a<16, 16>},
       {"f16-fma-vec4", "f16 FMA as half2, 16 half2 chains (8 x vec4<f16>)", {"f16-fma-vec4"}, run_f16<16, 16>},
+      {"i32-div", "i32 division a / x + b, 8 chains", {"i32-div"}, run_div_i32},
+      {"u32-packunpack", "u32 byte unpack/add/repack, 8 chains", {"u32-packunpack"}, run_packunpack},
+      {"f32-select", "f32 select walk, 8 chains", {"f32-select"}, run_select_f32},
+      {"f32-clamp", "f32 clamp to [0, 1] of an FMA, 8 chains", {"f32-clamp"}, run_clamp_f32<1>},
+      {"f32-minmax", "f32 min and max of an FMA, 8 chains", {"f32-minmax"}, run_clamp_f32<2>},
       {"subgroup-matrix-f16-f32-16x16x16", "Tensor core f16->f32 (mma.sync m16n8k16)",
        {"subgroup-matrix-f16-f32-16x16x16"}, run_mma_f16},
       {"subgroup-matrix-i8-i32-16x16x32", "Tensor core s8->s32 (mma.sync m16n8k32)",
