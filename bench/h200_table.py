@@ -58,10 +58,12 @@ NO_CEILING = {
                       "expression",
     "f32-select": "a counted select comes with an uncounted compare and add or subtract: no ceiling is claimed",
     "f32-clamp": "a clamp to [0, 1] is two FMNMX or a saturate modifier on the FMA, as the compiler chooses: no "
-                 "ceiling is claimed; the CUDA row (min(max(fma)), counted 1 per step) is what native code gets",
-    "f32-minmax": "as f32-clamp (the CUDA row runs the same kernel, counted 2 per step)",
-    "texture-interp-builtin": "texture filtering rates are not in the CUDA guide's per-SM tables: no ceiling is claimed",
-    "texture-interp-manual": "two texel loads and a blend per sample: no ceiling is claimed",
+                 "ceiling is claimed; the CUDA row (__saturatef(fma)) is what native code gets",
+    "f32-minmax": "as f32-clamp (the CUDA row runs max(min(fma, 1), 0) in the WGSL order, counted 2 per step)",
+    "texture-interp-builtin": "texture filtering rates are not in the CUDA guide's per-SM tables: no ceiling is "
+                              "claimed; the CUDA row (tex2D, linear filter) is what native code gets",
+    "texture-interp-manual": "two texel fetches and a blend per sample: no ceiling is claimed; the CUDA row fetches "
+                             "point-sampled from the same kind of texture",
 }
 
 UNIT_SCALE = {"GB/s": 1e9, "TFLOP/s": 1e12, "TOPS": 1e12}

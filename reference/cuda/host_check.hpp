@@ -96,6 +96,31 @@ inline float clamp_chains(std::uint32_t t, int chains, std::uint64_t steps, floa
   return s;
 }
 
+// The texture probes' texels (the WebGPU probes' own: component c of texel i is
+// (hash32((4 i + c) ^ 0x7E47E1) >> 22) / 1024 - 0.5) and what thread t stores after `samples`
+// samples, summed in the kernels' order: every sample and every partial sum is exact in f32 as long
+// as the sums stay below 2^12 (they do at the loop counts a 10 ms launch reaches), so this is exact.
+inline std::vector<float> texture_texels(std::uint32_t width) {
+  std::vector<float> v(static_cast<std::size_t>(width) * 4);
+  for (std::uint32_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(hash32(i ^ 0x7E47E1U) >> 22) / 1024.0f - 0.5f;
+  return v;
+}
+
+inline float texture_sum(const std::vector<float>& tex, std::uint32_t width, std::uint32_t t, std::uint64_t samples,
+                         std::uint32_t scan_seed) {
+  float s[4][4] = {};
+  const std::uint32_t mask = 4 * width - 1, start = hash32(t ^ scan_seed);
+  for (std::uint64_t j = 0; j < samples; ++j) {
+    const std::uint32_t q = (start + static_cast<std::uint32_t>(j)) & mask;
+    const std::uint32_t i0 = q >> 2, i1 = (i0 + 1) & (width - 1);
+    const float w = static_cast<float>(q & 3) / 4.0f;
+    for (int c = 0; c < 4; ++c) s[j % 4][c] += tex[4 * i0 + c] * (1.0f - w) + tex[4 * i1 + c] * w;
+  }
+  float v[4];
+  for (int c = 0; c < 4; ++c) v[c] = s[0][c] + s[1][c] + s[2][c] + s[3][c];
+  return v[0] + v[1] + v[2] + v[3];
+}
+
 // __dp4a(a, b, c) with signed bytes: c + sum of the four byte products, wrapping at 32 bits.
 inline std::uint32_t dp4a(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
   std::int64_t dot = 0;

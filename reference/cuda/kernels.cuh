@@ -396,10 +396,12 @@ __global__ void __launch_bounds__(kBlock)
   out[t] = s;
 }
 
-// f32 clamp to [0, 1] of a multiply-add: x = min(max(fma(x, a, b), 0), 1) (WebGPU's f32-clamp and
-// f32-minmax, which differ only in how they count: 1 clamp, or a min and a max, per step). nvcc may
-// fold the clamp into the FMA's saturate modifier: that is what native code gets.
-template <int kChains, int kUnroll>
+// f32 clamp to [0, 1] of a multiply-add (WebGPU's f32-clamp and f32-minmax). kMinMax false: the
+// clamp as native code writes it, __saturatef(fma(x, a, b)), 1 op per step; true: WGSL's
+// max(min(v, 1), 0) in that order, 2 ops per step (a min and a max). nvcc 13.0 turns both into one
+// FFMA.SAT per step (SASS of an H200 run, docs/results/probes-2026-12-01.md): native code pays one
+// instruction for the min-and-max form too.
+template <int kChains, int kUnroll, bool kMinMax>
 __global__ void __launch_bounds__(kBlock)
     clamp_f32_kernel(const float* coef, float* out, std::uint32_t iters) {
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -413,13 +415,107 @@ __global__ void __launch_bounds__(kBlock)
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
 #pragma unroll
-      for (int k = 0; k < kChains; ++k) x[k] = fminf(fmaxf(fmaf(x[k], a, b), 0.0f), 1.0f);
+      for (int k = 0; k < kChains; ++k) {
+        if constexpr (kMinMax) {
+          x[k] = fmaxf(fminf(fmaf(x[k], a, b), 1.0f), 0.0f);
+        } else {
+          x[k] = __saturatef(fmaf(x[k], a, b));
+        }
+      }
     }
   }
   float s = 0.0f;
 #pragma unroll
   for (int k = 0; k < kChains; ++k) s += x[k];
   out[t] = s;
+}
+
+// Texture interpolation (WebGPU's texture-interp-builtin and -manual): each thread scans a one-row
+// float4 texture of `width` texels (a power of two) from a hashed start, a quarter texel per sample,
+// 256 samples per loop iteration into four float4 accumulators, and stores the sum of their
+// components, as kernels/texture/*.wgsl do. Sample q sits at u = (q + 2) / (4 width): q / 4 texels
+// past the first texel's centre, a filter weight of 0, 1/4, 1/2 or 3/4 (exact in the texture
+// unit's 8-bit weight fraction), so every sample, and every sum, is exact and equal in both forms.
+inline constexpr std::uint32_t kTexScanSeed = 0x5CA11EDU;  // the WebGPU probes' scan seed
+inline constexpr int kTexSamplesPerIter = 256;
+
+__device__ __forceinline__ float tex_coordinate(std::uint32_t q, std::uint32_t mask, float inv) {
+  return static_cast<float>(q & mask) * inv + 2.0f * inv;
+}
+
+// The texture unit interpolates: tex2D through a linear filter, wrap addressing, normalized coordinates.
+__global__ void __launch_bounds__(kBlock)
+    tex_interp_kernel(cudaTextureObject_t tex, float* out, std::uint32_t iters, std::uint32_t width, float inv) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t mask = 4 * width - 1;
+  const std::uint32_t start = hash32(t ^ kTexScanSeed);
+  float4 s[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) s[k] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+    const std::uint32_t base = start + it * kTexSamplesPerIter;
+#pragma unroll
+    for (int j = 0; j < kTexSamplesPerIter / 4; ++j) {
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const float4 v = tex2D<float4>(tex, tex_coordinate(base + 4 * j + k, mask, inv), 0.5f);
+        s[k].x += v.x; s[k].y += v.y; s[k].z += v.z; s[k].w += v.w;
+      }
+    }
+  }
+  const float4 v = make_float4(s[0].x + s[1].x + s[2].x + s[3].x, s[0].y + s[1].y + s[2].y + s[3].y,
+                               s[0].z + s[1].z + s[2].z + s[3].z, s[0].w + s[1].w + s[2].w + s[3].w);
+  out[t] = v.x + v.y + v.z + v.w;
+}
+
+// The kernel interpolates: the two neighbouring texels fetched unfiltered and blended
+// (a * (1 - f) + b * f), texel space u * width - 0.5 wrapped to the row like the wrap address mode.
+// Fetch::Texture reads them through a point-sampled texture object (unnormalized coordinates, the
+// texel's centre), the counterpart of WGSL's textureLoad; Fetch::Global from a plain buffer with
+// __ldg (an experiment: what native code gets by keeping the data out of a texture).
+enum class Fetch { Texture, Global };
+
+template <Fetch kFetch>
+__global__ void __launch_bounds__(kBlock)
+    manual_interp_kernel(cudaTextureObject_t tex, const float4* texels, float* out, std::uint32_t iters,
+                         std::uint32_t width, float inv) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t mask = 4 * width - 1;
+  const std::uint32_t start = hash32(t ^ kTexScanSeed);
+  float4 s[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) s[k] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+    const std::uint32_t base = start + it * kTexSamplesPerIter;
+#pragma unroll
+    for (int j = 0; j < kTexSamplesPerIter / 4; ++j) {
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const float pos = tex_coordinate(base + 4 * j + k, mask, inv) * static_cast<float>(width) - 0.5f;
+        const float fl = floorf(pos);
+        const float f = pos - fl;
+        const std::uint32_t i0 = static_cast<std::uint32_t>(static_cast<int>(fl) + static_cast<int>(width)) & (width - 1);
+        const std::uint32_t i1 = (i0 + 1) & (width - 1);
+        float4 a, b;
+        if constexpr (kFetch == Fetch::Texture) {
+          a = tex2D<float4>(tex, static_cast<float>(i0) + 0.5f, 0.5f);
+          b = tex2D<float4>(tex, static_cast<float>(i1) + 0.5f, 0.5f);
+        } else {
+          a = __ldg(&texels[i0]);
+          b = __ldg(&texels[i1]);
+        }
+        s[k].x += a.x * (1.0f - f) + b.x * f;
+        s[k].y += a.y * (1.0f - f) + b.y * f;
+        s[k].z += a.z * (1.0f - f) + b.z * f;
+        s[k].w += a.w * (1.0f - f) + b.w * f;
+      }
+    }
+  }
+  const float4 v = make_float4(s[0].x + s[1].x + s[2].x + s[3].x, s[0].y + s[1].y + s[2].y + s[3].y,
+                               s[0].z + s[1].z + s[2].z + s[3].z, s[0].w + s[1].w + s[2].w + s[3].w);
+  out[t] = v.x + v.y + v.z + v.w;
 }
 
 // Packed int8 dot product: x = dp4a(x, m, x), signed bytes, 32-bit wrapping accumulate (IDP.4A):
