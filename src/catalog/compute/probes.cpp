@@ -800,8 +800,9 @@ std::vector<Probe> build() {
       "f32", "clamp", "clamp(x$k * m + cn, 0.0, 1.0)",
       "Chains x = clamp(x * m + cn, 0, 1) (m = 0.75, cn = c + d, c = 0.0625, d in [0, 0.125): contracts towards "
       "4 cn in [0.25, 0.75); the clamp binds in the first steps, whose starts are in [1, 2)). Compare with "
-      "f32-minmax, which counts its min and max separately: equal rates there mean clamp costs two "
-      "instructions, twice this rate means one (or a free saturate).",
+      "f32-minmax, the same chains counting a min and a max per step: f32-minmax at twice this rate means the "
+      "clamp compiles to a separate min and max; equal rates mean it is one instruction (or a saturate folded "
+      "into the multiply-add).",
       {"ops", "OP", "Clamps (the multiply-add is not counted)"}, 1,
       [](double x, double d, const Params& p) { return std::clamp(x * p.f[0] + (p.f[1] + d), 0.0, 1.0); },
       {0.75f, 0.0625f, 0.0f, 0.125f}, 1e-5, 0, 1 << 16));
