@@ -168,6 +168,9 @@ subgroup-matrix-i8-i32-16x16x32|mma_i8_kernelI|IMMA.16832.S8.S8|prefix|32
 memory-latency|chase_kernelE|LDG.E|exact|1
 write-linear-relaxed-gpu|write_relaxed_kernelE|STG.E|prefix|4
 memory-latency-relaxed-gpu|chase_relaxed_kernelE|LDG.E|prefix|1
+f32-select|select_f32_kernelILi8ELi32E|FSEL|exact|256
+f32-clamp|clamp_f32_kernelILi8ELi32ELb0E|FFMA.SAT|exact|256
+texture-interp-builtin|tex_interp_kernelE|TEX.LL|exact|256
 EOF
     # (f16: ptxas splits the half2 FMAs of the loop between the FMA pipe, HFMA2, and the tensor
     # pipe, HFMA2.MMA; together they are the 256 of the source's loop body.)

@@ -51,6 +51,19 @@ NO_CEILING = {
     "i32-f32-convert": "conversions: the guide's 16/SM/clk for 'other conversions' does not bound this code "
                        "(it measures above it: sm_90 has conversion forms on other pipes), so no ceiling is claimed",
     "f32-f16-convert": "conversions: as i32-f32-convert",
+    "i32-div": "sm_90 has no integer divide instruction (a reciprocal-based sequence of several instructions "
+               "per division), so no per-SM rate bounds it; the CUDA row is what native code gets",
+    "u32-packunpack": "a counted unpack or pack is several 32-bit integer instructions, as many as the compiler "
+                      "leaves after merging shifts and masks: no ceiling is claimed; the CUDA row runs the same "
+                      "expression",
+    "f32-select": "a counted select comes with an uncounted compare and add or subtract: no ceiling is claimed",
+    "f32-clamp": "a clamp to [0, 1] is two FMNMX or a saturate modifier on the FMA, as the compiler chooses: no "
+                 "ceiling is claimed; the CUDA row (__saturatef(fma)) is what native code gets",
+    "f32-minmax": "as f32-clamp (the CUDA row runs max(min(fma, 1), 0) in the WGSL order, counted 2 per step)",
+    "texture-interp-builtin": "texture filtering rates are not in the CUDA guide's per-SM tables: no ceiling is "
+                              "claimed; the CUDA row (tex2D, linear filter) is what native code gets",
+    "texture-interp-manual": "two texel fetches and a blend per sample: no ceiling is claimed; the CUDA row fetches "
+                             "point-sampled from the same kind of texture",
 }
 
 UNIT_SCALE = {"GB/s": 1e9, "TFLOP/s": 1e12, "TOPS": 1e12, "M/s": 1e6, "k/s": 1e3}

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "webgpu_bench/expected.hpp"
@@ -98,6 +99,25 @@ struct RawTiming {
 
 using PassEncoder = std::function<void(wgpu::ComputePassEncoder&)>;
 
+// A 2D texture as data, for kernels that sample: its format, size and texels row after row (rows
+// tightly packed, `bytes_per_texel` each). Plain data, so any WebGPU host creates the same texture.
+struct TextureData {
+  wgpu::TextureFormat format = wgpu::TextureFormat::RGBA32Float;
+  std::uint32_t width = 1, height = 1;
+  std::uint32_t bytes_per_texel = 16;
+  std::span<const std::byte> texels;
+};
+
+// A sampler: linear (bilinear) or nearest filtering, repeat or clamp-to-edge addressing, one mip level.
+struct SamplerSpec {
+  bool linear = true;
+  bool repeat = true;
+};
+
+// One resource of a bind group: a whole buffer, a texture (bound through its default view) or a
+// sampler.
+using BindingResource = std::variant<wgpu::Buffer, wgpu::Texture, wgpu::Sampler>;
+
 class Context {
  public:
   // Enumerates the adapters Dawn finds (the Null backend is left out).
@@ -160,6 +180,17 @@ class Context {
     return out;
   }
   void write(const wgpu::Buffer& buffer, std::uint64_t offset, const void* data, std::size_t size);
+
+  // A sampled texture (TextureBinding | CopyDst) holding `data`, created and written inside the
+  // validation and out-of-memory scopes: a format or size the device refuses is an error value
+  // (ErrorKind::Failed), never an uncaptured error.
+  Expected<wgpu::Texture> texture_with_data(const TextureData& data, std::string_view label);
+  Expected<wgpu::Sampler> sampler(const SamplerSpec& spec, std::string_view label);
+  // Group 0 of `pipeline` (its automatic layout) with `resources` at bindings 0..n-1. A resource
+  // that does not fit the layout (e.g. an unfilterable texture with a filtering sampler) is an error
+  // value (ErrorKind::Failed) naming the binding problem Dawn reports.
+  Expected<wgpu::BindGroup> bind_group(const wgpu::ComputePipeline& pipeline,
+                                       std::span<const BindingResource> resources, std::string_view label);
 
   // The one timed region: encodes one compute pass (timestamps at its start and end when the
   // feature exists), submits it, and waits for completion. Reports both clocks.

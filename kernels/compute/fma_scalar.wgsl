@@ -1,9 +1,12 @@
-// f32-fma-scalar / f16-fma-scalar: eight independent scalar FMA chains x = fma(x, m, c) per
-// invocation, 32 steps each per loop trip (the work knob `iterations`): 256 FMAs per trip. The
-// loop runs four trips per pass (1024 FMAs), then single trips for the remainder, because Dawn's
-// robustness guards every pass of a loop and a short body would measure the guard (see
-// fma_vec4.wgsl). Every chain does 32 x iterations FMAs in the same order either way. m < 1, so every
-// chain contracts towards c / (1 - m) and stays finite at any loop count.
+// f32-fma-scalar / f32-fma-builtin / f16-fma-scalar: eight independent scalar FMA chains per
+// invocation, 32 steps each per loop trip (the work knob `iterations`): 256 FMAs per trip. The step
+// (the STEP substitution) is `x * m + c` for f32-fma-scalar, the multiply-add that WGSL lets a
+// compiler contract into one FMA, and `fma(x, m, c)` for f32-fma-builtin and f16-fma-scalar, the
+// fused operation asked for by name. The loop runs four trips per pass (1024 FMAs), then single
+// trips for the remainder, because Dawn's robustness guards every pass of a loop and a short body
+// would measure the guard (see fma_vec4.wgsl). Every chain does 32 x iterations FMAs in the same
+// order either way. m < 1, so every chain contracts towards c / (1 - m) and stays finite at any
+// loop count.
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
@@ -17,14 +20,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   for (var n = 0u; n < passes; n++) {
 //#repeat s 128
 //#repeat k 8
-    x$k = fma(x$k, m, c);
+    x$k = $STEP;
 //#end
 //#end
   }
   for (var n = passes * 4u; n < p.iterations; n++) {
 //#repeat s 32
 //#repeat k 8
-    x$k = fma(x$k, m, c);
+    x$k = $STEP;
 //#end
 //#end
   }

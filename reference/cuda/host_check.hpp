@@ -48,6 +48,79 @@ inline std::uint32_t i32_chains(std::uint32_t t, int chains, std::uint64_t steps
   return s;
 }
 
+inline std::uint32_t div_chains(std::uint32_t t, int chains, std::uint64_t steps, std::int32_t a, std::int32_t b) {
+  std::uint32_t s = 0;
+  for (int k = 0; k < chains; ++k) {
+    std::int32_t x = static_cast<std::int32_t>(chain_start_u(t, k) >> 17) + 1;
+    for (std::uint64_t n = 0; n < steps; ++n) x = a / x + b;
+    s += static_cast<std::uint32_t>(x);
+  }
+  return s;
+}
+
+// The four bytes of v, each plus e (wrapping within the byte), then the word plus c (carrying).
+inline std::uint32_t repack_add(std::uint32_t v, std::uint32_t e, std::uint32_t c) {
+  std::uint32_t r = 0;
+  for (int i = 0; i < 4; ++i) r |= (((v >> (8 * i)) + e) & 0xFFU) << (8 * i);
+  return r + c;
+}
+
+inline std::uint32_t packunpack_chains(std::uint32_t t, int chains, std::uint64_t steps, std::uint32_t e,
+                                       std::uint32_t c) {
+  std::uint32_t s = 0;
+  for (int k = 0; k < chains; ++k) {
+    std::uint32_t x = chain_start_u(t, k);
+    for (std::uint64_t n = 0; n < steps; ++n) x = repack_add(x, e, c);
+    s += x;
+  }
+  return s;
+}
+
+inline float select_chains(std::uint32_t t, int chains, std::uint64_t steps, float a, float b) {
+  float s = 0.0f;
+  for (int k = 0; k < chains; ++k) {
+    float x = chain_start_f(t, k);
+    for (std::uint64_t n = 0; n < steps; ++n) x = x > 1.0f ? x - a : x + b;
+    s += x;
+  }
+  return s;
+}
+
+inline float clamp_chains(std::uint32_t t, int chains, std::uint64_t steps, float a, float b) {
+  float s = 0.0f;
+  for (int k = 0; k < chains; ++k) {
+    float x = chain_start_f(t, k);
+    for (std::uint64_t n = 0; n < steps; ++n) x = std::fmin(std::fmax(std::fma(x, a, b), 0.0f), 1.0f);
+    s += x;
+  }
+  return s;
+}
+
+// The texture probes' texels (the WebGPU probes' own: component c of texel i is
+// (hash32((4 i + c) ^ 0x7E47E1) >> 22) / 1024 - 0.5) and what thread t stores after `samples`
+// samples, summed in the kernels' order: every sample and every partial sum is exact in f32 as long
+// as the sums stay below 2^12 (they do at the loop counts a 10 ms launch reaches), so this is exact.
+inline std::vector<float> texture_texels(std::uint32_t width) {
+  std::vector<float> v(static_cast<std::size_t>(width) * 4);
+  for (std::uint32_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(hash32(i ^ 0x7E47E1U) >> 22) / 1024.0f - 0.5f;
+  return v;
+}
+
+inline float texture_sum(const std::vector<float>& tex, std::uint32_t width, std::uint32_t t, std::uint64_t samples,
+                         std::uint32_t scan_seed) {
+  float s[4][4] = {};
+  const std::uint32_t mask = 4 * width - 1, start = hash32(t ^ scan_seed);
+  for (std::uint64_t j = 0; j < samples; ++j) {
+    const std::uint32_t q = (start + static_cast<std::uint32_t>(j)) & mask;
+    const std::uint32_t i0 = q >> 2, i1 = (i0 + 1) & (width - 1);
+    const float w = static_cast<float>(q & 3) / 4.0f;
+    for (int c = 0; c < 4; ++c) s[j % 4][c] += tex[4 * i0 + c] * (1.0f - w) + tex[4 * i1 + c] * w;
+  }
+  float v[4];
+  for (int c = 0; c < 4; ++c) v[c] = s[0][c] + s[1][c] + s[2][c] + s[3][c];
+  return v[0] + v[1] + v[2] + v[3];
+}
+
 // __dp4a(a, b, c) with signed bytes: c + sum of the four byte products, wrapping at 32 bits.
 inline std::uint32_t dp4a(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
   std::int64_t dot = 0;

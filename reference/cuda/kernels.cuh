@@ -316,6 +316,212 @@ __global__ void __launch_bounds__(kBlock)
   out[t] = s;
 }
 
+// i32 division: x = a / x + b, the divisor loop-carried so no reciprocal of an invariant can be
+// hoisted (WebGPU's i32-div). a, b > 0 and x starts positive, so x stays in [b, a / b + b]: never
+// zero, never negative. sm_90 has no integer divide instruction; nvcc emits its reciprocal-based
+// sequence per division, as the Vulkan driver does for OpSDiv. Counted 2 ops per divide-add.
+template <int kChains, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
+    div_i32_kernel(const std::uint32_t* coef, std::uint32_t* out, std::uint32_t iters) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const int a = static_cast<int>(coef[2 * (t % kCoefSlots)]);
+  const int b = static_cast<int>(coef[2 * (t % kCoefSlots) + 1]);
+  int x[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) x[k] = static_cast<int>(chain_start_u(t, k) >> 17) + 1;
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int k = 0; k < kChains; ++k) x[k] = a / x[k] + b;
+    }
+  }
+  std::uint32_t s = 0;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) s += static_cast<std::uint32_t>(x[k]);
+  out[t] = s;
+}
+
+// u32 byte unpack / add / repack with shifts and masks, then a whole-word add of c whose carries
+// cross the bytes, so the bytes cannot be kept unpacked between steps (WebGPU's u32-packunpack,
+// the same expression). Counted 2 ops per step (an unpack and a pack).
+__device__ __forceinline__ std::uint32_t repack_add(std::uint32_t v, std::uint32_t e, std::uint32_t c) {
+  const std::uint32_t b0 = (v & 0xFFU) + e, b1 = ((v >> 8) & 0xFFU) + e, b2 = ((v >> 16) & 0xFFU) + e,
+                      b3 = (v >> 24) + e;
+  return ((b0 & 0xFFU) | ((b1 & 0xFFU) << 8) | ((b2 & 0xFFU) << 16) | (b3 << 24)) + c;
+}
+
+template <int kChains, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
+    packunpack_kernel(const std::uint32_t* coef, std::uint32_t* out, std::uint32_t iters) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t e = coef[2 * (t % kCoefSlots)];
+  const std::uint32_t c = coef[2 * (t % kCoefSlots) + 1];
+  std::uint32_t x[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) x[k] = chain_start_u(t, k);
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int k = 0; k < kChains; ++k) x[k] = repack_add(x[k], e, c);
+    }
+  }
+  std::uint32_t s = 0;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) s += x[k];
+  out[t] = s;
+}
+
+// f32 select: x = x > 1 ? x - a : x + b, a bounded walk whose direction is a runtime compare
+// (WebGPU's f32-select). a = 1 and b on a 1/64 grid, starts on a 1/64 grid: exact. 1 op per step.
+template <int kChains, int kUnroll>
+__global__ void __launch_bounds__(kBlock)
+    select_f32_kernel(const float* coef, float* out, std::uint32_t iters) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const float a = coef[2 * (t % kCoefSlots)];
+  const float b = coef[2 * (t % kCoefSlots) + 1];
+  float x[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) x[k] = chain_start_f(t, k);
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int k = 0; k < kChains; ++k) x[k] = x[k] > 1.0f ? x[k] - a : x[k] + b;
+    }
+  }
+  float s = 0.0f;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) s += x[k];
+  out[t] = s;
+}
+
+// f32 clamp to [0, 1] of a multiply-add (WebGPU's f32-clamp and f32-minmax). kMinMax false: the
+// clamp as native code writes it, __saturatef(fma(x, a, b)), 1 op per step; true: WGSL's
+// max(min(v, 1), 0) in that order, 2 ops per step (a min and a max). nvcc 13.0 turns both into one
+// FFMA.SAT per step (SASS of an H200 run, docs/results/probes-2026-12-01.md): native code pays one
+// instruction for the min-and-max form too.
+template <int kChains, int kUnroll, bool kMinMax>
+__global__ void __launch_bounds__(kBlock)
+    clamp_f32_kernel(const float* coef, float* out, std::uint32_t iters) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const float a = coef[2 * (t % kCoefSlots)];
+  const float b = coef[2 * (t % kCoefSlots) + 1];
+  float x[kChains];
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) x[k] = chain_start_f(t, k);
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+#pragma unroll
+      for (int k = 0; k < kChains; ++k) {
+        if constexpr (kMinMax) {
+          x[k] = fmaxf(fminf(fmaf(x[k], a, b), 1.0f), 0.0f);
+        } else {
+          x[k] = __saturatef(fmaf(x[k], a, b));
+        }
+      }
+    }
+  }
+  float s = 0.0f;
+#pragma unroll
+  for (int k = 0; k < kChains; ++k) s += x[k];
+  out[t] = s;
+}
+
+// Texture interpolation (WebGPU's texture-interp-builtin and -manual): each thread scans a one-row
+// float4 texture of `width` texels (a power of two) from a hashed start, a quarter texel per sample,
+// 256 samples per loop iteration into four float4 accumulators, and stores the sum of their
+// components, as kernels/texture/*.wgsl do. Sample q sits at u = (q + 2) / (4 width): q / 4 texels
+// past the first texel's centre, a filter weight of 0, 1/4, 1/2 or 3/4 (exact in the texture
+// unit's 8-bit weight fraction), so every sample, and every sum, is exact and equal in both forms.
+inline constexpr std::uint32_t kTexScanSeed = 0x5CA11EDU;  // the WebGPU probes' scan seed
+inline constexpr int kTexSamplesPerIter = 256;
+
+__device__ __forceinline__ float tex_coordinate(std::uint32_t q, std::uint32_t mask, float inv) {
+  return static_cast<float>(q & mask) * inv + 2.0f * inv;
+}
+
+// The texture unit interpolates: tex2D through a linear filter, wrap addressing, normalized coordinates.
+__global__ void __launch_bounds__(kBlock)
+    tex_interp_kernel(cudaTextureObject_t tex, float* out, std::uint32_t iters, std::uint32_t width, float inv) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t mask = 4 * width - 1;
+  const std::uint32_t start = hash32(t ^ kTexScanSeed);
+  float4 s[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) s[k] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+    const std::uint32_t base = start + it * kTexSamplesPerIter;
+#pragma unroll
+    for (int j = 0; j < kTexSamplesPerIter / 4; ++j) {
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const float4 v = tex2D<float4>(tex, tex_coordinate(base + 4 * j + k, mask, inv), 0.5f);
+        s[k].x += v.x; s[k].y += v.y; s[k].z += v.z; s[k].w += v.w;
+      }
+    }
+  }
+  const float4 v = make_float4(s[0].x + s[1].x + s[2].x + s[3].x, s[0].y + s[1].y + s[2].y + s[3].y,
+                               s[0].z + s[1].z + s[2].z + s[3].z, s[0].w + s[1].w + s[2].w + s[3].w);
+  out[t] = v.x + v.y + v.z + v.w;
+}
+
+// The kernel interpolates: the two neighbouring texels fetched unfiltered and blended
+// (a * (1 - f) + b * f), texel space u * width - 0.5 wrapped to the row like the wrap address mode.
+// Fetch::Texture reads them through a point-sampled texture object (unnormalized coordinates, the
+// texel's centre), the counterpart of WGSL's textureLoad; Fetch::Global from a plain buffer with
+// __ldg (an experiment: what native code gets by keeping the data out of a texture).
+enum class Fetch { Texture, Global };
+
+template <Fetch kFetch>
+__global__ void __launch_bounds__(kBlock)
+    manual_interp_kernel(cudaTextureObject_t tex, const float4* texels, float* out, std::uint32_t iters,
+                         std::uint32_t width, float inv) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t mask = 4 * width - 1;
+  const std::uint32_t start = hash32(t ^ kTexScanSeed);
+  float4 s[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) s[k] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll 1
+  for (std::uint32_t it = 0; it < iters; ++it) {
+    const std::uint32_t base = start + it * kTexSamplesPerIter;
+#pragma unroll
+    for (int j = 0; j < kTexSamplesPerIter / 4; ++j) {
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const float pos = tex_coordinate(base + 4 * j + k, mask, inv) * static_cast<float>(width) - 0.5f;
+        const float fl = floorf(pos);
+        const float f = pos - fl;
+        const std::uint32_t i0 = static_cast<std::uint32_t>(static_cast<int>(fl) + static_cast<int>(width)) & (width - 1);
+        const std::uint32_t i1 = (i0 + 1) & (width - 1);
+        float4 a, b;
+        if constexpr (kFetch == Fetch::Texture) {
+          a = tex2D<float4>(tex, static_cast<float>(i0) + 0.5f, 0.5f);
+          b = tex2D<float4>(tex, static_cast<float>(i1) + 0.5f, 0.5f);
+        } else {
+          a = __ldg(&texels[i0]);
+          b = __ldg(&texels[i1]);
+        }
+        s[k].x += a.x * (1.0f - f) + b.x * f;
+        s[k].y += a.y * (1.0f - f) + b.y * f;
+        s[k].z += a.z * (1.0f - f) + b.z * f;
+        s[k].w += a.w * (1.0f - f) + b.w * f;
+      }
+    }
+  }
+  const float4 v = make_float4(s[0].x + s[1].x + s[2].x + s[3].x, s[0].y + s[1].y + s[2].y + s[3].y,
+                               s[0].z + s[1].z + s[2].z + s[3].z, s[0].w + s[1].w + s[2].w + s[3].w);
+  out[t] = v.x + v.y + v.z + v.w;
+}
+
 // Packed int8 dot product: x = dp4a(x, m, x), signed bytes, 32-bit wrapping accumulate (IDP.4A):
 // 4 multiplies + 4 adds per instruction. The chain feeds its own bytes back in, so no two steps
 // are alike and nothing folds.

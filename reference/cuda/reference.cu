@@ -472,6 +472,179 @@ void run_dp4a(Env& env, Result& r) {
   }
 }
 
+// i32-div: a in [100003, 100444], b in [5, 68], per lane slot (x stays in [5, a / 5 + b]).
+void run_div_i32(Env& env, Result& r) {
+  std::vector<std::uint32_t> coef(2 * kCoefSlots);
+  for (int i = 0; i < kCoefSlots; ++i) {
+    coef[2 * i] = 100003U + 7U * static_cast<std::uint32_t>(i);
+    coef[2 * i + 1] = 5U + static_cast<std::uint32_t>(i);
+  }
+  DeviceArray<std::uint32_t> dcoef(coef.size());
+  dcoef.upload(coef);
+  const std::uint64_t steps = run_alu(
+      env, r, AluShape{8, 32, 2.0, "i32 a / x + b (nvcc's divide sequence), 2 ops per divide-add"},
+      div_i32_kernel<8, 32>, "launch of div_i32_kernel", dcoef.get(), false, [&](std::uint32_t t, std::uint64_t n) {
+        const int slot = static_cast<int>(t % kCoefSlots);
+        return host::div_chains(t, 8, n, static_cast<std::int32_t>(coef[2 * slot]),
+                                static_cast<std::int32_t>(coef[2 * slot + 1]));
+      });
+  if (r.valid) {
+    r.detail = fmt("threads first, middle, last: sums of 8 chains of %llu divide-adds matched the host",
+                   static_cast<unsigned long long>(steps));
+  }
+}
+
+// u32-packunpack: e odd (1..255), c hashed, per lane slot.
+void run_packunpack(Env& env, Result& r) {
+  std::vector<std::uint32_t> coef(2 * kCoefSlots);
+  for (int i = 0; i < kCoefSlots; ++i) {
+    coef[2 * i] = (hash32(kSeedCoef + 3U * static_cast<std::uint32_t>(i)) >> 24) | 1U;
+    coef[2 * i + 1] = hash32(~kSeedCoef + 3U * static_cast<std::uint32_t>(i));
+  }
+  DeviceArray<std::uint32_t> dcoef(coef.size());
+  dcoef.upload(coef);
+  const std::uint64_t steps = run_alu(
+      env, r, AluShape{8, 32, 2.0, "byte unpack, add, repack, word add (2 ops: unpack + pack)"},
+      packunpack_kernel<8, 32>, "launch of packunpack_kernel", dcoef.get(), false,
+      [&](std::uint32_t t, std::uint64_t n) {
+        const int slot = static_cast<int>(t % kCoefSlots);
+        return host::packunpack_chains(t, 8, n, coef[2 * slot], coef[2 * slot + 1]);
+      });
+  if (r.valid) {
+    r.detail = fmt("threads first, middle, last: sums of 8 chains of %llu repacks matched the host",
+                   static_cast<unsigned long long>(steps));
+  }
+}
+
+// f32-select: a = 1, b in [0.375, 0.484] on a 1/64 grid: every value exact.
+void run_select_f32(Env& env, Result& r) {
+  std::vector<float> coef(2 * kCoefSlots);
+  for (int i = 0; i < kCoefSlots; ++i) {
+    coef[2 * i] = 1.0f;
+    coef[2 * i + 1] = 0.375f + static_cast<float>(i % 8) / 64.0f;
+  }
+  DeviceArray<float> dcoef(coef.size());
+  dcoef.upload(coef);
+  const std::uint64_t steps = run_alu(
+      env, r, AluShape{8, 32, 1.0, "f32 select (x > 1 ? x - a : x + b), 1 op per step"}, select_f32_kernel<8, 32>,
+      "launch of select_f32_kernel", dcoef.get(), false, [&](std::uint32_t t, std::uint64_t n) {
+        return host::select_chains(t, 8, n, coef[2 * (t % kCoefSlots)], coef[2 * (t % kCoefSlots) + 1]);
+      });
+  if (r.valid) {
+    r.detail = fmt("threads first, middle, last: sums of 8 chains of %llu selects matched the host bit for bit",
+                   static_cast<unsigned long long>(steps));
+  }
+}
+
+// f32-clamp (a saturate, 1 op per step) and f32-minmax (a min then a max, 2): a = 0.75, b in [0.0625, 0.172]: contracts towards
+// 4b inside (0, 1); starts in [-0.5, 0.5), so the lower bound binds in the first steps.
+template <int kOpsPerStep>
+void run_clamp_f32(Env& env, Result& r) {
+  std::vector<float> coef(2 * kCoefSlots);
+  for (int i = 0; i < kCoefSlots; ++i) {
+    coef[2 * i] = 0.75f;
+    coef[2 * i + 1] = 0.0625f + static_cast<float>(i % 8) / 64.0f;
+  }
+  DeviceArray<float> dcoef(coef.size());
+  dcoef.upload(coef);
+  const std::uint64_t steps = run_alu(
+      env, r,
+      AluShape{8, 32, static_cast<double>(kOpsPerStep),
+               kOpsPerStep == 1 ? "f32 __saturatef(fma(x, a, b)), counted as 1 clamp per step"
+                                : "f32 max(min(fma(x, a, b), 1), 0), counted as a min and a max per step"},
+      clamp_f32_kernel<8, 32, kOpsPerStep == 2>, "launch of clamp_f32_kernel", dcoef.get(), false,
+      [&](std::uint32_t t, std::uint64_t n) {
+        return host::clamp_chains(t, 8, n, coef[2 * (t % kCoefSlots)], coef[2 * (t % kCoefSlots) + 1]);
+      });
+  if (r.valid) {
+    r.detail = fmt("threads first, middle, last: sums of 8 chains of %llu clamped FMAs matched the host bit for bit",
+                   static_cast<unsigned long long>(steps));
+  }
+}
+
+// texture-interp-builtin (Interp::Sampler), texture-interp-manual (Interp::Fetch) and the experiment
+// texture-interp-manual-global (Interp::Global): the texels of the WebGPU probes in a 4096 x 1 float4
+// CUDA array behind a texture object (linear filter and normalized coordinates for the sampler
+// path, point filter and texel coordinates for the fetch path; wrap addressing), or in a plain
+// buffer. One full wave, loop count calibrated to --target-ms; 32 bytes (two float4 texels)
+// counted per sample, as the WebGPU probes count.
+enum class Interp { Sampler, Fetch, Global };
+
+template <Interp kInterp>
+void run_texture(Env& env, Result& r) {
+  constexpr std::uint32_t kWidth = 4096;
+  const float inv = 1.0f / static_cast<float>(4 * kWidth);
+  const std::vector<float> texels = host::texture_texels(kWidth);
+  DeviceArray<float4> buffer(kWidth);
+  WGB_CK(cudaMemcpy(buffer.get(), texels.data(), texels.size() * sizeof(float), cudaMemcpyHostToDevice));
+  struct Texture {
+    cudaArray_t array = nullptr;
+    cudaTextureObject_t object = 0;
+    ~Texture() {
+      if (object) cudaDestroyTextureObject(object);
+      if (array) cudaFreeArray(array);
+    }
+  } tex;
+  if (kInterp != Interp::Global) {
+    const cudaChannelFormatDesc channel = cudaCreateChannelDesc<float4>();
+    WGB_CK(cudaMallocArray(&tex.array, &channel, kWidth, 1));
+    WGB_CK(cudaMemcpy2DToArray(tex.array, 0, 0, texels.data(), kWidth * sizeof(float4), kWidth * sizeof(float4), 1,
+                               cudaMemcpyHostToDevice));
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = tex.array;
+    cudaTextureDesc desc{};
+    desc.addressMode[0] = desc.addressMode[1] = cudaAddressModeWrap;
+    desc.filterMode = kInterp == Interp::Sampler ? cudaFilterModeLinear : cudaFilterModePoint;
+    desc.readMode = cudaReadModeElementType;
+    desc.normalizedCoords = kInterp == Interp::Sampler ? 1 : 0;
+    WGB_CK(cudaCreateTextureObject(&tex.object, &res, &desc, nullptr));
+  }
+  constexpr Fetch kFetch = kInterp == Interp::Global ? Fetch::Global : Fetch::Texture;
+  const unsigned blocks = kInterp == Interp::Sampler ? full_wave_blocks(env, tex_interp_kernel)
+                                                     : full_wave_blocks(env, manual_interp_kernel<kFetch>);
+  const std::uint32_t total = blocks * kBlock;
+  DeviceArray<float> out(total);
+  auto launch = [&](std::uint32_t iters) {
+    if (kInterp == Interp::Sampler) {
+      tex_interp_kernel<<<blocks, kBlock>>>(tex.object, out.get(), iters, kWidth, inv);
+    } else {
+      manual_interp_kernel<kFetch><<<blocks, kBlock>>>(tex.object, buffer.get(), out.get(), iters, kWidth, inv);
+    }
+    check(cudaGetLastError(), "launch of a texture interpolation kernel", __FILE__, __LINE__);
+  };
+  // The f32 sums are exact while they stay below 2^12: at most 16 loop iterations (4096 samples per
+  // thread, 1024 per accumulator, each component below 0.5 in magnitude, so |sum| < 512).
+  const std::uint32_t iters = calibrate(env, env.opt.target_ms, 1, 16, launch);
+  r.param("block_size", kBlock);
+  r.param("blocks", blocks);
+  r.param("threads", static_cast<double>(total));
+  r.param("texture", "float4, 4096 x 1 texels (64 KiB)");
+  r.param("samples_per_loop_iteration", kTexSamplesPerIter);
+  r.param("loop_iterations", iters);
+  r.param("interpolation", kInterp == Interp::Sampler ? "tex2D, linear filter, wrap"
+                           : kInterp == Interp::Fetch ? "two point-sampled tex2D fetches and a blend"
+                                                      : "two __ldg float4 loads and a blend");
+  r.work_unit = "bytes";
+  r.unit = "GB/s";
+  r.unit_scale = 1e9;
+  r.work_per_launch = static_cast<double>(total) * iters * kTexSamplesPerIter * 32.0;
+  r.samples_ms = sample(env, 1, [&](int) { launch(iters); });
+  const std::uint64_t samples = static_cast<std::uint64_t>(iters) * kTexSamplesPerIter;
+  for (std::uint32_t t : validation_threads(total)) {
+    const float got = out.download(t, 1)[0];
+    const float want = host::texture_sum(texels, kWidth, t, samples, kTexScanSeed);
+    if (std::memcmp(&got, &want, sizeof(float)) != 0) {
+      r.detail = fmt("thread %u: %.9g, host %.9g after %llu samples", t, got, want,
+                     static_cast<unsigned long long>(samples));
+      return;
+    }
+  }
+  r.valid = true;
+  r.detail = fmt("threads first, middle, last: sums of %llu interpolated samples matched the host bit for bit",
+                 static_cast<unsigned long long>(samples));
+}
+
 std::uint16_t half_bits(float f) {
   const __half_raw raw = __float2half_rn(f);
   return raw.x;
@@ -1042,12 +1215,23 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
       {"write-linear-u32", "Write, each 16-byte element as four 4-byte stores", {},
        with_bw(run_write<WriteForm::FourU32>)},
       {"memory-copy", "Copy A->B, read + write counted", {"memory-copy"}, with_bw(run_copy)},
-      {"f32-fma-scalar", "f32 FMA, 8 chains", {"f32-fma-scalar"}, run_f32<8, 32>},
+      {"f32-fma-scalar", "f32 FMA, 8 chains", {"f32-fma-scalar", "f32-fma-builtin"}, run_f32<8, 32>},
       {"f32-fma-vec4", "f32 FMA, 32 chains (8 x vec4)", {"f32-fma-vec4"}, run_f32<32, 8>},
       {"i32-mad-scalar", "i32 multiply-add, 8 chains", {"i32-mad-scalar"}, run_i32<8, 32>},
       {"i32-mad-vec4", "i32 multiply-add, 32 chains (8 x vec4)", {"i32-mad-vec4"}, run_i32<32, 8>},
       {"i8-dp4a", "Packed int8 dot product (dp4a), 16 chains", {"i8-dp4a"}, run_dp4a<16, 16>},
       {"f16-fma-vec4", "f16 FMA as half2, 16 half2 chains (8 x vec4<f16>)", {"f16-fma-vec4"}, run_f16<16, 16>},
+      {"i32-div", "i32 division a / x + b, 8 chains", {"i32-div"}, run_div_i32},
+      {"u32-packunpack", "u32 byte unpack/add/repack, 8 chains", {"u32-packunpack"}, run_packunpack},
+      {"f32-select", "f32 select walk, 8 chains", {"f32-select"}, run_select_f32},
+      {"f32-clamp", "f32 clamp to [0, 1] of an FMA, 8 chains", {"f32-clamp"}, run_clamp_f32<1>},
+      {"f32-minmax", "f32 min and max of an FMA, 8 chains", {"f32-minmax"}, run_clamp_f32<2>},
+      {"texture-interp-builtin", "Texture interpolation by the texture unit (tex2D, linear filter)",
+       {"texture-interp-builtin"}, run_texture<Interp::Sampler>},
+      {"texture-interp-manual", "Texture interpolation in the kernel (two point-sampled texture fetches and a blend)",
+       {"texture-interp-manual"}, run_texture<Interp::Fetch>},
+      {"texture-interp-manual-global", "Texture interpolation in the kernel from a plain buffer (two __ldg loads)", {},
+       run_texture<Interp::Global>},
       {"subgroup-matrix-f16-f32-16x16x16", "Tensor core f16->f32 (mma.sync m16n8k16)",
        {"subgroup-matrix-f16-f32-16x16x16"}, run_mma_f16},
       {"subgroup-matrix-i8-i32-16x16x32", "Tensor core s8->s32 (mma.sync m16n8k32)",

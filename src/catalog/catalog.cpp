@@ -8,8 +8,8 @@ const std::vector<BenchmarkDefinition>& builtin_benchmarks() {
   static const std::vector<BenchmarkDefinition> all = [] {
     std::vector<BenchmarkDefinition> v;
     for (auto* family : {&catalog::bandwidth_benchmarks, &catalog::latency_benchmarks, &catalog::compute_benchmarks,
-                         &catalog::subgroup_matrix_benchmarks, &catalog::technique_benchmarks,
-                         &catalog::api_benchmarks}) {
+                         &catalog::texture_benchmarks, &catalog::subgroup_matrix_benchmarks,
+                         &catalog::technique_benchmarks, &catalog::api_benchmarks}) {
       auto defs = family();
       v.insert(v.end(), std::make_move_iterator(defs.begin()), std::make_move_iterator(defs.end()));
     }

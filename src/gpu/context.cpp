@@ -646,6 +646,95 @@ Expected<std::vector<std::byte>> Context::read(const wgpu::Buffer& buffer, std::
   return out;
 }
 
+// ---- textures and bind groups ------------------------------------------------------------------------
+
+namespace {
+
+// Validation failures of resource creation are the resource's fault, not a shader's.
+Status as_failed(Status st) {
+  if (!st && st.error().kind == ErrorKind::Compile) {
+    Error e = std::move(st).error();
+    e.kind = ErrorKind::Failed;
+    return e;
+  }
+  return st;
+}
+
+}  // namespace
+
+Expected<wgpu::Texture> Context::texture_with_data(const TextureData& data, std::string_view label) {
+  const std::uint64_t row = static_cast<std::uint64_t>(data.width) * data.bytes_per_texel;
+  if (data.width == 0 || data.height == 0 || data.texels.size() != row * data.height) {
+    return make_error(ErrorKind::Failed, fmt::format("texture '{}': {} bytes of texels for {} x {} texels of {} bytes",
+                                                     label, data.texels.size(), data.width, data.height,
+                                                     data.bytes_per_texel));
+  }
+  WGB_PUSH_SCOPES();
+  wgpu::TextureDescriptor desc;
+  desc.label = wgpu::StringView(label);
+  desc.usage = wgpu::TextureUsage::TextureBinding | wgpu::TextureUsage::CopyDst;
+  desc.dimension = wgpu::TextureDimension::e2D;
+  desc.size = {data.width, data.height, 1};
+  desc.format = data.format;
+  wgpu::Texture texture = device_.CreateTexture(&desc);
+  wgpu::TexelCopyTextureInfo dst;
+  dst.texture = texture;
+  wgpu::TexelCopyBufferLayout layout;
+  layout.bytesPerRow = static_cast<std::uint32_t>(row);
+  layout.rowsPerImage = data.height;
+  const wgpu::Extent3D size{data.width, data.height, 1};
+  queue_.WriteTexture(&dst, data.texels.data(), data.texels.size(), &layout, &size);
+  if (auto st = as_failed(pop_scopes(instance_, device_, fmt::format("texture '{}' ({} x {})", label, data.width,
+                                                                      data.height)));
+      !st) {
+    return std::move(st).error();
+  }
+  return texture;
+}
+
+Expected<wgpu::Sampler> Context::sampler(const SamplerSpec& spec, std::string_view label) {
+  WGB_PUSH_SCOPES();
+  wgpu::SamplerDescriptor desc;
+  desc.label = wgpu::StringView(label);
+  const auto address = spec.repeat ? wgpu::AddressMode::Repeat : wgpu::AddressMode::ClampToEdge;
+  desc.addressModeU = desc.addressModeV = desc.addressModeW = address;
+  desc.magFilter = desc.minFilter = spec.linear ? wgpu::FilterMode::Linear : wgpu::FilterMode::Nearest;
+  desc.mipmapFilter = wgpu::MipmapFilterMode::Nearest;
+  wgpu::Sampler s = device_.CreateSampler(&desc);
+  if (auto st = as_failed(pop_scopes(instance_, device_, fmt::format("sampler '{}'", label))); !st) {
+    return std::move(st).error();
+  }
+  return s;
+}
+
+Expected<wgpu::BindGroup> Context::bind_group(const wgpu::ComputePipeline& pipeline,
+                                              std::span<const BindingResource> resources, std::string_view label) {
+  std::vector<wgpu::BindGroupEntry> entries(resources.size());
+  for (std::size_t i = 0; i < resources.size(); ++i) {
+    auto& e = entries[i];
+    e.binding = static_cast<std::uint32_t>(i);
+    if (const auto* b = std::get_if<wgpu::Buffer>(&resources[i])) {
+      e.buffer = *b;
+      e.size = b->GetSize();
+    } else if (const auto* t = std::get_if<wgpu::Texture>(&resources[i])) {
+      e.textureView = t->CreateView();
+    } else {
+      e.sampler = std::get<wgpu::Sampler>(resources[i]);
+    }
+  }
+  WGB_PUSH_SCOPES();
+  wgpu::BindGroupDescriptor desc;
+  desc.label = wgpu::StringView(label);
+  desc.layout = pipeline.GetBindGroupLayout(0);
+  desc.entryCount = entries.size();
+  desc.entries = entries.data();
+  wgpu::BindGroup group = device_.CreateBindGroup(&desc);
+  if (auto st = as_failed(pop_scopes(instance_, device_, fmt::format("bind group '{}'", label))); !st) {
+    return std::move(st).error();
+  }
+  return group;
+}
+
 // ---- timing ------------------------------------------------------------------------------------------
 
 Status Context::prepare_timing() {

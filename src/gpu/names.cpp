@@ -153,6 +153,7 @@ const std::vector<wgpu::FeatureName>& requested_features() {
       wgpu::FeatureName::ShaderF16,
       wgpu::FeatureName::TimestampQuery,
       wgpu::FeatureName::Subgroups,
+      wgpu::FeatureName::Float32Filterable,  // texture-interp-builtin: linear filtering of rgba32float
   };
   return f;
 }

@@ -158,7 +158,7 @@ TEST(CatalogCompute, TheLoopCountChangesTheResult) {
 // either side (the probes' own operands contract towards a fixed point, which hides a trip).
 TEST(CatalogCompute, FmaProbesDoExactlyTheirTripsInFourTripPasses) {
   WGB_GPU_OR_SKIP(ctx);
-  for (const char* id : {"f32-fma-scalar", "f32-fma-vec4", "f16-fma-scalar", "f16-fma-vec4"}) {
+  for (const char* id : {"f32-fma-scalar", "f32-fma-builtin", "f32-fma-vec4", "f16-fma-scalar", "f16-fma-vec4"}) {
     const auto* found = alu::find_probe(id);
     ASSERT_NE(found, nullptr) << id;
     if (!supported(ctx, *found)) continue;
@@ -183,7 +183,8 @@ TEST(CatalogCompute, FmaProbesDoExactlyTheirTripsInFourTripPasses) {
 TEST(CatalogCompute, ValidatorRejectsCorruptedOutputs) {
   WGB_GPU_OR_SKIP(ctx);
   for (const char* id : {"f32-fma-scalar", "f16-fma-vec4", "i32-mad-scalar", "i8-dp4a", "f32-sincos",
-                         "u32-reversebits", "i32-f32-convert"}) {
+                         "u32-reversebits", "i32-f32-convert", "i32-div", "u32-packunpack", "f32-select",
+                         "f32-clamp", "f32-minmax"}) {
     const auto* probe = alu::find_probe(id);
     ASSERT_NE(probe, nullptr);
     if (!supported(ctx, *probe)) continue;

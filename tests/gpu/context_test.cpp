@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <span>
+#include <vector>
 
 #include "gpu/hash.hpp"
 #include "report/document.hpp"
@@ -90,6 +92,82 @@ TEST(Context, TimedPassReportsBothClocks) {
     EXPECT_TRUE(t->gpu_ms.has_value());
   }
   EXPECT_GT(ctx->empty_submit_ms(), 0);
+}
+
+// Textures, samplers and mixed bind groups: a kernel reads back what was uploaded, and resources
+// that do not fit are error values (never uncaptured errors that would poison later timings).
+constexpr std::string_view kLoadTexel = R"(
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@group(0) @binding(1) var tex: texture_2d<f32>;
+@compute @workgroup_size(1) fn main() {
+  for (var i = 0u; i < 4u; i++) {
+    let v = textureLoad(tex, vec2<u32>(i, 1u), 0);
+    out[4u * i] = v.x; out[4u * i + 1u] = v.y; out[4u * i + 2u] = v.z; out[4u * i + 3u] = v.w;
+  }
+})";
+
+TEST(Context, TextureWithDataIsReadBackByAKernel) {
+  WGB_GPU_OR_SKIP(ctx);
+  std::vector<float> texels(4 * 2 * 4);  // 4 x 2 rgba32float
+  for (std::size_t i = 0; i < texels.size(); ++i) texels[i] = static_cast<float>(i) * 0.5f;
+  gpu::TextureData data{.width = 4, .height = 2, .texels = std::as_bytes(std::span<const float>(texels))};
+  auto tex = ctx->texture_with_data(data, "test-texels");
+  ASSERT_TRUE(tex) << tex.error().message;
+  auto pipeline = ctx->pipeline(kLoadTexel, "load-texel");
+  ASSERT_TRUE(pipeline) << pipeline.error().message;
+  auto out = ctx->buffer(16 * 4, wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc, "texel-out");
+  ASSERT_TRUE(out);
+  const std::vector<gpu::BindingResource> resources{*out, *tex};
+  auto group = ctx->bind_group(*pipeline, resources, "load-texel");
+  ASSERT_TRUE(group) << group.error().message;
+  ASSERT_TRUE(ctx->run_pass([&](wgpu::ComputePassEncoder& pass) {
+    pass.SetPipeline(*pipeline);
+    pass.SetBindGroup(0, *group);
+    pass.DispatchWorkgroups(1);
+  }));
+  auto got = ctx->read_as<float>(*out, 0, 16);
+  ASSERT_TRUE(got);
+  for (std::size_t i = 0; i < 16; ++i) EXPECT_EQ((*got)[i], texels[16 + i]) << i;  // row 1
+}
+
+TEST(Context, TextureAndBindGroupMistakesAreErrorValues) {
+  WGB_GPU_OR_SKIP(ctx);
+  std::vector<float> texels(8);
+  // Two texels of data for a 4 x 1 texture.
+  auto tex = ctx->texture_with_data({.width = 4, .height = 1, .texels = std::as_bytes(std::span<const float>(texels))},
+                                    "short");
+  ASSERT_FALSE(tex);
+  EXPECT_EQ(tex.error().kind, ErrorKind::Failed);
+  EXPECT_NE(tex.error().message.find("'short'"), std::string::npos) << tex.error().message;
+  // Wider than the device allows: Dawn's validation error, captured.
+  const std::uint32_t too_wide = ctx->limits().maxTextureDimension2D * 2;
+  std::vector<std::byte> wide(static_cast<std::size_t>(too_wide) * 16);
+  auto big = ctx->texture_with_data({.width = too_wide, .height = 1, .texels = wide}, "too-wide");
+  ASSERT_FALSE(big);
+  EXPECT_EQ(big.error().kind, ErrorKind::Failed);
+  // A sampler where the layout wants a texture.
+  auto pipeline = ctx->pipeline(kLoadTexel, "load-texel");
+  ASSERT_TRUE(pipeline);
+  auto out = ctx->buffer(64, wgpu::BufferUsage::Storage, "texel-out");
+  auto sampler = ctx->sampler({}, "linear");
+  ASSERT_TRUE(out && sampler);
+  const std::vector<gpu::BindingResource> wrong{*out, *sampler};
+  auto group = ctx->bind_group(*pipeline, wrong, "wrong");
+  ASSERT_FALSE(group);
+  EXPECT_EQ(group.error().kind, ErrorKind::Failed);
+  EXPECT_NE(group.error().message.find("bind group 'wrong'"), std::string::npos) << group.error().message;
+  EXPECT_TRUE(ctx->check_errors()) << "nothing may escape as an uncaptured error";
+}
+
+TEST(Context, Float32FilterableIsRequestedWhereTheAdapterOffersIt) {
+  WGB_GPU_OR_SKIP(ctx);
+  auto adapters = gpu::Context::enumerate();
+  ASSERT_TRUE(adapters);
+  for (const auto& a : *adapters) {
+    if (a.device != ctx->adapter().device) continue;
+    const bool offered = std::find(a.features.begin(), a.features.end(), "float32-filterable") != a.features.end();
+    EXPECT_EQ(ctx->has_feature("float32-filterable"), offered);
+  }
 }
 
 TEST(Context, BadAdapterSelectorsAreClearErrors) {

@@ -37,11 +37,12 @@ TEST(GpuNames, EveryLimitIsListed) {
 
 TEST(GpuNames, EnabledFeaturesAreTheRequestedOnesTheAdapterOffers) {
   const std::vector<std::string> offered{"core-features-and-limits", "shader-f16", "texture-compression-bc",
-                                         "timestamp-query", "chromium-experimental-subgroup-matrix"};
-  EXPECT_EQ(enabled_features(offered, false),
-            (std::vector<std::string>{"core-features-and-limits", "shader-f16", "timestamp-query"}));
+                                         "timestamp-query", "chromium-experimental-subgroup-matrix",
+                                         "float32-filterable"};
+  EXPECT_EQ(enabled_features(offered, false), (std::vector<std::string>{"core-features-and-limits", "float32-filterable",
+                                                                        "shader-f16", "timestamp-query"}));
   const auto experimental = enabled_features(offered, true);
-  EXPECT_EQ(experimental.size(), 4u);
+  EXPECT_EQ(experimental.size(), 5u);
   EXPECT_TRUE(enabled_features({"texture-compression-bc"}, false).empty());
 }
 

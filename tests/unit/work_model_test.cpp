@@ -9,6 +9,7 @@
 
 #include "catalog/bandwidth/bandwidth.hpp"
 #include "catalog/compute/alu.hpp"
+#include "catalog/texture/texture.hpp"
 #include "gpu/hash.hpp"
 #include "webgpu_bench/suite.hpp"
 
@@ -35,6 +36,10 @@ const std::map<std::string, double> kHandCounts = {
     {"f16-rsqrt", 256},      {"f16-log", 256},        {"f16-pow", 256},       {"f16-sincos", 512},
     {"i32-f32-convert", 512}, {"f32-f16-convert", 512}, {"u32-countonebits", 256}, {"u32-reversebits", 256},
     {"u32-firstleadingbit", 256},
+    // Counted as webgpu-bench-core counts the same ids: the explicit fma() 2 per FMA, a divide-add 2
+    // (like a multiply-add), a byte unpack + repack of a u32 2, a select or a clamp 1, a min + max 2.
+    {"f32-fma-builtin", 512}, {"i32-div", 512}, {"u32-packunpack", 512}, {"f32-select", 256},
+    {"f32-clamp", 256},       {"f32-minmax", 512},
 };
 
 TEST(WorkModel, EveryAluProbeHasItsHandCount) {
@@ -51,6 +56,38 @@ TEST(WorkModel, EveryAluProbeHasItsHandCount) {
   EXPECT_NE(find_probe("f32-fma-vec4")->metric.name.find("FMA counts 2"), std::string::npos);
   EXPECT_NE(find_probe("i32-mad-mat4")->metric.name.find("multiply-add counts 2"), std::string::npos);
   EXPECT_EQ(find_probe("f32-fma-scalar")->metric.key, "flops");
+}
+
+// Texture probes: two rgba32float texels (32 bytes) per interpolated sample, 256 samples per
+// invocation per loop trip, the same count for the sampler and the shader path.
+TEST(WorkModel, TextureProbesCountTwoTexelsPerSample) {
+  const auto w = catalog::texture::work_model(1000, 7);
+  EXPECT_DOUBLE_EQ(w.bytes_read, 1000.0 * 7 * 256 * 32);
+  EXPECT_EQ(w.bytes_written, 0);
+  EXPECT_EQ(w.operations, 0);
+  std::size_t found = 0;
+  for (const auto& d : builtin_benchmarks()) {
+    if (d.category != "texture") continue;
+    ++found;
+    EXPECT_EQ(d.metric.key, "bytes") << d.id;
+    EXPECT_NE(d.description.find("32 bytes per sample"), std::string::npos) << d.id;
+    EXPECT_EQ(d.source.find("template error"), std::string::npos) << d.id;
+    EXPECT_EQ(d.source.find('$'), std::string::npos) << d.id;
+  }
+  EXPECT_EQ(found, 2u);
+  // The host's interpolation: quarter-texel steps from the first texel's centre.
+  const auto tex = catalog::texture::texels(catalog::texture::kWidth);
+  for (float v : tex) {
+    EXPECT_GE(v, -0.5f);
+    EXPECT_LT(v, 0.5f);
+  }
+  auto p = catalog::texture::params(1, 1);
+  EXPECT_FLOAT_EQ(p.inv, 1.0f / (4 * 4096));
+  const auto one = catalog::texture::reference(p, tex, 0);
+  p.iterations = 2;
+  const auto two = catalog::texture::reference(p, tex, 0);
+  EXPECT_NE(one.value, two.value);
+  EXPECT_GT(two.scale, one.scale);
 }
 
 TEST(WorkModel, ScatterBytesScaleWithTheWindow) {
@@ -92,6 +129,7 @@ TEST(WorkModel, RawCatalogIdsAreAllPresentWithMetrics) {
       EXPECT_EQ(d.source.find("template error"), std::string::npos) << d.id << ": " << d.source.substr(0, 200);
     }
   }
+  for (const char* id : {"texture-interp-builtin", "texture-interp-manual"}) EXPECT_TRUE(ids.count(id)) << id;
   for (const char* id : {"read-linear", "write-linear", "read-gather-16kb", "read-gather-4mb", "read-gather-64mb",
                          "write-scatter-16kb", "write-scatter-4mb", "write-scatter-64mb"}) {
     EXPECT_TRUE(ids.count(id)) << id;
@@ -125,8 +163,24 @@ TEST(AluTemplate, GeneratedSourcesAreLongUnrolledBodies) {
     }
     return fmas;
   };
-  const std::string src = find_probe("f32-fma-scalar")->source();
+  // f32-fma-scalar writes the multiply-add out (the compiler may contract it); f32-fma-builtin and
+  // f16-fma-scalar call fma() by name. Same chains, same trips.
+  auto mad_statements = [](const std::string& src) {
+    std::size_t n = 0;
+    std::istringstream lines(src);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find("//") == std::string::npos && line.find(" * m + c;") != std::string::npos) ++n;
+    }
+    return n;
+  };
+  const std::string src = find_probe("f32-fma-builtin")->source();
   EXPECT_EQ(fma_statements(src), 4u * 256 + 256);   // 8 chains x (128 + 32) steps
+  EXPECT_EQ(fma_statements(find_probe("f16-fma-scalar")->source()), 4u * 256 + 256);
+  EXPECT_EQ(mad_statements(find_probe("f32-fma-scalar")->source()), 4u * 256 + 256);
+  EXPECT_EQ(fma_statements(find_probe("f32-fma-scalar")->source()), 0u);
+  EXPECT_NE(find_probe("f32-clamp")->source().find("clamp(x7 * m + cn, 0.0, 1.0)"), std::string::npos);
+  EXPECT_NE(find_probe("f32-minmax")->source().find("max(min(x7 * m + cn, 1.0), 0.0)"), std::string::npos);
+  EXPECT_NE(find_probe("i32-div")->source().find("x7 = a / x7 + bn;"), std::string::npos);
   EXPECT_EQ(fma_statements(find_probe("f32-fma-vec4")->source()), 4u * 64 + 64);  // 4 chains x (64 + 16)
   EXPECT_EQ(src.find('$'), std::string::npos);
   EXPECT_TRUE(find_probe("f16-fma-vec4")->source().starts_with("enable f16;\nalias T = f16;"));

@@ -2,6 +2,7 @@
 // model per invocation per loop trip), its operands, and the host reference of what each
 // invocation stores. The references replay the kernels step by step: integer probes bit for bit,
 // float probes in double precision (compared within the probe's tolerance).
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -319,6 +320,45 @@ Expectation i32_f32_ref(const Params& p, u32 t) {
   return exact(sum);
 }
 
+Expectation i32_div_ref(const Params& p, u32 t) {
+  const i32 a = static_cast<i32>(p.ia >> 12);
+  i32 x[8];
+  for (u32 k = 0; k < 8; ++k) x[k] = static_cast<i32>(bits(p, t, k) >> 17) + 1;
+  for (u32 n = 0; n < p.iterations; ++n) {
+    const i32 b = 5 + static_cast<i32>(trip_word(p, n) >> 24);
+    for (u32 s = 0; s < 32; ++s) {
+      for (auto& v : x) v = a / v + b;  // positive operands: C++ and WGSL both truncate
+    }
+  }
+  u32 sum = 0;
+  for (i32 v : x) sum += static_cast<u32>(v);
+  return exact(sum);
+}
+
+u32 repack(u32 v, u32 e) {
+  u32 out = 0;
+  for (u32 byte = 0; byte < 4; ++byte) out |= (((v >> (8 * byte)) + e) & 0xFFu) << (8 * byte);
+  return out;
+}
+
+Expectation packunpack_ref(const Params& p, u32 t) {
+  u32 x[8], c[8];
+  for (u32 k = 0; k < 8; ++k) {
+    x[k] = bits(p, t, k);
+    c[k] = bits(p, t, 8 + k);
+  }
+  for (u32 n = 0; n < p.iterations; ++n) {
+    const u32 w = trip_word(p, n);
+    for (u32 k = 0; k < 8; ++k) {
+      const u32 e = ((c[k] + w) >> 24) | 1u;
+      for (u32 s = 0; s < 32; ++s) x[k] = repack(x[k], e) + c[k];
+    }
+  }
+  u32 sum = 0;
+  for (u32 v : x) sum += v;
+  return exact(sum);
+}
+
 u32 first_leading_bit(u32 x) { return x == 0 ? 0xFFFFFFFFu : 31u - static_cast<u32>(std::countl_zero(x)); }
 u32 reverse_bits(u32 x) {
   u32 r = 0;
@@ -333,7 +373,8 @@ const Metric kMadOps{"ops", "OP", "Integer ops (a multiply-add counts 2)"};
 const Metric kDotOps{"ops", "OP", "Integer ops (a 4-wide 8-bit dot product with its accumulate counts 8)"};
 
 Probe fma_probe(std::string type, std::string shape, std::string kernel, std::string what,
-                std::function<Expectation(const Params&, u32)> ref, std::array<float, 4> f) {
+                std::function<Expectation(const Params&, u32)> ref, std::array<float, 4> f,
+                Substitutions substitutions = {}) {
   const bool half = type == "f16";
   Probe p;
   p.id = type + "-fma-" + shape;
@@ -341,6 +382,7 @@ Probe fma_probe(std::string type, std::string shape, std::string kernel, std::st
   p.description = what + (half ? " In f16 (needs shader-f16)." : "") +
                   " Counts results: 2 FLOP per FMA (256 FMAs per invocation per loop trip).";
   p.kernel = std::move(kernel);
+  p.substitutions = std::move(substitutions);
   p.f16 = half;
   p.metric = kFlops;
   p.peak_class = half ? "fp16" : "fp32";
@@ -423,14 +465,35 @@ std::vector<Probe> build() {
   // uniform values per half2 pair (kernels/compute/fma_vec4.wgsl says why).
   const std::array<float, 4> vec4_ops{0.9375f, 0.125f, 0.9375f, 0.125f};
   for (const std::string type : {"f32", "f16"}) {
-    v.push_back(fma_probe(type, "scalar", "fma_scalar",
-                          "Eight independent scalar FMA chains x = fma(x, m, c) per invocation, 32 steps each per "
-                          "loop trip, four trips per pass of the kernel's loop; m, c from a uniform, starting "
-                          "values from the invocation id.",
-                          [](const Params& p, u32 t) {
-                            return float_chains<8>(p, t, 32, [&](double x) { return x * p.f[0] + p.f[1]; });
-                          },
-                          chain_ops));
+    const auto scalar_ref = [](const Params& p, u32 t) {
+      return float_chains<8>(p, t, 32, [&](double x) { return x * p.f[0] + p.f[1]; });
+    };
+    if (type == "f32") {
+      // The multiply-add written out, as webgpu-bench-core's f32-fma-scalar has it: WGSL lets the
+      // compiler contract it into one FMA, and f32-fma-builtin beside it shows whether it does.
+      v.push_back(fma_probe(type, "scalar", "fma_scalar",
+                            "Eight independent scalar chains x = x * m + c per invocation, 32 steps each per loop "
+                            "trip, four trips per pass of the kernel's loop; m, c from a uniform, starting values "
+                            "from the invocation id. Written as a multiply and an add, which WGSL lets the compiler "
+                            "contract into one FMA: f32-fma-builtin runs the same chains with fma() asked for by "
+                            "name, so equal rates mean the compiler contracts, and a lower rate here means it "
+                            "does not.",
+                            scalar_ref, chain_ops, {{"STEP", "x$k * m + c"}}));
+      v.push_back(fma_probe(type, "builtin", "fma_scalar",
+                            "The f32-fma-scalar chains with the fused multiply-add asked for by name: eight "
+                            "independent scalar chains x = fma(x, m, c) per invocation, 32 steps each per loop "
+                            "trip. Equal to f32-fma-scalar where the compiler contracts x * m + c into an FMA, "
+                            "faster where it does not.",
+                            scalar_ref, chain_ops, {{"STEP", "fma(x$k, m, c)"}}));
+      v.back().label = "f32 FMA, fma() builtin";
+    } else {
+      v.push_back(fma_probe(type, "scalar", "fma_scalar",
+                            "Eight independent scalar FMA chains x = fma(x, m, c) per invocation, 32 steps each per "
+                            "loop trip, four trips per pass of the kernel's loop; m, c from a uniform, starting "
+                            "values from the invocation id. Written with fma(), where webgpu-bench-core's "
+                            "f16-fma-scalar writes x * m + c and leaves the contraction to the compiler.",
+                            scalar_ref, chain_ops, {{"STEP", "fma(x$k, m, c)"}}));
+    }
     v.push_back(fma_probe(type, "vec4", "fma_vec4",
                           "Four independent vec4 FMA chains (16 lanes) per invocation, 16 steps each per loop trip, "
                           "four trips per pass of the kernel's loop (256 vec4 FMAs straight-line: the fastest body on "
@@ -614,6 +677,35 @@ std::vector<Probe> build() {
         [](double x, double d, const Params&) { return std::sin(x) + std::cos(x) + d; }, {0.0f, 0.0f, 0.0f, 0.25f},
         1e-3, 0.05, 1 << 13));
   }
+  // These ids are shared with webgpu-bench-core, which counts the add of these maps too (2 per step,
+  // like a multiply-add; sincos counts its two operations in both): at equal speed its figure is
+  // twice this one, and the description says so.
+  for (auto& p : v) {
+    if (p.kernel == "float_unary" && p.ops_per_iteration == 256) {
+      p.description += " webgpu-bench-core's probe of this id counts the add as well (2 per step), so at equal "
+                       "speed its figure is twice this one.";
+    }
+  }
+
+  {
+    Probe p;
+    p.id = "i32-div";
+    p.label = "i32 division";
+    p.description =
+        "Eight independent i32 chains x = a / x + b per invocation, 32 steps each per loop trip: the divisor is "
+        "the loop-carried value, so no reciprocal can be hoisted (a = 152,671 from a uniform; b = 5 + a per-trip "
+        "0..255 hashed from the trip index, so every trip moves the chains; x stays in [5, 30,794]: no zero "
+        "divisor, no overflow). Counts results: 2 ops per step (the division and the add, as a multiply-add "
+        "counts 2; 512 per invocation per loop trip), as webgpu-bench-core counts its i32-div.";
+    p.kernel = "i32_div";
+    p.metric = {"ops", "OP", "Integer ops (a divide-add counts 2, like a multiply-add)"};
+    p.peak_class = "alu";
+    p.ops_per_iteration = 512;
+    p.work_note = "8 chains x 32 divide-adds x 2 ops per invocation per loop trip";
+    p.max_iterations = 1 << 14;
+    p.reference = i32_div_ref;
+    v.push_back(std::move(p));
+  }
 
   {
     Probe p;
@@ -676,6 +768,57 @@ std::vector<Probe> build() {
   v.push_back(bit_probe("firstleadingbit", "firstLeadingBit(x$k) + cn$k",
                         "Leading-bit chains x = firstLeadingBit(x) + c (0xFFFFFFFF for 0).", "leading-bit search",
                         first_leading_bit));
+  {
+    Probe p;
+    p.id = "u32-packunpack";
+    p.label = "u32 byte unpack/pack";
+    p.description =
+        "Eight independent u32 chains per invocation, 32 steps each per loop trip; a step unpacks the word's four "
+        "bytes with shifts and masks, adds e to each (wrapping within the byte) and packs them again: the bit "
+        "operations of unpack4xU8 / pack4xU8, written out (no builtin). A whole-word add of a per-chain operand "
+        "after each step carries across the bytes, so the bytes cannot be kept unpacked between steps (without "
+        "it a compiler folds the 32 steps into one add per byte, as LLVM does on lavapipe). e is odd, per chain "
+        "and per trip (hashed from the trip index), so every trip moves every byte. Counts results: 2 ops per "
+        "step (one unpack and one pack of a whole u32, since the compiler is free to merge the individual shifts "
+        "and masks; the add is not counted; 512 per invocation per loop trip), as webgpu-bench-core counts its "
+        "u32-packunpack, whose kernel lacks the add.";
+    p.kernel = "u32_packunpack";
+    p.metric = {"ops", "OP", "Byte unpacks and packs (each of a whole u32 counts 1; the add is not counted)"};
+    p.peak_class = "alu";
+    p.ops_per_iteration = 512;
+    p.work_note = "8 chains x 32 steps x (1 unpack + 1 pack) per invocation per loop trip";
+    p.reference = packunpack_ref;
+    v.push_back(std::move(p));
+  }
+
+  // Select, clamp and min/max (f32): the float_unary chains with a per-trip operand. Operands and
+  // starts are on a 2^-11 grid, so select's chains are exact in f32; clamp and min/max contract
+  // (m = 0.75) towards 4 cn in [0.25, 0.75), clamped to [0, 1] in the first steps (starts are in [1, 2)).
+  v.push_back(unary_probe(
+      "f32", "select", "select(x$k + cn, x$k - m, x$k > 1.0)",
+      "Chains x = select(x + cn, x - m, x > 1): a bounded walk whose direction is a runtime compare (m = 1, "
+      "cn = c + d, c = 0.375, d in [0, 0.125): x stays in (0, 2), every value exact in f32), as webgpu-bench-core's "
+      "f32-select steps.",
+      {"ops", "OP", "Selects (the compare and the add or subtract are not counted)"}, 1,
+      [](double x, double d, const Params& p) { return x > 1.0 ? x - p.f[0] : x + (p.f[1] + d); },
+      {1.0f, 0.375f, 0.0f, 0.125f}, 1e-6, 0, 1 << 16));
+  v.push_back(unary_probe(
+      "f32", "clamp", "clamp(x$k * m + cn, 0.0, 1.0)",
+      "Chains x = clamp(x * m + cn, 0, 1) (m = 0.75, cn = c + d, c = 0.0625, d in [0, 0.125): contracts towards "
+      "4 cn in [0.25, 0.75); the clamp binds in the first steps, whose starts are in [1, 2)). Compare with "
+      "f32-minmax, the same chains counting a min and a max per step: f32-minmax at twice this rate means the "
+      "clamp compiles to a separate min and max; equal rates mean it is one instruction (or a saturate folded "
+      "into the multiply-add).",
+      {"ops", "OP", "Clamps (the multiply-add is not counted)"}, 1,
+      [](double x, double d, const Params& p) { return std::clamp(x * p.f[0] + (p.f[1] + d), 0.0, 1.0); },
+      {0.75f, 0.0625f, 0.0f, 0.125f}, 1e-5, 0, 1 << 16));
+  v.push_back(unary_probe(
+      "f32", "minmax", "max(min(x$k * m + cn, 1.0), 0.0)",
+      "Chains x = max(min(x * m + cn, 1), 0): f32-clamp's chains written as a minimum and a maximum (same "
+      "operands).",
+      {"ops", "OP", "Minimums and maximums (each counts 1; the multiply-add is not counted)"}, 2,
+      [](double x, double d, const Params& p) { return std::max(std::min(x * p.f[0] + (p.f[1] + d), 1.0), 0.0); },
+      {0.75f, 0.0625f, 0.0f, 0.125f}, 1e-5, 0, 1 << 16));
   return v;
 }
 
