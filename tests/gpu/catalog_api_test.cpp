@@ -184,7 +184,13 @@ TEST(CatalogApi, RowsRecordTheClockTheyWereTimedOn) {
     EXPECT_GT(r.value, 0) << r.id;
   }
   EXPECT_EQ(rows[0].timing_method, TimingMethod::OperationWallClock);
-  EXPECT_EQ(rows[1].timing_method, ctx->has_timestamps() ? TimingMethod::GpuTimestamp : TimingMethod::WallClock);
+  // The copy is timed like a pass: GPU timestamps, or the wall clock minus the empty-submit cost
+  // where there are none or they were demoted (on a loaded CPU driver that happens).
+  EXPECT_TRUE(rows[1].timing_method == TimingMethod::GpuTimestamp || rows[1].timing_method == TimingMethod::WallClock)
+      << to_string(rows[1].timing_method);
+  if (!ctx->has_timestamps()) {
+    EXPECT_EQ(rows[1].timing_method, TimingMethod::WallClock);
+  }
 }
 
 }  // namespace
