@@ -267,13 +267,18 @@ class WgbDeviceHost {
 
   async createPipeline(req) {
     const device = this.device;
+    // The compilation messages say what is wrong; the scope keeps the same error from also
+    // reaching the uncaptured-error list of the next pass.
+    device.pushErrorScope('validation');
     const module = device.createShaderModule({code: String(req.wgsl), label: req.label || undefined});
     const info = await module.getCompilationInfo();
+    const moduleError = await device.popErrorScope();
     const errors = info.messages.filter((m) => m.type === 'error');
     if (errors.length > 0) {
       const text = errors.map((m) => `${m.lineNum}:${m.linePos}: ${m.message}`).join('\n');
       throw new WgbHostError('compile', text);
     }
+    if (moduleError) throw new WgbHostError('compile', moduleError.message);
     const compute = {module, entryPoint: req.entry || 'main'};
     if (req.constants && Object.keys(req.constants).length > 0) compute.constants = req.constants;
     let pipeline;

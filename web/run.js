@@ -108,6 +108,11 @@
     sab = new SharedArrayBuffer(CHANNEL_BYTES);
     header = new Int32Array(sab, 0, 4);
     let inWorker = false;
+    // webgpu_thread=main: the main-thread fallback on a browser that would not need it (for tests).
+    if (params.get('webgpu_thread') === 'main') {
+      state.webgpu_thread = 'main';
+      return false;
+    }
     try {
       hostWorker = new Worker('/run/device-host.js');
       inWorker = await new Promise((resolve) => {
