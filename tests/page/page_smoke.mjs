@@ -109,8 +109,12 @@ if (s.phase === 'error' && /built without the browser engine/.test(s.error || ''
 }
 if (s.phase !== 'done') await finish(1, `FAIL: phase ${s.phase}, error ${s.error}, progress ${JSON.stringify(s.progress)}`);
 if (!s.rows.length) await finish(1, 'FAIL: no row');
+// Measured and validated: "ok", or "throttled" (measured while the shared machine was busy).
 for (const r of s.rows) {
-  if (r.status !== 'ok') await finish(1, `FAIL: row ${r.id} is ${r.status}: ${r.error || r.reason || JSON.stringify(r).slice(0, 300)}`);
+  if (r.status !== 'ok' && r.status !== 'throttled') {
+    await finish(1, `FAIL: row ${r.id} is ${r.status}: ${r.message || JSON.stringify(r).slice(0, 300)}`);
+  }
+  if (!r.validation) await finish(1, `FAIL: row ${r.id} carries no validation`);
 }
 if (!s.progress || !s.progress.done) await finish(1, 'FAIL: the last progress event is not "done"');
 if (!s.submitted_url) await finish(1, `FAIL: not submitted: ${s.submit_error}`);
@@ -119,4 +123,4 @@ if (listed.total !== 1 || `/runs/${listed.runs[0].id}` !== s.submitted_url) awai
 const run = await (await fetch(`${base}/api/v1/results/${listed.runs[0].id}`)).json();
 const b = run.document.machine && run.document.machine.browser;
 if (!b || !b.user_agent || !['worker', 'main'].includes(b.webgpu_thread)) await finish(1, `FAIL: machine.browser ${JSON.stringify(b)}`);
-await finish(0, `ok: ${s.rows.length} row(s) (${s.rows.map((r) => `${r.id} ${r.value} ${r.value_unit}`).join(', ')}), WebGPU in the ${b.webgpu_thread}, stored as ${s.submitted_url}`);
+await finish(0, `ok: ${s.rows.length} row(s) (${s.rows.map((r) => `${r.id} ${r.status} ${r.value} ${r.value_unit}`).join(', ')}), WebGPU in the ${b.webgpu_thread}, stored as ${s.submitted_url}`);
