@@ -4,7 +4,7 @@
 // document is stored and listed as a browser run; or, in a program built without the engine, the
 // page says exactly that. Bounded: 120 s in all, processes killed at the end.
 //
-//   node --experimental-websocket page_smoke.mjs PROGRAM CHROMIUM FILTER
+//   node [--experimental-websocket] page_smoke.mjs PROGRAM CHROMIUM FILTER   (the flag before node 22)
 import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
