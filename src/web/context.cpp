@@ -453,6 +453,55 @@ Status Context::check_errors() {
   return ok();
 }
 
+// ---- What the browser host does not do yet: the row is skipped, naming why -------------------
+
+namespace {
+Error not_in_browser(std::string_view what) {
+  return make_error(ErrorKind::Skipped,
+                    fmt::format("the browser runner does not {} yet (run it natively: webgpu-bench run)", what));
+}
+}  // namespace
+
+Expected<wgpu::Texture> Context::texture_with_data(const TextureData&, std::string_view) {
+  return not_in_browser("create textures");
+}
+Expected<wgpu::Sampler> Context::sampler(const SamplerSpec&, std::string_view) {
+  return not_in_browser("create samplers");
+}
+Expected<wgpu::BindGroup> Context::bind_group(const wgpu::ComputePipeline& pipeline,
+                                              std::span<const BindingResource> resources, std::string_view label) {
+  std::vector<wgpu::BindGroupEntry> entries;
+  for (std::size_t i = 0; i < resources.size(); ++i) {
+    const auto* b = std::get_if<wgpu::Buffer>(&resources[i]);
+    if (b == nullptr) return not_in_browser("bind textures or samplers");
+    entries.push_back(wgpu::BindGroupEntry{.binding = static_cast<std::uint32_t>(i), .buffer = *b});
+  }
+  const std::string name(label);
+  wgpu::BindGroupDescriptor desc{.label = name.c_str(), .layout = pipeline.GetBindGroupLayout(0),
+                                 .entryCount = entries.size(), .entries = entries.data()};
+  wgpu::BindGroup group = device().CreateBindGroup(&desc);
+  if (!group) {
+    if (auto st = check_errors(); !st) return std::move(st).error();
+    return make_error(ErrorKind::Failed, fmt::format("the browser host refused bind group '{}'", name));
+  }
+  return group;
+}
+Expected<RawTiming> Context::time_upload(const wgpu::Buffer&, std::span<const std::byte>, UploadPath,
+                                         const wgpu::Buffer&, std::uint32_t) {
+  return not_in_browser("time uploads");
+}
+Expected<RawTiming> Context::time_readback(const wgpu::Buffer&, const wgpu::Buffer&, std::span<std::byte>,
+                                           std::uint32_t) {
+  return not_in_browser("time read-backs");
+}
+Expected<RawTiming> Context::time_copy(const wgpu::Buffer&, const wgpu::Buffer&, std::uint64_t, std::uint32_t) {
+  return not_in_browser("time buffer copies");
+}
+Expected<RawTiming> Context::time_submit(std::uint32_t, std::uint64_t*) { return not_in_browser("time submits"); }
+Expected<RawTiming> Context::time_pipelines(std::span<const PipelineSource>, wgpu::ComputePipeline*) {
+  return not_in_browser("time pipeline creation");
+}
+
 DeviceRecord device_record(const Context& gpu) {
   DeviceRecord r;
   r.adapter = gpu.adapter();
