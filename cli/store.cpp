@@ -59,6 +59,8 @@ struct ServeFlags {
   int request_timeout_s = 10;
   int max_connections_per_address = 32;
   int pg_connections = 4;
+  bool open_submissions = false;
+  int open_submissions_per_hour = 10;
   bool quiet = false;
 };
 
@@ -82,6 +84,9 @@ int serve(const ServeFlags& f) {
   o.threads = f.threads;
   o.request_timeout = std::chrono::seconds(f.request_timeout_s);
   o.max_connections_per_address = f.max_connections_per_address;
+  o.open_submissions = f.open_submissions;
+  o.open_submissions_per_window = f.open_submissions_per_hour;
+  o.open_submissions_window = std::chrono::hours(1);
   if (!f.quiet) o.log = [](const std::string& line) { std::cerr << line + "\n"; };
   if (!store::is_loopback(o.host)) {
     std::cerr << fmt::format("webgpu-bench: warning: listening on {}, reachable from other machines{}\n", o.host,
@@ -160,6 +165,13 @@ void register_store(CLI::App& app, int& exit_code) {
                 "Open connections one client address may hold; 429 beyond")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000));
+  s->add_flag("--open-submissions", sf.open_submissions,
+              "Accept documents without the token (visitors' runs from the /run page), at most "
+              "--open-submissions-per-hour per client address; 429 with Retry-After beyond");
+  s->add_option("--open-submissions-per-hour", sf.open_submissions_per_hour,
+                "Submissions one address (IPv6: one /64) may make per hour without the token")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
   s->add_flag("-q,--quiet", sf.quiet, "No request log on stderr");
   s->callback([&exit_code, serve_token] {
     sf.token_given = serve_token->count() > 0;

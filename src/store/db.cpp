@@ -15,14 +15,14 @@ namespace {
 // Columns of a run summary, in the order store.cpp reads them.
 #define WGB_RUN_COLUMNS                                                                          \
   "r.id, r.submitted_at, r.started_at, r.suite, r.state, r.class_key, r.class_label, r.vendor, " \
-  "r.architecture, r.device, r.backend, r.adapter_type, r.variable, r.row_count, r.unranked_reason"
+  "r.architecture, r.device, r.backend, r.adapter_type, r.variable, r.row_count, r.unranked_reason, r.runtime"
 
 // Filters are fixed statements with "empty means any" parameters, so that no SQL is assembled.
 #define WGB_RUN_FILTER                                                                                    \
   " WHERE ($1 = '' OR r.class_key = $1) AND ($2 = '' OR r.suite = $2)"                                \
   " AND (($3 = '' AND $4 = '') OR EXISTS (SELECT 1 FROM results x WHERE x.run_id = r.id"              \
   " AND ($3 = '' OR x.benchmark_id = $3) AND ($4 = '' OR x.metric = $4)))"                            \
-  " AND ($5 = '' OR r.started_at >= $5) AND ($6 = '' OR r.started_at < $6)"
+  " AND ($5 = '' OR r.started_at >= $5) AND ($6 = '' OR r.started_at < $6) AND ($7 = '' OR r.runtime = $7)"
 
 // A row takes part in a leaderboard when it measured something.
 #define WGB_MEASURED " x.status IN ('ok', 'throttled', 'suspect') AND x.value > 0 "
@@ -32,24 +32,24 @@ constexpr std::array<StatementDef, static_cast<std::size_t>(StatementId::kCount)
     {"wgb_record_migration", "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", "itt"},
     {"wgb_insert_run",
      "INSERT INTO runs (digest, submitted_at, started_at, suite, state, class_key, class_label, vendor,"
-     " architecture, device, backend, adapter_type, variable, row_count, document, unranked_reason)"
-     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+     " architecture, device, backend, adapter_type, variable, row_count, document, unranked_reason, runtime)"
+     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"
      " ON CONFLICT (digest) DO NOTHING RETURNING id",
-     "ttttttttttttiitt"},
+     "ttttttttttttiittt"},
     {"wgb_run_id_by_digest", "SELECT id FROM runs WHERE digest = $1", "t"},
     {"wgb_insert_result",
      "INSERT INTO results (run_id, row_index, benchmark_id, metric, status, value, value_unit, statistic, cv,"
      " unranked) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
      "iitttfttfi"},
     {"wgb_get_run", "SELECT " WGB_RUN_COLUMNS ", r.document FROM runs r WHERE r.id = $1", "i"},
-    {"wgb_list_runs", "SELECT " WGB_RUN_COLUMNS " FROM runs r" WGB_RUN_FILTER " ORDER BY r.id DESC LIMIT $7 OFFSET $8",
-     "ttttttii"},
-    {"wgb_count_runs", "SELECT COUNT(*) FROM runs r" WGB_RUN_FILTER, "tttttt"},
+    {"wgb_list_runs", "SELECT " WGB_RUN_COLUMNS " FROM runs r" WGB_RUN_FILTER " ORDER BY r.id DESC LIMIT $8 OFFSET $9",
+     "tttttttii"},
+    {"wgb_count_runs", "SELECT COUNT(*) FROM runs r" WGB_RUN_FILTER, "ttttttt"},
     {"wgb_entries",
      "SELECT x.run_id, x.row_index, x.value, x.value_unit, x.status, x.unranked, " WGB_RUN_COLUMNS
      " FROM results x JOIN runs r ON r.id = x.run_id WHERE x.benchmark_id = $1 AND" WGB_MEASURED
-     "AND ($2 = '' OR r.class_key = $2) ORDER BY x.run_id, x.row_index",
-     "tt"},
+     "AND ($2 = '' OR r.class_key = $2) AND ($3 = '' OR r.runtime = $3) ORDER BY x.run_id, x.row_index",
+     "ttt"},
     {"wgb_class_entries",
      "SELECT x.run_id, x.benchmark_id, x.value, x.value_unit, x.status, x.unranked, r.unranked_reason"
      " FROM results x JOIN runs r ON r.id = x.run_id WHERE r.class_key = $1 AND" WGB_MEASURED
@@ -72,8 +72,8 @@ constexpr std::array<StatementDef, static_cast<std::size_t>(StatementId::kCount)
      ""},
     {"wgb_update_run_derived",
      "UPDATE runs SET class_key = $2, class_label = $3, vendor = $4, architecture = $5, device = $6, backend = $7,"
-     " adapter_type = $8, variable = $9, unranked_reason = $10 WHERE id = $1",
-     "itttttttit"},
+     " adapter_type = $8, variable = $9, unranked_reason = $10, runtime = $11 WHERE id = $1",
+     "itttttttitt"},
 }};
 
 #undef WGB_RUN_COLUMNS

@@ -79,7 +79,8 @@ std::string display_detail(const DeviceClass& c) {
                                                                  {"samsung", "Samsung"}};
   static const std::pair<const char*, const char*> kBackends[] = {
       {"vulkan", "Vulkan"}, {"d3d12", "D3D12"},        {"d3d11", "D3D11"},       {"metal", "Metal"},
-      {"opengl", "OpenGL"}, {"opengles", "OpenGL ES"}, {"null", "null backend"}, {"host", "host CPU"}};
+      {"opengl", "OpenGL"}, {"opengles", "OpenGL ES"}, {"null", "null backend"}, {"host", "host CPU"},
+      {"browser", "WebGPU in a browser"}};
   static const std::pair<const char*, const char*> kTypes[] = {{"discrete-gpu", "discrete GPU"},
                                                                {"integrated-gpu", "integrated GPU"},
                                                                {"cpu", "CPU adapter"},
@@ -219,6 +220,12 @@ Expected<DeviceClass> device_class_of(const nlohmann::json& document) {
   if (auto adapter = machine->find("adapter"); adapter != machine->end()) {
     auto c = adapter_class(*adapter);
     if (!c) return c;
+    // A browser names the adapter but not the API under it: its runs form classes of their own
+    // (vendor, architecture and device as the browser reports them), beside the native ones.
+    if (machine->contains("browser") && c->backend == "unknown") {
+      c->backend = "browser";
+      *c = finish(std::move(*c));
+    }
     // A CPU adapter (llvmpipe, SwiftShader) runs on the host's cores: the same driver on a 2-core
     // VM and on a 64-core server are different devices.
     if (c->adapter_type == "cpu" && host != machine->end()) {

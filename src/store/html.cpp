@@ -40,7 +40,7 @@ p.links a{white-space:nowrap;margin-right:14px;display:inline-block}
 @media (max-width:600px){main{padding:10px 12px}header{padding:10px 12px}.scroll>table{min-width:600px}}
 td svg{max-width:100%;height:auto}
 .badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;margin-left:6px}
-.var{background:#fff1d6;color:#8a5a00}.unr{background:#e9e9ee;color:#555}.bad{background:#fde2e1;color:#8c1d18}
+.var{background:#fff1d6;color:#8a5a00}.brw{background:#e3eefc;color:#1d3f7a}.unr{background:#e9e9ee;color:#555}.bad{background:#fde2e1;color:#8c1d18}
 .muted{color:#667085}.rank{font-weight:700}a{color:#1f5fbf}
 form{background:#fff;padding:8px 10px;display:inline-block;margin:6px 0}
 input{margin:0 8px 0 4px}svg{display:block}
@@ -52,13 +52,31 @@ std::string page(std::string_view title, const std::string& body, std::string_vi
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
       "<title>{} - webgpu-bench</title><style>{}{}</style></head><body>"
       "<header><b>webgpu-bench results</b><a href=\"/\">Leaderboards</a><a href=\"/runs\">Runs</a>"
-      "<a href=\"/api/v1/results\">API</a></header><main>{}</main></body></html>\n",
+      "<a href=\"/run\">Run in your browser</a><a href=\"/api/v1/results\">API</a></header><main>{}</main>"
+      "</body></html>\n",
       esc(title), kStyle, extra_css, body);
 }
 
 std::string leaderboard_href(std::string_view benchmark) { return "/leaderboard?benchmark=" + url_encode(benchmark); }
 std::string class_href(std::string_view key) { return "/runs?class=" + url_encode(key); }
 std::string run_href(std::int64_t id) { return fmt::format("/runs/{}", id); }
+
+// "in a browser" badge for runs measured by the /run page.
+std::string runtime_badge(const std::string& runtime) {
+  return runtime == "browser" ? "<span class=\"badge brw\" title=\"measured by the /run page in a browser\">browser</span>"
+                              : "";
+}
+
+// Links that show both runtimes, browser runs or native runs (the current one in bold).
+std::string runtime_links(const std::string& base, const std::string& current) {
+  std::string out = "<p class=\"links\">Measured: ";
+  for (auto [value, name] : {std::pair{"", "anywhere"}, std::pair{"browser", "in a browser"},
+                             std::pair{"native", "natively"}}) {
+    const std::string href = std::string(value).empty() ? base : base + "&runtime=" + value;
+    out += current == value ? fmt::format("<b>{}</b> ", name) : fmt::format("<a href=\"{}\">{}</a> ", esc(href), name);
+  }
+  return out + "</p>";
+}
 
 std::string variable_badge(const DeviceClass& c) {
   if (!c.variable) return "";
@@ -254,6 +272,15 @@ std::string run_header(const StoredRun& run) {
   line("device class", class_cell(s.device_class));
   if (!adapter_desc.empty()) line("adapter", esc(adapter_desc));
   if (!driver.empty()) line("driver", esc(driver));
+  if (s.runtime == "browser") {
+    // Untrusted text from the visitor's browser: escaped like everything else from a document.
+    std::string where = "in a browser (the /run page)";
+    const std::string thread = json_text(doc, {"machine", "browser", "webgpu_thread"});
+    if (!thread.empty()) where += thread == "worker" ? ", WebGPU in a dedicated worker" : ", WebGPU on the main thread";
+    line("measured", esc(where));
+    const std::string agent = json_text(doc, {"machine", "browser", "user_agent"});
+    if (!agent.empty()) line("user agent", esc(agent));
+  }
   line("suite", esc(plain(s.suite)));
   line("state", esc(plain(s.state)));
   line("ranking",
@@ -437,8 +464,9 @@ std::string index_page(const std::vector<BenchmarkInfo>& benchmarks, const std::
   return page("Leaderboards", b);
 }
 
-std::string leaderboard_page(const Leaderboard& board) {
+std::string leaderboard_page(const Leaderboard& board, const std::string& runtime) {
   std::string b = fmt::format("<h1>Leaderboard: {}</h1>", esc(board.benchmark));
+  b += runtime_links(leaderboard_href(board.benchmark), runtime);
   b += fmt::format("<p class=\"muted\">Classes ranked by the median of their ranked runs ({} is better). Bar: "
                    "median; whisker: interquartile range; dots: runs (hollow: unranked, shown but not counted).</p>",
                    board.lower_is_better ? "lower" : "higher");
@@ -508,10 +536,10 @@ std::string leaderboard_page(const Leaderboard& board) {
                                      : status_badge(e.status, e.status == "ok") +
                                            fmt::format("<div class=\"why\">{}</div>", esc(entry_reason(e, board.unit)));
       b += fmt::format(
-          "<tr><td class=\"id\"><a href=\"{}\">#{}</a></td><td class=\"n\">{}</td><td>{}</td><td>{}</td>"
+          "<tr><td class=\"id\"><a href=\"{}\">#{}</a>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td>"
           "<td>{}</td></tr>",
-          run_href(e.run_id), e.run_id, esc(format_value(e.value, e.unit)), status, esc(when(e.started_at)),
-          esc(plain(e.suite)));
+          run_href(e.run_id), e.run_id, runtime_badge(e.runtime), esc(format_value(e.value, e.unit)), status,
+          esc(when(e.started_at)), esc(plain(e.suite)));
     }
     b += "</table></div>";
   }
@@ -660,26 +688,32 @@ std::string runs_page(const std::vector<RunSummary>& runs, const RunFilter& f, s
       "<label>suite<input name=\"suite\" value=\"{}\" size=\"8\"></label>"
       "<label>benchmark<input name=\"benchmark\" value=\"{}\" size=\"14\"></label>"
       "<label>since<input name=\"since\" value=\"{}\" size=\"12\"></label>"
-      "<label>until<input name=\"until\" value=\"{}\" size=\"12\"></label><button type=\"submit\">filter</button></form>",
-      esc(f.device_class), esc(f.suite), esc(f.benchmark), esc(f.since), esc(f.until));
+      "<label>until<input name=\"until\" value=\"{}\" size=\"12\"></label>"
+      "<label>measured<select name=\"runtime\"><option value=\"\"{}>anywhere</option>"
+      "<option value=\"browser\"{}>in a browser</option><option value=\"native\"{}>natively</option></select></label>"
+      "<button type=\"submit\">filter</button></form>",
+      esc(f.device_class), esc(f.suite), esc(f.benchmark), esc(f.since), esc(f.until),
+      f.runtime.empty() ? " selected" : "", f.runtime == "browser" ? " selected" : "",
+      f.runtime == "native" ? " selected" : "");
   b += fmt::format("<p class=\"muted\">{}.</p>", esc(runs_count_text(runs.size(), f.offset, total)));
   if (runs.empty()) return page("Runs", b);
   b += "<div class=\"scroll\"><table><tr><th>run</th><th>device class</th><th>suite</th><th>state</th><th>rows</th>"
        "<th>started</th></tr>";
   for (const auto& r : runs) {
     b += fmt::format(
-        "<tr><td class=\"id\"><a href=\"{}\">#{}</a></td><td>{}</td><td>{}</td><td>{}{}</td>"
+        "<tr><td class=\"id\"><a href=\"{}\">#{}</a>{}</td><td>{}</td><td>{}</td><td>{}{}</td>"
         "<td class=\"n\">{}</td><td>{}</td></tr>",
-        run_href(r.id), r.id, class_cell(r.device_class), esc(plain(r.suite)), esc(plain(r.state)),
+        run_href(r.id), r.id, runtime_badge(r.runtime), class_cell(r.device_class), esc(plain(r.suite)), esc(plain(r.state)),
         r.unranked_reason.empty() ? std::string()
                                   : fmt::format("<div class=\"why\">unranked: {}</div>", esc(r.unranked_reason)),
         r.row_count, esc(when(r.started_at)));
   }
   b += "</table></div>";
   if (f.offset + static_cast<std::int64_t>(runs.size()) < total) {
-    const std::string next = fmt::format("/runs?class={}&suite={}&benchmark={}&since={}&until={}&offset={}",
+    const std::string next = fmt::format("/runs?class={}&suite={}&benchmark={}&since={}&until={}&runtime={}&offset={}",
                                          url_encode(f.device_class), url_encode(f.suite), url_encode(f.benchmark),
-                                         url_encode(f.since), url_encode(f.until), f.offset + f.limit);
+                                         url_encode(f.since), url_encode(f.until), url_encode(f.runtime),
+                                         f.offset + f.limit);
     b += fmt::format("<p><a href=\"{}\">next page</a></p>", esc(next));
   }
   return page("Runs", b);

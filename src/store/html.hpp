@@ -27,7 +27,8 @@ std::vector<std::string> headline_benchmarks(const std::vector<BenchmarkInfo>& b
 std::string index_page(const std::vector<BenchmarkInfo>& benchmarks, const std::vector<ClassInfo>& classes,
                        const std::vector<RunSummary>& recent, std::int64_t total_runs,
                        const std::vector<Leaderboard>& headline = {});
-std::string leaderboard_page(const Leaderboard& board);
+// runtime: the filter shown ("" both, "browser", "native"); the board is already filtered.
+std::string leaderboard_page(const Leaderboard& board, const std::string& runtime = "");
 std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>& class_stats,
                      const std::vector<RunSummary>& class_runs);
 std::string compare_page(const StoredRun& a, const StoredRun& b);

@@ -29,6 +29,7 @@
 #include <unordered_map>
 
 #include "store/html.hpp"
+#include "store/web_assets.hpp"
 
 namespace wgb::store {
 
@@ -44,6 +45,32 @@ constexpr const char* kHtml = "text/html; charset=utf-8";
 constexpr const char* kCsp =
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; "
     "frame-ancestors 'none'";
+
+// The /run page runs scripts and WebAssembly of its own origin and nothing else. Cross-origin
+// isolation (COOP + COEP) is what gives it SharedArrayBuffer, which the engine's blocking channel needs.
+constexpr const char* kRunCsp =
+    "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
+    "style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+void browser_headers(Response& res) {
+  res.headers.erase("Content-Security-Policy");
+  res.set_header("Content-Security-Policy", kRunCsp);
+  res.set_header("Cross-Origin-Opener-Policy", "same-origin");
+  res.set_header("Cross-Origin-Embedder-Policy", "require-corp");
+  res.set_header("Cross-Origin-Resource-Policy", "same-origin");
+}
+
+// The content type of a file of the browser runner, by its extension; nullptr: not served.
+const char* web_content_type(std::string_view name) {
+  auto ends = [name](std::string_view ext) {
+    return name.size() > ext.size() && name.substr(name.size() - ext.size()) == ext;
+  };
+  if (ends(".html")) return "text/html; charset=utf-8";
+  if (ends(".js")) return "text/javascript; charset=utf-8";
+  if (ends(".css")) return "text/css; charset=utf-8";
+  if (ends(".wasm")) return "application/wasm";
+  return nullptr;
+}
 
 std::string dump(const nlohmann::json& j) {
   // Reasons can quote bytes of a malformed request: never let invalid UTF-8 throw here.
@@ -79,11 +106,20 @@ std::string param(const Request& req, const char* name) {
   return v;
 }
 
+// runtime=browser|native (absent or empty: both).
+bool read_runtime(const Request& req, std::string& runtime, std::string& error) {
+  runtime = param(req, "runtime");
+  if (runtime.empty() || runtime == "browser" || runtime == "native") return true;
+  error = "runtime must be browser or native (leave it out for both)";
+  return false;
+}
+
 bool read_filter(const Request& req, RunFilter& f, std::string& error) {
   f.device_class = param(req, "class");
   f.suite = param(req, "suite");
   f.benchmark = param(req, "benchmark");
   f.metric = param(req, "metric");
+  if (!read_runtime(req, f.runtime, error)) return false;
   // Times compare as UTC text in the store: accept a date or an RFC 3339 time, refuse the rest.
   for (auto [name, target] : {std::pair{"since", &f.since}, std::pair{"until", &f.until}}) {
     std::string v = param(req, name);
@@ -126,6 +162,7 @@ nlohmann::json summary_json(const RunSummary& s) {
           {"rows", s.row_count},
           {"ranked", s.unranked_reason.empty()},
           {"unranked_reason", s.unranked_reason},
+          {"runtime", s.runtime},
           {"class", class_json(s.device_class)}};
 }
 
@@ -167,6 +204,53 @@ Leaderboard shown(Leaderboard board) {
   return board;
 }
 
+
+// The client address submissions are counted under: IPv4 as it is, IPv6 by its /64 (one host
+// usually holds a whole /64, and could otherwise rotate through it).
+std::string limit_key(const std::string& ip) {
+  in6_addr v6{};
+  if (inet_pton(AF_INET6, ip.c_str(), &v6) != 1) return ip;
+  if (IN6_IS_ADDR_V4MAPPED(&v6)) return ip;
+  for (int i = 8; i < 16; ++i) v6.s6_addr[i] = 0;
+  char buf[INET6_ADDRSTRLEN] = {};
+  inet_ntop(AF_INET6, &v6, buf, sizeof(buf));
+  return std::string(buf) + "/64";
+}
+
+}  // namespace
+
+// Visitors' submissions per address in a sliding window (ServerOptions::open_submissions).
+class SubmissionLimiter {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // 0: the submission may go ahead and is counted; else the seconds until one may.
+  std::int64_t admit(const std::string& key, int per_window, std::chrono::seconds window, Clock::time_point now) {
+    std::lock_guard lock(mutex_);
+    if (seen_.size() > prune_at_) {
+      // Forget addresses whose every submission left the window; bounded work per submission
+      // on average, whatever the number of addresses.
+      for (auto it = seen_.begin(); it != seen_.end();) {
+        it = it->second.back() + window <= now ? seen_.erase(it) : std::next(it);
+      }
+      prune_at_ = std::max<std::size_t>(10000, 2 * seen_.size());
+    }
+    auto& times = seen_[key];
+    while (!times.empty() && times.front() + window <= now) times.pop_front();
+    if (static_cast<int>(times.size()) >= per_window) {
+      const auto wait = std::chrono::ceil<std::chrono::seconds>(times.front() + window - now).count();
+      return std::max<std::int64_t>(1, wait);
+    }
+    times.push_back(now);
+    return 0;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::deque<Clock::time_point>> seen_;
+  std::size_t prune_at_ = 10000;
+};
+
+namespace {
 
 // ---- the transport ------------------------------------------------------------------------------
 // cpp-httplib parses, routes and formats; it never touches a socket here. The event thread below
@@ -398,6 +482,7 @@ struct Server::Impl {
   std::mutex stop_mutex;
   bool stopped = false;
   std::counting_semaphore<256> submissions{2};
+  SubmissionLimiter limiter;
 
   // Event thread state (owned by it, except where a mutex says otherwise).
   int listen_fd = -1, epoll_fd = -1, wake_fd = -1;
@@ -429,9 +514,21 @@ struct Server::Impl {
   }
 
   void submit(const Request& req, Response& res, const httplib::ContentReader& reader) {
-    if (!authorised(req)) {
+    const bool with_token = !options.token.empty() && authorised(req);
+    if (!authorised(req) && !options.open_submissions) {
       res.set_header("WWW-Authenticate", "Bearer");
       return api_error(res, 401, "a valid bearer token is required to submit to this server");
+    }
+    if (options.open_submissions && !with_token) {
+      const auto wait = limiter.admit(limit_key(req.remote_addr), std::max(1, options.open_submissions_per_window),
+                                      options.open_submissions_window, SubmissionLimiter::Clock::now());
+      if (wait > 0) {
+        res.set_header("Retry-After", std::to_string(wait));
+        return api_error(res, 429,
+                         fmt::format("more than {} submissions from this address in {} s: try again in {} s",
+                                     std::max(1, options.open_submissions_per_window),
+                                     options.open_submissions_window.count(), wait));
+      }
     }
     std::string body;
     bool too_big = false;
@@ -867,7 +964,9 @@ struct Server::Impl {
     s.Get("/api/v1/leaderboard", [this](const Request& req, Response& res) {
       const std::string bench = param(req, "benchmark");
       if (bench.empty()) return api_error(res, 400, "benchmark= is required (a benchmark id or memory phase)");
-      auto board = store.leaderboard(bench);
+      std::string runtime, error;
+      if (!read_runtime(req, runtime, error)) return api_error(res, 400, error);
+      auto board = store.leaderboard(bench, runtime);
       if (!board) return api_error(res, 500, board.error().message);
       nlohmann::json classes = nlohmann::json::array();
       for (const auto& c : board->classes) {
@@ -879,7 +978,8 @@ struct Server::Impl {
                           {"ranked", e.ranked},
                           {"unranked_reason", e.unranked_reason},
                           {"started_at", e.started_at},
-                          {"suite", e.suite}});
+                          {"suite", e.suite},
+                          {"runtime", e.runtime}});
         }
         nlohmann::json cj = {{"class", class_json(c.device_class)}, {"ranked_runs", c.ranked}, {"runs", runs}};
         cj["rank"] = c.rank > 0 ? nlohmann::json(c.rank) : nlohmann::json(nullptr);
@@ -919,6 +1019,25 @@ struct Server::Impl {
       res.set_content(dump(out), kJson);
     });
 
+    // --- the browser runner (web/, embedded) ---
+    auto web = [](const std::string& name, Response& res) {
+      browser_headers(res);
+      const char* type = web_content_type(name);
+      const std::string_view bytes = type != nullptr ? web::find(name) : std::string_view{};
+      if (bytes.empty()) {
+        res.status = 404;
+        const bool engine = name == "webgpu-bench-engine.wasm";
+        res.set_content(engine ? "this program was built without the browser engine (webgpu-bench-engine.wasm)\n"
+                               : "no such file\n",
+                        "text/plain; charset=utf-8");
+        return;
+      }
+      res.set_content(std::string(bytes), type);
+    };
+    s.Get("/run", [web](const Request&, Response& res) { web("run.html", res); });
+    s.Get("/run/", [web](const Request&, Response& res) { web("run.html", res); });
+    s.Get(R"(/run/([A-Za-z0-9_.-]{1,64}))", [web](const Request& req, Response& res) { web(req.matches[1].str(), res); });
+
     // --- pages ---
     s.Get("/", [this](const Request&, Response& res) {
       auto benches = store.benchmarks();
@@ -940,9 +1059,11 @@ struct Server::Impl {
     s.Get("/leaderboard", [this](const Request& req, Response& res) {
       const std::string bench = param(req, "benchmark");
       if (bench.empty()) return page_error(res, 400, "choose a benchmark: /leaderboard?benchmark=<id>");
-      auto board = store.leaderboard(bench);
+      std::string runtime, error;
+      if (!read_runtime(req, runtime, error)) return page_error(res, 400, error);
+      auto board = store.leaderboard(bench, runtime);
       if (!board) return page_error(res, 500, board.error().message);
-      res.set_content(html::leaderboard_page(shown(std::move(*board))), kHtml);
+      res.set_content(html::leaderboard_page(shown(std::move(*board)), runtime), kHtml);
     });
 
     s.Get("/runs", [this](const Request& req, Response& res) {

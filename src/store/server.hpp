@@ -45,6 +45,13 @@ struct ServerOptions {
   // headers arrive): 503 beyond. 0: 4 x max_body_bytes, at least 64 MiB.
   std::size_t max_buffered_body_bytes = 0;
   int max_parallel_submissions = 2;  // documents parsed and stored at once (each may take ~20x its size)
+  // Visitors' submissions (the /run page's Submit) when a token is set: a request without the
+  // token is accepted, at most `open_submissions_per_window` per client address (IPv6: per /64)
+  // in any `open_submissions_window`, 429 with Retry-After beyond. Without a token and with this
+  // set, every submission counts against the limit. Requests with the token are never limited.
+  bool open_submissions = false;
+  int open_submissions_per_window = 10;
+  std::chrono::seconds open_submissions_window{3600};
   std::function<void(const std::string&)> log;  // one line per request; empty: quiet
 };
 

@@ -75,9 +75,16 @@ constexpr Migration kMigrations[] = {
      "CREATE INDEX results_run ON results (run_id);",
      nullptr},
     // Runs measured with non-default options are kept but not ranked, with the reason; host and CPU
-    // adapter classes include the CPU's topology. Stored runs are re-derived under these rules.
+    // adapter classes include the CPU's topology. Stored runs are re-derived under these rules by
+    // migration 3, which every upgrade reaches (its re-derivation writes the runtime column too).
     {2, "unranked reason, host classes by topology",
-     "ALTER TABLE runs ADD COLUMN unranked_reason TEXT NOT NULL DEFAULT ''", rederive_runs},
+     "ALTER TABLE runs ADD COLUMN unranked_reason TEXT NOT NULL DEFAULT ''", nullptr},
+    // Runs measured in a browser (/run) beside native ones: the leaderboard and the run list
+    // filter on where a run was measured; stored runs are re-derived (they are all native).
+    {3, "runtime (browser or native)",
+     "ALTER TABLE runs ADD COLUMN runtime TEXT NOT NULL DEFAULT 'native';"
+     "CREATE INDEX runs_runtime ON runs (runtime, started_at);",
+     rederive_runs},
 };
 
 constexpr const char* kMigrationsTable =
@@ -169,7 +176,7 @@ Status rederive_runs(Connection& c) {
     // id, document, then the class columns as stored (class_key ... variable).
     const std::int64_t id = row[0].i64();
     DeviceClass k = class_from(row, 2);
-    std::string reason;
+    std::string reason, runtime = "native";
     nlohmann::json doc = nlohmann::json::parse(row[1].text(), nullptr, false);
     auto sub = doc.is_discarded()
                    ? Expected<Submission>(make_error(ErrorKind::Usage, "the stored document is not JSON"))
@@ -177,13 +184,14 @@ Status rederive_runs(Connection& c) {
     if (sub) {
       k = sub->device_class;
       reason = sub->unranked_reason;
+      runtime = sub->runtime;
     } else {
       reason = "no longer passes the checks: " + sub.error().message;
     }
     const Value params[] = {id,        k.key,          k.label,
                             k.vendor,  k.architecture, k.device,
                             k.backend, k.adapter_type, std::int64_t{k.variable ? 1 : 0},
-                            reason};
+                            reason,    runtime};
     if (auto r = c.run(StatementId::UpdateRunDerived, params); !r) return r.error();
   }
   return ok();
@@ -247,11 +255,12 @@ RunSummary summary_from(const std::vector<Cell>& row, std::size_t at) {
   s.device_class = class_from(row, at + 5);
   s.row_count = static_cast<int>(row[at + 13].i64());
   s.unranked_reason = row[at + 14].text();
+  s.runtime = row[at + 15].text();
   return s;
 }
 
 std::vector<Value> filter_params(const RunFilter& f) {
-  return {f.device_class, f.suite, f.benchmark, f.metric, f.since, f.until};
+  return {f.device_class, f.suite, f.benchmark, f.metric, f.since, f.until, f.runtime};
 }
 
 void fill_spread(std::vector<double> values, double& median, double& q1, double& q3, double& min, double& max) {
@@ -359,7 +368,8 @@ Expected<InsertOutcome> Store::insert(const Submission& s) {
                          std::int64_t{k.variable ? 1 : 0},
                          static_cast<std::int64_t>(s.rows.size()),
                          s.canonical,
-                         s.unranked_reason};
+                         s.unranked_reason,
+                         s.runtime};
     auto inserted = c.run(StatementId::InsertRun, run);
     if (!inserted) {
       c.rollback();
@@ -408,7 +418,7 @@ Expected<std::optional<StoredRun>> Store::get(std::int64_t id) {
     StoredRun run;
     run.summary = summary_from(row, 0);
     try {
-      run.document = nlohmann::json::parse(row[15].text());
+      run.document = nlohmann::json::parse(row[16].text());
     } catch (const nlohmann::json::exception& e) {
       return make_error(ErrorKind::Io, fmt::format("run {}: the stored document is not JSON: {}", id, e.what()));
     }
@@ -437,9 +447,9 @@ Expected<std::int64_t> Store::count(const RunFilter& filter) {
   });
 }
 
-Expected<Leaderboard> Store::leaderboard(const std::string& benchmark) {
-  auto entries = impl_->with([&benchmark](Connection& c) -> Expected<std::vector<Entry>> {
-    const Value params[] = {benchmark, std::string{}};
+Expected<Leaderboard> Store::leaderboard(const std::string& benchmark, const std::string& runtime) {
+  auto entries = impl_->with([&benchmark, &runtime](Connection& c) -> Expected<std::vector<Entry>> {
+    const Value params[] = {benchmark, std::string{}, runtime};
     auto r = c.run(StatementId::Entries, params);
     if (!r) return r.error();
     std::vector<Entry> out;
@@ -455,6 +465,7 @@ Expected<Leaderboard> Store::leaderboard(const std::string& benchmark) {
       e.ranked = e.status == "ok" && row[5].i64() == 0 && e.unranked_reason.empty();
       e.started_at = s.started_at;
       e.suite = s.suite;
+      e.runtime = s.runtime;
       e.device_class = s.device_class;
       out.push_back(std::move(e));
     }

@@ -21,7 +21,7 @@
 
 namespace wgb::store {
 
-inline constexpr int kStoreSchemaVersion = 2;  // the latest migration this program knows
+inline constexpr int kStoreSchemaVersion = 3;  // the latest migration this program knows
 
 struct StoreOptions {
   int postgres_connections = 4;  // pool size (SQLite always uses one connection)
@@ -37,6 +37,7 @@ struct RunSummary {
   DeviceClass device_class;
   int row_count = 0;
   std::string unranked_reason;  // "" when ranked; else why none of the run's rows is (store/ranking.hpp)
+  std::string runtime = "native";  // "browser" (measured by the /run page) or "native"
 };
 
 struct StoredRun {
@@ -47,6 +48,7 @@ struct StoredRun {
 struct RunFilter {  // empty strings match everything
   std::string device_class, suite, benchmark, metric;
   std::string since, until;  // on started_at: since <= t < until
+  std::string runtime;       // "browser", "native" or "" (both)
   std::int64_t limit = 50, offset = 0;
 };
 
@@ -60,6 +62,7 @@ struct Entry {
   std::int64_t run_id = 0;
   double value = 0;
   std::string unit, status, started_at, suite;
+  std::string runtime = "native";  // "browser" or "native"
   bool ranked = false;          // status ok, not parameters.unranked, and the run has no unranked_reason
   std::string unranked_reason;  // the run's (""), or why the row is not ranked
   DeviceClass device_class;
@@ -114,7 +117,8 @@ class Store {
   Expected<std::optional<StoredRun>> get(std::int64_t id);
   Expected<std::vector<RunSummary>> list(const RunFilter& filter);
   Expected<std::int64_t> count(const RunFilter& filter);
-  Expected<Leaderboard> leaderboard(const std::string& benchmark);
+  // runtime: "browser" or "native" for the runs measured there only; "" for both.
+  Expected<Leaderboard> leaderboard(const std::string& benchmark, const std::string& runtime = "");
   Expected<std::vector<ClassDistribution>> class_distributions(const std::string& class_key);
   Expected<std::vector<BenchmarkInfo>> benchmarks();
   Expected<std::vector<ClassInfo>> classes();

@@ -22,6 +22,8 @@ namespace {
 
 Error refuse(std::string message) { return make_error(ErrorKind::Usage, std::move(message)); }
 
+constexpr std::size_t kMaxUserAgent = 512;  // real user agents stay under 300 bytes
+
 }  // namespace
 
 // RFC 3339: "2026-11-30T06:01:17Z", "2026-11-30T06:01:17.250+02:00". Every field range-checked
@@ -355,6 +357,32 @@ Status check_suite_row(const std::string& suite, const std::string& id, std::siz
   return ok();
 }
 
+// What only a browser knows (machine.browser, written by the /run page's engine): the user agent,
+// the thread WebGPU ran on, the timer's observed step. Untrusted text: short, no control
+// characters; the pages escape it where they show it.
+Status check_browser(const nlohmann::json& b) {
+  if (!b.is_object()) return refuse("machine.browser must be an object");
+  auto ua = b.find("user_agent");
+  if (ua == b.end() || !ua->is_string()) return refuse("machine.browser.user_agent must be a string");
+  const auto& text = ua->get_ref<const std::string&>();
+  if (text.empty() || text.size() > kMaxUserAgent) {
+    return refuse(fmt::format("machine.browser.user_agent must be 1 to {} bytes", kMaxUserAgent));
+  }
+  for (unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) return refuse("machine.browser.user_agent holds a control character");
+  }
+  auto thread = b.find("webgpu_thread");
+  if (thread == b.end() || !thread->is_string() || (*thread != "worker" && *thread != "main")) {
+    return refuse("machine.browser.webgpu_thread must be \"worker\" or \"main\"");
+  }
+  if (auto q = b.find("timestamp_quantum_ns"); q != b.end() && !q->is_null()) {
+    if (!q->is_number() || q->get<double>() < 0) {
+      return refuse("machine.browser.timestamp_quantum_ns must be null or a number >= 0");
+    }
+  }
+  return ok();
+}
+
 // Keys of every object, checked for duplicates before the document is parsed into a tree (which
 // would keep the last silently). SAX: nothing but the keys of the open objects is held.
 class DuplicateKeys : public nlohmann::json_sax<nlohmann::json> {
@@ -474,6 +502,12 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
   if (auto st = document.find("state"); st != document.end()) {
     if (!st->is_string() || !plain_name(st->get<std::string>(), 32)) return refuse("\"state\" must be a short name");
     s.state = st->get<std::string>();
+  }
+  if (auto m = document.find("machine"); m != document.end() && m->is_object()) {
+    if (auto b = m->find("browser"); b != m->end()) {
+      if (auto st = check_browser(*b); !st) return st.error();
+      s.runtime = "browser";
+    }
   }
   auto cls = device_class_of(document);
   if (!cls) return refuse(cls.error().message);

@@ -39,6 +39,8 @@ struct Submission {
   // "" when the run used its suite's default options; else why none of its rows is ranked
   // (store/ranking.hpp): "robustness off (--no-robustness)", "sampling changed: ...", ...
   std::string unranked_reason;
+  // "browser" when the document has machine.browser (measured by the /run page), else "native".
+  std::string runtime = "native";
   std::vector<RowRecord> rows;
 };
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <poll.h>
+#include <strings.h>
 
 #include <chrono>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include "store/client.hpp"
 #include "store/html.hpp"
 #include "store/server.hpp"
+#include "store/web_assets.hpp"
 #include "raw_http.hpp"
 #include "store_test_support.hpp"
 
@@ -538,6 +540,157 @@ TEST_P(StoreServer, ConnectionsPerAddressAreCapped) {
   for (int fd : held) close(fd);
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   EXPECT_EQ(get("/healthz").status, 200);  // the slots are free again
+}
+
+// The header `name` of a raw reply ("" when absent), and how many times it appears.
+std::string header_of(const std::string& reply, const std::string& name, int* count = nullptr) {
+  const auto end = reply.find("\r\n\r\n");
+  std::string value;
+  int n = 0;
+  for (std::size_t at = reply.find("\r\n"); at != std::string::npos && at < end; at = reply.find("\r\n", at + 2)) {
+    const auto eol = reply.find("\r\n", at + 2);
+    const std::string line = reply.substr(at + 2, eol - at - 2);
+    if (line.size() > name.size() && strncasecmp(line.c_str(), name.c_str(), name.size()) == 0 && line[name.size()] == ':') {
+      value = line.substr(name.size() + 2);
+      ++n;
+    }
+  }
+  if (count != nullptr) *count = n;
+  return value;
+}
+
+std::string raw_get(int port, const std::string& path) {
+  return raw(port, "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", true);
+}
+
+// /run and its files: embedded in the program, cross-origin isolated (the engine's channel needs
+// SharedArrayBuffer), the right content types, one CSP that lets the page's own scripts and
+// WebAssembly run.
+TEST_P(StoreServer, BrowserRunnerIsServedIsolated) {
+  const int port = server_->port();
+  for (const auto& [path, type] : std::vector<std::pair<std::string, std::string>>{
+           {"/run", "text/html; charset=utf-8"},
+           {"/run/run.js", "text/javascript; charset=utf-8"},
+           {"/run/run.css", "text/css; charset=utf-8"},
+           {"/run/engine-worker.js", "text/javascript; charset=utf-8"},
+           {"/run/device-host.js", "text/javascript; charset=utf-8"}}) {
+    const auto reply = raw_get(port, path + "?autorun=1");
+    EXPECT_EQ(status_of(reply), 200) << path;
+    EXPECT_EQ(header_of(reply, "Content-Type"), type) << path;
+    EXPECT_EQ(header_of(reply, "Cross-Origin-Opener-Policy"), "same-origin") << path;
+    EXPECT_EQ(header_of(reply, "Cross-Origin-Embedder-Policy"), "require-corp") << path;
+    int csp = 0;
+    const auto policy = header_of(reply, "Content-Security-Policy", &csp);
+    EXPECT_EQ(csp, 1) << path;  // two policies would both apply: the stricter store one would block the scripts
+    EXPECT_NE(policy.find("script-src 'self' 'wasm-unsafe-eval'"), std::string::npos) << path;
+    EXPECT_NE(policy.find("worker-src 'self'"), std::string::npos) << path;
+  }
+  EXPECT_NE(raw_get(port, "/run").find("<script src=\"/run/run.js\""), std::string::npos);
+  // The engine: served as application/wasm when the program holds it, else a 404 that says why.
+  const auto wasm = raw_get(port, "/run/webgpu-bench-engine.wasm");
+  EXPECT_EQ(header_of(wasm, "Cross-Origin-Embedder-Policy"), "require-corp");
+  if (web::find("webgpu-bench-engine.wasm").empty()) {
+    EXPECT_EQ(status_of(wasm), 404);
+    EXPECT_NE(wasm.find("built without the browser engine"), std::string::npos);
+  } else {
+    EXPECT_EQ(status_of(wasm), 200);
+    EXPECT_EQ(header_of(wasm, "Content-Type"), "application/wasm");
+    EXPECT_NE(wasm.find(std::string("\0asm", 4)), std::string::npos);
+  }
+  for (const std::string path : {"/run/nothing.txt", "/run/..%2Fserver.cpp", "/run/run.js.map", "/run/a/b"}) {
+    EXPECT_EQ(status_of(raw_get(port, path)), 404) << path;
+  }
+  // The store's own pages keep their script-free policy, and every one links to the runner.
+  const auto index = raw_get(port, "/");
+  EXPECT_NE(header_of(index, "Content-Security-Policy").find("default-src 'none'; style-src 'unsafe-inline'"),
+            std::string::npos);
+  EXPECT_EQ(header_of(index, "Cross-Origin-Embedder-Policy"), "");
+  for (const std::string page : {"/", "/runs", "/leaderboard?benchmark=read-linear", "/nothing"}) {
+    EXPECT_NE(get(page).body.find("<a href=\"/run\">Run in your browser</a>"), std::string::npos) << page;
+  }
+}
+
+// serve --open-submissions: visitors submit without the token, a few per address per window;
+// the token's holder is never limited; without the option the token stays required.
+TEST_P(StoreServer, OpenSubmissionsAreRateLimitedPerAddress) {
+  start("s3cret-token", [](ServerOptions& o) {
+    o.open_submissions = true;
+    o.open_submissions_per_window = 2;
+  });
+  auto doc = [](int nonce) { return make_document({}, {{}}, "default", nonce).dump(); };
+  EXPECT_EQ(post(doc(1)).status, 201);
+  EXPECT_EQ(post(doc(2), "wrong-token!").status, 201);  // a wrong token is a visitor
+  const std::string body = doc(3);
+  const auto reply = raw(server_->port(),
+                         fmt::format("POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                     "Content-Length: {}\r\nConnection: close\r\n\r\n{}",
+                                     body.size(), body),
+                         true);
+  EXPECT_EQ(status_of(reply), 429) << reply;
+  const int retry = std::atoi(header_of(reply, "Retry-After").c_str());
+  EXPECT_GT(retry, 3000);  // the window is an hour and both submissions were just now
+  EXPECT_LE(retry, 3600);
+  EXPECT_NE(reply.find("more than 2 submissions from this address"), std::string::npos);
+  EXPECT_EQ(runs(), 2);
+  EXPECT_EQ(post(doc(4), "s3cret-token").status, 201);  // the token's holder is not limited
+  EXPECT_EQ(runs(), 3);
+
+  start("s3cret-token");  // the default: the token only
+  EXPECT_EQ(post(doc(5)).status, 401);
+}
+
+// A browser's document is validated like any other, listed beside native runs, and the lists
+// and leaderboards filter on where runs were measured. Its user agent is escaped everywhere.
+TEST_P(StoreServer, BrowserRunsAreListedAndFiltered) {
+  auto browser = make_document({.vendor = "google", .architecture = "swiftshader", .device = "SwiftShader Device",
+                                .backend = "", .adapter_type = "cpu"},
+                               {{.id = "read-linear", .value = 2e10}}, "default", 1);
+  browser["machine"]["browser"] = {{"user_agent", "Mozilla/5.0 <script>alert(1)</script> \"><img src=x>"},
+                                   {"webgpu_thread", "main"},
+                                   {"timestamp_quantum_ns", 65536}};
+  auto b = post(browser.dump());
+  ASSERT_EQ(b.status, 201) << b.body;
+  const auto browser_id = nlohmann::json::parse(b.body)["id"].get<std::int64_t>();
+  auto n = post(make_document({}, {{.id = "read-linear", .value = 4e12}}, "default", 2).dump());
+  ASSERT_EQ(n.status, 201) << n.body;
+  const auto native_id = nlohmann::json::parse(n.body)["id"].get<std::int64_t>();
+
+  auto list = [this](const std::string& query) {
+    auto r = get("/api/v1/results" + query);
+    EXPECT_EQ(r.status, 200) << r.body;
+    std::set<std::int64_t> ids;
+    const auto j = nlohmann::json::parse(r.body);
+    for (const auto& run : j["runs"]) ids.insert(run["id"].get<std::int64_t>());
+    return ids;
+  };
+  EXPECT_EQ(list(""), (std::set<std::int64_t>{browser_id, native_id}));
+  EXPECT_EQ(list("?runtime=browser"), std::set<std::int64_t>{browser_id});
+  EXPECT_EQ(list("?runtime=native"), std::set<std::int64_t>{native_id});
+  EXPECT_EQ(get("/api/v1/results?runtime=wasm").status, 400);
+  EXPECT_EQ(get("/runs?runtime=%3Cb%3E").status, 400);
+  auto one = nlohmann::json::parse(get("/api/v1/results/" + std::to_string(browser_id)).body);
+  EXPECT_EQ(one["runtime"], "browser");
+  EXPECT_EQ(one["class"]["backend"], "browser");
+
+  auto board = nlohmann::json::parse(get("/api/v1/leaderboard?benchmark=read-linear&runtime=browser").body);
+  ASSERT_EQ(board["classes"].size(), 1u);
+  EXPECT_EQ(board["classes"][0]["runs"][0]["id"], browser_id);
+  EXPECT_EQ(board["classes"][0]["runs"][0]["runtime"], "browser");
+  EXPECT_EQ(nlohmann::json::parse(get("/api/v1/leaderboard?benchmark=read-linear").body)["classes"].size(), 2u);
+
+  const auto runs_browser = get("/runs?runtime=browser").body;
+  EXPECT_NE(runs_browser.find(fmt::format("/runs/{}", browser_id)), std::string::npos);
+  EXPECT_EQ(runs_browser.find(fmt::format("/runs/{}\"", native_id)), std::string::npos);
+  EXPECT_NE(runs_browser.find("<option value=\"browser\" selected>"), std::string::npos);
+  const auto board_page = get("/leaderboard?benchmark=read-linear&runtime=native").body;
+  EXPECT_EQ(board_page.find(fmt::format("/runs/{}\"", browser_id)), std::string::npos);
+  EXPECT_NE(board_page.find(fmt::format("/runs/{}\"", native_id)), std::string::npos);
+
+  const auto page = get("/runs/" + std::to_string(browser_id)).body;
+  EXPECT_NE(page.find("Mozilla/5.0 &lt;script&gt;alert(1)&lt;/script&gt; &quot;&gt;&lt;img src=x&gt;"), std::string::npos);
+  EXPECT_EQ(page.find("<script>alert"), std::string::npos);
+  EXPECT_EQ(page.find("<img src=x>"), std::string::npos);
+  EXPECT_NE(page.find("WebGPU on the main thread"), std::string::npos);
 }
 
 TEST_P(StoreServer, RestartLosesNothing) {

@@ -273,5 +273,53 @@ TEST(StoreSubmission, DirectionComesFromTheUnit) {
   for (const char* u : {"", "B", "x", "threads"}) EXPECT_FALSE(lower_is_better(u)) << u;
 }
 
+// A browser's document (the /run page): machine.browser is checked like every other field, and
+// the run is marked as measured in a browser, in a class of the adapter the browser reported.
+nlohmann::json browser_doc() {
+  auto d = make_document({.vendor = "google", .architecture = "swiftshader", .device = "", .backend = "",
+                          .adapter_type = ""},
+                         {{.id = "read-linear", .value = 1e10}});
+  d["machine"]["adapter"]["description"] = "SwiftShader Device (Subzero)";
+  d["machine"]["browser"] = {{"user_agent", "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0 Safari/537.36"},
+                             {"webgpu_thread", "worker"},
+                             {"timestamp_quantum_ns", 1}};
+  return d;
+}
+
+TEST(StoreSubmission, BrowserDocumentsAreMarkedAndClassedByTheirAdapter) {
+  auto s = make_submission(browser_doc());
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->runtime, "browser");
+  EXPECT_EQ(s->device_class.backend, "browser");
+  EXPECT_EQ(s->device_class.key, "google/swiftshader/swiftshader-device-subzero/browser");
+  auto native = make_submission(good());
+  ASSERT_TRUE(native);
+  EXPECT_EQ(native->runtime, "native");
+  // A browser that names the API keeps it.
+  auto d = browser_doc();
+  d["machine"]["adapter"]["backend"] = "vulkan";
+  EXPECT_EQ(make_submission(d)->device_class.backend, "vulkan");
+}
+
+TEST(StoreSubmission, BrowserFieldsAreChecked) {
+  auto with = [](const char* key, nlohmann::json value) {
+    auto d = browser_doc();
+    d["machine"]["browser"][key] = std::move(value);
+    return refusal(d);
+  };
+  EXPECT_NE(with("user_agent", std::string(513, 'a')).find("user_agent must be 1 to 512 bytes"), std::string::npos);
+  EXPECT_NE(with("user_agent", "").find("user_agent"), std::string::npos);
+  EXPECT_NE(with("user_agent", "Mozilla\n<script>").find("control character"), std::string::npos);
+  EXPECT_NE(with("user_agent", 5).find("user_agent must be a string"), std::string::npos);
+  EXPECT_NE(with("webgpu_thread", "gpu-process").find("webgpu_thread"), std::string::npos);
+  EXPECT_NE(with("timestamp_quantum_ns", -1).find("timestamp_quantum_ns"), std::string::npos);
+  auto d = browser_doc();
+  d["machine"]["browser"] = "Chrome";
+  EXPECT_NE(refusal(d).find("machine.browser must be an object"), std::string::npos);
+  // Markup is not refused (a user agent may hold anything printable): the pages escape it.
+  EXPECT_EQ(with("user_agent", "<script>alert(1)</script>"), "");
+  EXPECT_EQ(with("timestamp_quantum_ns", nullptr), "");
+}
+
 }  // namespace
 }  // namespace wgb::store
