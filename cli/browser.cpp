@@ -158,6 +158,8 @@ int browser_command(const BrowserFlags& f) {
   store::ServerOptions so;
   so.host = "127.0.0.1";
   so.port = f.port;
+  so.open_submissions = true;  // the page may submit without a token (the store is temporary)
+  so.open_submissions_per_window = 1000;
   auto server = store::Server::start(**db, so);
   if (!server) return fail(server.error());
   const std::string base = (*server)->url();

@@ -356,6 +356,12 @@ Expected<json> Page::wait_until(const std::string& expression, Deadline deadline
   }
 }
 
+Status Page::add_init_script(const std::string& source, Deadline deadline) {
+  auto r = browser_.call("Page.addScriptToEvaluateOnNewDocument", {{"source", source}}, session_id_, deadline);
+  if (!r) return r.error();
+  return ok();
+}
+
 Status Page::set_hidden(bool hidden, Deadline deadline) {
   // A minimized window is what makes a headless page "hidden" (as a background tab does in a
   // browser with a screen): the page gets a real visibilitychange.

@@ -88,6 +88,9 @@ class Page {
   // names the condition in the timeout error.
   Expected<nlohmann::json> wait_until(const std::string& expression, Deadline deadline, const std::string& what,
                                       std::chrono::milliseconds poll = std::chrono::milliseconds(100));
+  // Runs `source` in every document this page loads from now on, before the page's own scripts (in
+  // the page's main thread only, not its workers).
+  Status add_init_script(const std::string& source, Deadline deadline);
   // Hides the page (document.visibilityState "hidden", as a background tab) or shows it again.
   Status set_hidden(bool hidden, Deadline deadline);
   const std::string& session_id() const { return session_id_; }
