@@ -98,7 +98,10 @@ int serve(const ServeFlags& f) {
   if (!server) return fail(server.error());
   // The first line on stdout is the URL (port 0 picks a free port: scripts read it from here).
   std::cout << (*server)->url() << std::endl;
-  std::cerr << fmt::format("serving {} at {} (Ctrl-C stops)\n", (*db)->description(), (*server)->url());
+  std::cerr << fmt::format("serving {} at {} (Ctrl-C stops); the suite in a browser: {}/run{}\n", (*db)->description(),
+                           (*server)->url(), (*server)->url(),
+                           o.open_submissions ? fmt::format(" (visitors may submit, {} an hour each)", o.open_submissions_per_window)
+                                              : "");
   while (!stop.requested() && (*server)->running()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   (*server)->stop();
   return kExitOk;

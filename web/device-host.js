@@ -157,6 +157,9 @@ class WgbDeviceHost {
       this.resolveBuffer = device.createBuffer({size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC});
     }
     const isFallback = info.isFallbackAdapter !== undefined ? info.isFallbackAdapter : !!adapter.isFallbackAdapter;
+    const subgroups = {};
+    if (typeof info.subgroupMinSize === 'number') subgroups.subgroup_min_size = info.subgroupMinSize;
+    if (typeof info.subgroupMaxSize === 'number') subgroups.subgroup_max_size = info.subgroupMaxSize;
     this.info = {
       ok: true,
       adapter: {
@@ -165,11 +168,13 @@ class WgbDeviceHost {
         device: info.device || '',
         description: info.description || '',
         is_fallback_adapter: !!isFallback,
+        ...subgroups,
       },
+      wgsl_features: navigator.gpu.wgslLanguageFeatures ? [...navigator.gpu.wgslLanguageFeatures].sort() : [],
       features: [...device.features].sort(),
       limits,
       timestamps,
-      timestamp_quantum_ns: timestamps ? await this.probeQuantum() : null,
+      timestamp_quantization_ns: timestamps ? await this.probeQuantum() : null,
       user_agent: navigator.userAgent,
       webgpu_thread: this.thread,
     };
@@ -240,7 +245,11 @@ class WgbDeviceHost {
   async createBuffer(req, payload) {
     const size = Number(req.size);
     const initial = payload && payload.byteLength > 0;
-    if (initial && payload.byteLength > size) throw new WgbHostError('validation', `initial contents of ${payload.byteLength} bytes for a buffer of ${size}`);
+    // The engine pads initial contents to 4 bytes; more than that is a request to refuse.
+    if (initial && payload.byteLength > Math.ceil(size / 4) * 4) {
+      throw new WgbHostError('validation', `initial contents of ${payload.byteLength} bytes for a buffer of ${size}`);
+    }
+    if (initial && payload.byteLength > size) payload = payload.subarray(0, size);
     const buffer = await this.scoped(() => {
       const b = this.device.createBuffer({size, usage: req.usage, label: req.label || undefined, mappedAtCreation: initial && size % 4 === 0});
       if (initial) {
@@ -248,7 +257,9 @@ class WgbDeviceHost {
           new Uint8Array(b.getMappedRange()).set(payload);
           b.unmap();
         } else {
-          this.device.queue.writeBuffer(b, 0, payload);
+          // writeBuffer moves whole 4-byte words: the last partial word stays zero.
+          const words = payload.byteLength - (payload.byteLength % 4);
+          if (words > 0) this.device.queue.writeBuffer(b, 0, payload, 0, words);
         }
       }
       return b;

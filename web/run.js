@@ -74,7 +74,7 @@
     row('Fallback (software) adapter', a.is_fallback_adapter ? 'yes' : 'no');
     let stamps = 'not available: wall-clock timing only';
     if (reply.timestamps) {
-      const q = reply.timestamp_quantum_ns;
+      const q = reply.timestamp_quantization_ns;
       stamps = q === null || q === undefined ? 'available (resolution not observed yet)'
              : q <= 1 ? 'available, not quantized (1 ns steps)'
              : `available, quantized to ${q.toLocaleString('en')} ns steps`;
@@ -253,9 +253,11 @@
         break;
       case 'row':
         state.rows.push(e.row);
-        if (e.line !== undefined) {
-          state.table_lines.push(e.line);
-          $('table').textContent += e.line + '\n';
+        if (typeof e.line === 'string') {
+          // A row's line may end with a newline (and carry its note on a second line).
+          const line = e.line.endsWith('\n') ? e.line.slice(0, -1) : e.line;
+          state.table_lines.push(line);
+          $('table').textContent += line + '\n';
         }
         $('results').hidden = false;
         break;
@@ -285,7 +287,7 @@
   function completeDocument(doc) {
     if (doc && typeof doc === 'object' && doc.machine && typeof doc.machine === 'object') {
       const b = doc.machine.browser || (doc.machine.browser = {});
-      if (b.timestamp_quantum_ns === undefined && state.adapter) b.timestamp_quantum_ns = state.adapter.timestamp_quantum_ns ?? null;
+      if (b.timestamp_quantization_ns === undefined && state.adapter) b.timestamp_quantization_ns = state.adapter.timestamp_quantization_ns ?? null;
       if (b.user_agent === undefined) b.user_agent = navigator.userAgent;
       if (b.webgpu_thread === undefined) b.webgpu_thread = state.webgpu_thread;
     }
@@ -338,6 +340,7 @@
     Atomics.store(header, 2, 0);
     Atomics.store(header, 3, document.hidden ? 1 : 0);
     const options = {suite, browser: {user_agent: navigator.userAgent, webgpu_thread: state.webgpu_thread}};
+    if (navigator.hardwareConcurrency > 0) options.browser.logical_cpus = navigator.hardwareConcurrency;
     if (filter) options.filter = filter;
     const mb = params.get('memory_bytes');
     if (mb && /^\d+$/.test(mb)) options.memory_bytes = Number(mb);

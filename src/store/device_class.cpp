@@ -80,7 +80,7 @@ std::string display_detail(const DeviceClass& c) {
   static const std::pair<const char*, const char*> kBackends[] = {
       {"vulkan", "Vulkan"}, {"d3d12", "D3D12"},        {"d3d11", "D3D11"},       {"metal", "Metal"},
       {"opengl", "OpenGL"}, {"opengles", "OpenGL ES"}, {"null", "null backend"}, {"host", "host CPU"},
-      {"browser", "WebGPU in a browser"}};
+      {"webgpu", "WebGPU in a browser"}};
   static const std::pair<const char*, const char*> kTypes[] = {{"discrete-gpu", "discrete GPU"},
                                                                {"integrated-gpu", "integrated GPU"},
                                                                {"cpu", "CPU adapter"},
@@ -221,10 +221,19 @@ Expected<DeviceClass> device_class_of(const nlohmann::json& document) {
     auto c = adapter_class(*adapter);
     if (!c) return c;
     // A browser names the adapter but not the API under it: its runs form classes of their own
-    // (vendor, architecture and device as the browser reports them), beside the native ones.
-    if (machine->contains("browser") && c->backend == "unknown") {
-      c->backend = "browser";
-      *c = finish(std::move(*c));
+    // (vendor, architecture and device as the browser reports them, backend "webgpu") beside the
+    // native ones. A page cannot see the CPU's model: a CPU adapter there is told apart by the
+    // logical CPUs the browser reports (navigator.hardwareConcurrency), when it does.
+    if (machine->contains("browser")) {
+      if (c->backend == "unknown") c->backend = "webgpu";
+      if (c->adapter_type == "cpu" && host != machine->end() && host->is_object()) {
+        auto n = host->find("logical_cpus");
+        if (n != host->end() && n->is_number_integer() && n->get<std::int64_t>() >= 1 &&
+            n->get<std::int64_t>() <= 1'000'000) {
+          c->device += fmt::format(" on {} logical CPUs", n->get<std::int64_t>());
+        }
+      }
+      return finish(std::move(*c));
     }
     // A CPU adapter (llvmpipe, SwiftShader) runs on the host's cores: the same driver on a 2-core
     // VM and on a 64-core server are different devices.

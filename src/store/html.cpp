@@ -422,6 +422,9 @@ std::string index_page(const std::vector<BenchmarkInfo>& benchmarks, const std::
       "run for The Stack: its rows next to its class.</p>",
       plural(static_cast<std::size_t>(std::max<std::int64_t>(total_runs, 0)), "run", "runs"),
       plural(classes.size(), "device class", "device classes"));
+  b += "<p><a href=\"/run\">Run the suite in your browser</a> (any browser with WebGPU) and see your GPU beside "
+       "its class; browser runs are marked <span class=\"badge brw\">browser</span>, and every list filters them "
+       "(<a href=\"/runs?runtime=browser\">browser runs</a>, <a href=\"/runs?runtime=native\">native runs</a>).</p>";
   if (benchmarks.empty()) b += "<p>No measured results yet. Submit one with <code>webgpu-bench submit</code>.</p>";
   if (!headline.empty()) {
     b += "<div class=\"boards\">";
@@ -452,8 +455,8 @@ std::string index_page(const std::vector<BenchmarkInfo>& benchmarks, const std::
     b += "<h2>Recent runs</h2><div class=\"scroll\"><table><tr><th>run</th><th>class</th><th>suite</th>"
          "<th>started</th></tr>";
     for (const auto& r : recent) {
-      b += fmt::format("<tr><td class=\"id\"><a href=\"{}\">#{}</a></td><td>{}</td><td>{}{}</td><td>{}</td></tr>",
-                       run_href(r.id), r.id, class_cell(r.device_class), esc(plain(r.suite)),
+      b += fmt::format("<tr><td class=\"id\"><a href=\"{}\">#{}</a>{}</td><td>{}</td><td>{}{}</td><td>{}</td></tr>",
+                       run_href(r.id), r.id, runtime_badge(r.runtime), class_cell(r.device_class), esc(plain(r.suite)),
                        r.unranked_reason.empty()
                            ? std::string()
                            : fmt::format("<div class=\"why\">unranked: {}</div>", esc(r.unranked_reason)),

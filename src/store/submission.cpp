@@ -375,9 +375,9 @@ Status check_browser(const nlohmann::json& b) {
   if (thread == b.end() || !thread->is_string() || (*thread != "worker" && *thread != "main")) {
     return refuse("machine.browser.webgpu_thread must be \"worker\" or \"main\"");
   }
-  if (auto q = b.find("timestamp_quantum_ns"); q != b.end() && !q->is_null()) {
+  if (auto q = b.find("timestamp_quantization_ns"); q != b.end() && !q->is_null()) {
     if (!q->is_number() || q->get<double>() < 0) {
-      return refuse("machine.browser.timestamp_quantum_ns must be null or a number >= 0");
+      return refuse("machine.browser.timestamp_quantization_ns must be null or a number >= 0");
     }
   }
   return ok();
@@ -507,6 +507,16 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
     if (auto b = m->find("browser"); b != m->end()) {
       if (auto st = check_browser(*b); !st) return st.error();
       s.runtime = "browser";
+    }
+  }
+  // The engine writes "runtime": "browser" beside machine.browser; the two must agree.
+  if (auto rt = document.find("runtime"); rt != document.end()) {
+    if (!rt->is_string() || (*rt != "browser" && *rt != "native")) {
+      return refuse("\"runtime\" must be \"browser\" or \"native\"");
+    }
+    if (*rt != s.runtime) {
+      return refuse(s.runtime == "browser" ? "machine.browser in a document whose runtime is \"native\""
+                                           : "\"runtime\": \"browser\" without machine.browser");
     }
   }
   auto cls = device_class_of(document);

@@ -647,7 +647,7 @@ TEST_P(StoreServer, BrowserRunsAreListedAndFiltered) {
                                {{.id = "read-linear", .value = 2e10}}, "default", 1);
   browser["machine"]["browser"] = {{"user_agent", "Mozilla/5.0 <script>alert(1)</script> \"><img src=x>"},
                                    {"webgpu_thread", "main"},
-                                   {"timestamp_quantum_ns", 65536}};
+                                   {"timestamp_quantization_ns", 65536}};
   auto b = post(browser.dump());
   ASSERT_EQ(b.status, 201) << b.body;
   const auto browser_id = nlohmann::json::parse(b.body)["id"].get<std::int64_t>();
@@ -670,7 +670,7 @@ TEST_P(StoreServer, BrowserRunsAreListedAndFiltered) {
   EXPECT_EQ(get("/runs?runtime=%3Cb%3E").status, 400);
   auto one = nlohmann::json::parse(get("/api/v1/results/" + std::to_string(browser_id)).body);
   EXPECT_EQ(one["runtime"], "browser");
-  EXPECT_EQ(one["class"]["backend"], "browser");
+  EXPECT_EQ(one["class"]["backend"], "webgpu");
 
   auto board = nlohmann::json::parse(get("/api/v1/leaderboard?benchmark=read-linear&runtime=browser").body);
   ASSERT_EQ(board["classes"].size(), 1u);

@@ -282,7 +282,7 @@ nlohmann::json browser_doc() {
   d["machine"]["adapter"]["description"] = "SwiftShader Device (Subzero)";
   d["machine"]["browser"] = {{"user_agent", "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0 Safari/537.36"},
                              {"webgpu_thread", "worker"},
-                             {"timestamp_quantum_ns", 1}};
+                             {"timestamp_quantization_ns", 1}};
   return d;
 }
 
@@ -290,11 +290,20 @@ TEST(StoreSubmission, BrowserDocumentsAreMarkedAndClassedByTheirAdapter) {
   auto s = make_submission(browser_doc());
   ASSERT_TRUE(s) << s.error().message;
   EXPECT_EQ(s->runtime, "browser");
-  EXPECT_EQ(s->device_class.backend, "browser");
-  EXPECT_EQ(s->device_class.key, "google/swiftshader/swiftshader-device-subzero/browser");
+  EXPECT_EQ(s->device_class.backend, "webgpu");
+  EXPECT_EQ(s->device_class.key, "google/swiftshader/swiftshader-device-subzero/webgpu");
   auto native = make_submission(good());
   ASSERT_TRUE(native);
   EXPECT_EQ(native->runtime, "native");
+  // A CPU adapter in a page: no CPU model to read (a native document's machine.host would be
+  // required to have one), the logical CPUs the browser reports tell it apart.
+  auto cpu = browser_doc();
+  cpu["machine"]["adapter"]["adapter_type"] = "cpu";
+  cpu["machine"]["host"] = {{"runtime", "browser"}, {"user_agent", "Mozilla/5.0"}, {"logical_cpus", 2}};
+  cpu["runtime"] = "browser";
+  auto on_cpu = make_submission(cpu);
+  ASSERT_TRUE(on_cpu) << on_cpu.error().message;
+  EXPECT_EQ(on_cpu->device_class.key, "google/swiftshader/swiftshader-device-subzero-on-2-logical-cpus/webgpu");
   // A browser that names the API keeps it.
   auto d = browser_doc();
   d["machine"]["adapter"]["backend"] = "vulkan";
@@ -312,13 +321,21 @@ TEST(StoreSubmission, BrowserFieldsAreChecked) {
   EXPECT_NE(with("user_agent", "Mozilla\n<script>").find("control character"), std::string::npos);
   EXPECT_NE(with("user_agent", 5).find("user_agent must be a string"), std::string::npos);
   EXPECT_NE(with("webgpu_thread", "gpu-process").find("webgpu_thread"), std::string::npos);
-  EXPECT_NE(with("timestamp_quantum_ns", -1).find("timestamp_quantum_ns"), std::string::npos);
+  EXPECT_NE(with("timestamp_quantization_ns", -1).find("timestamp_quantization_ns"), std::string::npos);
+  auto mixed = browser_doc();
+  mixed["runtime"] = "native";
+  EXPECT_NE(refusal(mixed).find("machine.browser in a document whose runtime is \"native\""), std::string::npos);
+  auto claimed = good();
+  claimed["runtime"] = "browser";
+  EXPECT_NE(refusal(claimed).find("without machine.browser"), std::string::npos);
+  claimed["runtime"] = "wasm";
+  EXPECT_NE(refusal(claimed).find("\"runtime\" must be"), std::string::npos);
   auto d = browser_doc();
   d["machine"]["browser"] = "Chrome";
   EXPECT_NE(refusal(d).find("machine.browser must be an object"), std::string::npos);
   // Markup is not refused (a user agent may hold anything printable): the pages escape it.
   EXPECT_EQ(with("user_agent", "<script>alert(1)</script>"), "");
-  EXPECT_EQ(with("timestamp_quantum_ns", nullptr), "");
+  EXPECT_EQ(with("timestamp_quantization_ns", nullptr), "");
 }
 
 }  // namespace
