@@ -170,7 +170,6 @@ int browser_command(const BrowserFlags& f) {
   if (!chromium) return fail(chromium.error());
   auto page = (*chromium)->new_page(deadline_in(20s));
   if (!page) return fail(page.error());
-  std::cerr << fmt::format("{} ({}) against {}\n", (*chromium)->version(), (*chromium)->program(), base);
 
   // The page's adapter (the device host's answer to init).
   if (auto st = (*page)->navigate(base + "/run", deadline_in(60s)); !st) return fail(st.error());
@@ -214,6 +213,7 @@ int browser_command(const BrowserFlags& f) {
                                 ? fmt::format("; {} is missing", kSwiftShaderIcd)
                                 : ""));
   }
+  std::cerr << fmt::format("{} ({}) against {}\n", (*chromium)->version(), (*chromium)->program(), base);
   std::cerr << fmt::format("adapter: {} (browser) = native adapter {}{}\n", browser::adapter_text(adapter), *native,
                            native_env.empty() ? "" : " with " + native_env);
 
