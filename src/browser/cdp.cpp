@@ -346,7 +346,11 @@ Expected<json> Page::wait_until(const std::string& expression, Deadline deadline
     // A single evaluation never outlives the deadline, and a stuck one gets at most 30 s.
     auto v = evaluate(expression, std::min(deadline, deadline_in(30s)));
     if (!v) {
-      if (v.error().message.find("timed out") == std::string::npos || Clock::now() < deadline) return v.error();
+      // A navigation replaces the document between two polls: its context is gone, the next one
+      // answers. Anything else (an exception, a crash, a closed browser) ends the wait.
+      const std::string& m = v.error().message;
+      const bool transient = m.find("context") != std::string::npos || m.find("timed out") != std::string::npos;
+      if (!transient) return v.error();
     } else if (!(v->is_null() || (v->is_boolean() && !v->get<bool>()) || (v->is_string() && v->get<std::string>().empty()) ||
                  (v->is_number() && v->get<double>() == 0))) {
       return v;
