@@ -8,6 +8,7 @@
 
 #include "cli/common.hpp"
 #include "report/compare.hpp"
+#include "report/files.hpp"
 
 namespace wgb::cli {
 

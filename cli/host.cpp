@@ -19,7 +19,9 @@
 #include "host/repro.hpp"
 #include "host/text.hpp"
 #include "report/document.hpp"
+#include "report/files.hpp"
 #include "suite/sweep.hpp"
+#include "host/machine.hpp"
 
 namespace wgb::cli {
 
@@ -122,7 +124,7 @@ int run_host(const HostFlags& f, const OutputFlags& out, const std::function<Sta
   o.cancel = session.cancel();
   if (!out.quiet) o.on_progress = [](const std::string& line) { std::cerr << line << '\n'; };
 
-  report::ResultDocument doc("host", command_line());
+  report::ResultDocument doc("host", command_line(), host::native_machine());
   auto run = host::run_host(o, doc, [&]() -> Status { return session.write_first(doc); });
   if (!run) return fail(run.error());
   const bool cancelled = run->cancelled;

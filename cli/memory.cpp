@@ -21,6 +21,7 @@
 #include "cli/terminal.hpp"
 #include "memory/document.hpp"
 #include "memory/memory.hpp"
+#include "host/machine.hpp"
 
 namespace wgb::cli {
 
@@ -92,7 +93,7 @@ int run(const MemoryFlags& f) {
   if (!created) return fail(created.error());
   gpu::Context& gpu = **created;
 
-  memory::MemoryDocument doc(command_line(), gpu, o);
+  memory::MemoryDocument doc(command_line(), gpu, o, host::native_machine());
   // An unwritable file fails before any work.
   if (auto st = session.write_first(doc.document()); !st) return fail(st.error());
 

@@ -9,6 +9,7 @@
 #include "cli/terminal.hpp"
 #include "report/csv.hpp"
 #include "report/document.hpp"
+#include "report/files.hpp"
 #include "report/html.hpp"
 #include "report/table.hpp"
 #include "report/verdict.hpp"

@@ -26,11 +26,13 @@
 #include "cli/terminal.hpp"
 #include "report/csv.hpp"
 #include "report/document.hpp"
+#include "report/files.hpp"
 #include "report/repro.hpp"
 #include "report/table.hpp"
 #include "report/verdict.hpp"
 #include "suite/plausibility.hpp"
 #include "webgpu_bench/suite.hpp"
+#include "host/machine.hpp"
 
 namespace wgb::cli {
 
@@ -142,8 +144,8 @@ int run_on_adapter(const RunFlags& f) {
     if (auto st = check_same_adapter(*ceilings, suite->context()->adapter()); !st) return fail(st.error());
   }
 
-  report::ResultDocument doc("default", command_line());
-  doc.set_device(*suite->context());
+  report::ResultDocument doc("default", command_line(), host::native_machine());
+  doc.set_device(gpu::device_record(*suite->context()));
   doc.set_options({{"sampling", report::sampling_json(f.sampling)},
                    {"bandwidth_bytes", f.bandwidth_mib << 20},
                    {"compute_threads", f.compute_threads},

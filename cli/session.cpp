@@ -19,6 +19,7 @@
 
 #include "report/repro.hpp"
 #include "store/client.hpp"
+#include "report/files.hpp"
 
 extern char** environ;
 

@@ -21,6 +21,7 @@
 #include "cli/job_control.hpp"
 #include "cli/progress_display.hpp"
 #include "report/document.hpp"
+#include "report/files.hpp"
 #include "webgpu_bench/options.hpp"
 
 namespace wgb::cli {

@@ -14,6 +14,7 @@
 #include "cli/common.hpp"
 #include "cli/session.hpp"
 #include "report/document.hpp"
+#include "report/files.hpp"
 #include "store/client.hpp"
 #include "store/server.hpp"
 #include "store/store.hpp"

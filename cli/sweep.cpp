@@ -25,6 +25,7 @@
 #include "suite/sweep.hpp"
 #include "report/table.hpp"
 #include "webgpu_bench/suite.hpp"
+#include "host/machine.hpp"
 
 namespace wgb::cli {
 
@@ -76,8 +77,8 @@ int sweep_command(const SweepFlags& f) {
   }
   for (const auto& n : spec->notes) std::cerr << "sweep: " << n << '\n';
 
-  report::ResultDocument doc("sweep", command_line());
-  doc.set_device(**ctx);
+  report::ResultDocument doc("sweep", command_line(), host::native_machine());
+  doc.set_device(gpu::device_record(**ctx));
   doc.set_options({{"sampling", report::sampling_json(f.sampling)}, {"benchmark", def.id}, {"parameter", spec->parameter}});
   doc.json()["sweep"] = sweep_json(def.id, *spec);
   auto write = [&] {

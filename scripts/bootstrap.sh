@@ -44,9 +44,14 @@ system_packages=(
   # What Mesa's lavapipe links against (bookworm versions are the right ones).
   libllvm15 libelf1 libexpat1 libwayland-client0 libx11-xcb1 libxcb-dri3-0 libxcb-present0
   libxcb-randr0 libxcb-shm0 libxcb-sync1 libxcb-xfixes0 libxcb1 libxshmfence1 libzstd1 zlib1g
+  # The browser engine (src/web, cmake/WasmEngine.cmake): C++ to a wasm32-wasi module.
+  clang-16 lld-16 wasi-libc libc++-16-dev-wasm32 libc++abi-16-dev-wasm32 libclang-rt-16-dev-wasm32
 )
 if [ "$with_test_tools" = 1 ]; then
   system_packages+=(chromium)  # tests/golden/report_html_test.cpp: headless rendering of the report
+  # tests/web: node runs the browser engine against a fake device host (Debian 12's nodejs is 18,
+  # which the tests support); a node already on the PATH will do.
+  command -v node >/dev/null || system_packages+=(nodejs)
 fi
 missing=()
 for p in "${system_packages[@]}"; do

@@ -61,6 +61,11 @@ class WgbDeviceHost {
     this.buffers = new Map();
     this.pipelines = new Map();
     this.bindGroups = new Map();
+    // "release" drops the engine's handle, as with Dawn's reference-counted objects: a buffer a
+    // live bind group still uses is destroyed only when the last such bind group is released.
+    this.bindGroupBuffers = new Map();  // bind group id -> buffer ids it uses
+    this.bufferUsers = new Map();       // buffer id -> live bind groups using it
+    this.released = new Set();          // buffers released by the engine, kept for their bind groups
     this.querySet = null;
     this.resolveBuffer = null;
     this.stampBuffer = null;
@@ -208,6 +213,9 @@ class WgbDeviceHost {
     this.buffers.clear();
     this.pipelines.clear();
     this.bindGroups.clear();
+    this.bindGroupBuffers.clear();
+    this.bufferUsers.clear();
+    this.released.clear();
     this.uncaptured = [];
   }
 
@@ -315,6 +323,9 @@ class WgbDeviceHost {
     });
     const group = await this.scoped(() => this.device.createBindGroup({layout: pipeline.getBindGroupLayout(req.group || 0), entries}));
     this.bindGroups.set(req.id, group);
+    const used = [...new Set((req.entries || []).map((e) => e.buffer))];
+    this.bindGroupBuffers.set(req.id, used);
+    for (const b of used) this.bufferUsers.set(b, (this.bufferUsers.get(b) || 0) + 1);
     return {ok: true};
   }
 
@@ -414,15 +425,31 @@ class WgbDeviceHost {
 
   release(req) {
     for (const id of req.ids || []) {
-      const b = this.buffers.get(id);
-      if (b) {
-        b.destroy();
-        this.buffers.delete(id);
+      if (this.buffers.has(id)) {
+        this.released.add(id);
+        this.destroyIfUnused(id);
       }
       this.pipelines.delete(id);
-      this.bindGroups.delete(id);
+      if (this.bindGroups.delete(id)) {
+        for (const b of this.bindGroupBuffers.get(id) || []) {
+          this.bufferUsers.set(b, (this.bufferUsers.get(b) || 1) - 1);
+          this.destroyIfUnused(b);
+        }
+        this.bindGroupBuffers.delete(id);
+      }
     }
     return {ok: true};
+  }
+
+  // Destroyed at once (its memory back to the GPU, which the memory suite's halving relies on),
+  // unless a live bind group still uses it.
+  destroyIfUnused(id) {
+    if (!this.released.has(id) || (this.bufferUsers.get(id) || 0) > 0) return;
+    const b = this.buffers.get(id);
+    if (b) b.destroy();
+    this.buffers.delete(id);
+    this.bufferUsers.delete(id);
+    this.released.delete(id);
   }
 }
 

@@ -263,8 +263,8 @@
         break;
       case 'verdicts':
         state.verdicts = e.text;
-        if (e.text) {
-          $('verdicts').textContent = e.text;
+        if (e.text && e.text.trim()) {
+          $('verdicts').textContent = e.text.replace(/^\n+/, '');
           $('verdicts').hidden = false;
         }
         break;

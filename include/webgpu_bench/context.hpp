@@ -12,7 +12,6 @@
 #include <cstring>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -20,42 +19,10 @@
 #include <utility>
 #include <vector>
 
+#include "webgpu_bench/adapter.hpp"
 #include "webgpu_bench/expected.hpp"
 
 namespace wgb::gpu {
-
-// One subgroup-matrix configuration the adapter reports (Dawn's experimental subgroup matrices):
-// component and result types ("f16", "f32", "i8", "i32", "u8", "u32") and the M x N x K shape.
-struct SubgroupMatrixShape {
-  std::string component, result;
-  std::uint32_t m = 0, n = 0, k = 0;
-};
-
-// One adapter as `webgpu-bench devices` prints it and as every result document records it.
-struct AdapterDescription {
-  std::size_t index = 0;
-  std::string vendor, architecture, device, description;
-  std::string backend;       // "vulkan", "null", ...
-  std::string adapter_type;  // "discrete-gpu", "integrated-gpu", "cpu", "unknown"
-  std::string driver;        // driver description as the backend reports it
-  std::uint32_t vendor_id = 0, device_id = 0;
-  std::uint32_t subgroup_min_size = 0, subgroup_max_size = 0;
-  std::vector<std::pair<std::string, std::uint64_t>> limits;  // the limits that matter, by WebGPU name
-  std::vector<std::string> features;                          // device features, WebGPU names
-  std::vector<std::string> wgsl_features;                     // WGSL language features (instance-wide)
-  std::vector<std::string> adapter_toggles;                   // toggles in force on the adapter
-  // Reported only with --experimental (allow_unsafe_apis) on adapters that have the feature.
-  std::vector<SubgroupMatrixShape> subgroup_matrix_configs;
-  // The adapter's memory heaps (Dawn's adapter-properties-memory-heaps, a native feature: WebGPU in
-  // a browser does not expose them): size and properties ("device-local", "host-visible",
-  // "host-coherent", "host-uncached", "host-cached"). Empty where the adapter does not report them.
-  struct MemoryHeap {
-    std::uint64_t size = 0;
-    std::vector<std::string> properties;
-  };
-  std::vector<MemoryHeap> memory_heaps;
-  bool is_fallback_null() const { return backend == "null"; }
-};
 
 struct ContextOptions {
   // "" or "best": the best adapter (discrete GPU > integrated > CPU); a number: that index of
@@ -73,6 +40,10 @@ struct ContextOptions {
 // checks it after every timed batch, so a silently failing pass cannot poison the timings.
 class ErrorSink {
  public:
+  ErrorSink();
+  ~ErrorSink();
+  ErrorSink(const ErrorSink&) = delete;
+  ErrorSink& operator=(const ErrorSink&) = delete;
   void report_uncaptured(std::string message);
   void report_lost(std::string message);
   bool device_lost() const noexcept { return lost_.load(); }
@@ -82,9 +53,8 @@ class ErrorSink {
   std::string lost_message() const;
 
  private:
-  mutable std::mutex mutex_;
-  std::vector<std::string> pending_;
-  std::string lost_message_;
+  struct State;  // the pending messages (behind a lock where callbacks come from other threads)
+  std::unique_ptr<State> state_;
   std::atomic<int> errors_{0};
   std::atomic<bool> lost_{false};
 };
@@ -198,6 +168,10 @@ class Context {
   wgpu::ComputePipeline fill_pipeline_;
   std::function<void()> before_timestamp_readback_;
 };
+
+// What a result document records about this device (adapter, both feature lists, the
+// implementation's settings): the value report::ResultDocument::set_device takes.
+DeviceRecord device_record(const Context& gpu);
 
 // FNV-1a 64 of a kernel's WGSL, as hex: results name the exact source they measured.
 std::string source_hash(std::string_view wgsl);

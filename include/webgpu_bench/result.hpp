@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "webgpu_bench/definition.hpp"
+#include "webgpu_bench/metric.hpp"
 #include "webgpu_bench/vocabulary.hpp"
 
 namespace wgb {

@@ -1,6 +1,8 @@
 // How this program was built (generated at build time from cmake/build_info.cpp.in).
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 namespace wgb {
 
 struct BuildInfo {
@@ -17,5 +19,7 @@ struct BuildInfo {
 };
 
 const BuildInfo& build_info();
+// The `build` object of every result document.
+nlohmann::json build_json();
 
 }  // namespace wgb

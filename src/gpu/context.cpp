@@ -16,6 +16,8 @@
 #include <sstream>
 #include <webgpu/webgpu_cpp_print.h>
 
+#include "gpu/build_info.hpp"
+#include "gpu/fill_wgsl.hpp"
 #include "gpu/hash.hpp"
 #include "gpu/names.hpp"
 
@@ -78,56 +80,12 @@ constexpr const char* kToggleNoRobustness = "disable_robustness";
 constexpr const char* kToggleUnsafe = "allow_unsafe_apis";
 constexpr const char* kToggleF16Nvidia = "vulkan_enable_f16_on_nvidia";
 
-// WGSL for fill_hashed: word i of the bound range becomes hash32((base + i) ^ seed), the same
-// function as gpu::hash32 on the host, so validators can recompute any input word.
-constexpr std::string_view kFillWgsl = R"(
-struct Params { base: u32, count: u32, seed: u32, pad: u32 }
-@group(0) @binding(0) var<storage, read_write> data: array<u32>;
-@group(0) @binding(1) var<uniform> p: Params;
-fn hash32(x0: u32) -> u32 {
-  var x = x0;
-  x = x ^ (x >> 16u); x = x * 0x7feb352du;
-  x = x ^ (x >> 15u); x = x * 0x846ca68bu;
-  x = x ^ (x >> 16u);
-  return x;
-}
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.x + gid.y * nwg.x * 256u;
-  if (i < p.count) { data[i] = hash32((p.base + i) ^ p.seed); }
-}
-)";
 
 }  // namespace
 
 struct Context::Impl {
   std::unique_ptr<dawn::native::Instance> native;
 };
-
-// ---- ErrorSink ----------------------------------------------------------------------------------
-
-void ErrorSink::report_uncaptured(std::string message) {
-  std::lock_guard lock(mutex_);
-  pending_.push_back(std::move(message));
-  errors_.fetch_add(1);
-}
-
-void ErrorSink::report_lost(std::string message) {
-  std::lock_guard lock(mutex_);
-  if (!lost_.load()) lost_message_ = std::move(message);
-  lost_.store(true);
-}
-
-std::vector<std::string> ErrorSink::take() {
-  std::lock_guard lock(mutex_);
-  errors_.store(0);
-  return std::exchange(pending_, {});
-}
-
-std::string ErrorSink::lost_message() const {
-  std::lock_guard lock(mutex_);
-  return lost_message_;
-}
 
 // ---- enumeration ---------------------------------------------------------------------------------
 
@@ -738,6 +696,25 @@ Expected<RawTiming> Context::time_pass(const PassEncoder& encode) {
     }
   }
   return timing;
+}
+
+DeviceRecord device_record(const Context& gpu) {
+  DeviceRecord r;
+  r.adapter = gpu.adapter();
+  // Both feature lists: what the adapter offers, and what the device enabled (the description's).
+  r.adapter_features = feature_names(gpu.device().GetAdapter());
+  r.adapter.features = feature_names(gpu.device());
+  const auto toggles = gpu.toggles();
+  const bool quantized =
+      std::find(toggles.begin(), toggles.end(), std::string("timestamp_quantization")) != toggles.end();
+  r.implementation = {{"version", build_info().dawn_version},
+                      {"device_toggles", toggles},
+                      {"timestamp_quantization", quantized},
+                      {"robustness", gpu.options().robustness},
+                      {"experimental", gpu.options().experimental},
+                      {"timestamps", gpu.has_timestamps()},
+                      {"empty_submit_ms", gpu.empty_submit_ms()}};
+  return r;
 }
 
 std::string source_hash(std::string_view wgsl) { return fmt::format("{:016x}", fnv1a64(wgsl)); }

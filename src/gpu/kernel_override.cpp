@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -26,7 +27,8 @@ State& state() {
 
 }  // namespace
 
-Status set_kernel_dir(const std::filesystem::path& dir, const std::function<bool(std::string_view)>& known) {
+Status set_kernel_dir(const std::string& dir_name, const std::function<bool(std::string_view)>& known) {
+  const std::filesystem::path dir(dir_name);
   State fresh;
   if (dir.empty()) {
     state() = std::move(fresh);
@@ -83,5 +85,12 @@ std::string kernel_text(std::string_view name, std::string_view embedded) {
 
 const std::vector<KernelOverride>& kernel_overrides() { return state().list; }
 const std::string& kernel_dir() { return state().dir; }
+
+nlohmann::json kernel_overrides_json() {
+  if (kernel_overrides().empty()) return nullptr;
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& k : kernel_overrides()) list.push_back({{"kernel", k.name}, {"file", k.path}, {"wgsl_hash", k.hash}});
+  return {{"dir", kernel_dir()}, {"kernels", std::move(list)}};
+}
 
 }  // namespace wgb::gpu

@@ -6,7 +6,7 @@
 // ran, so a replaced kernel's number is never mistaken for the shipped kernel's.
 #pragma once
 
-#include <filesystem>
+#include <nlohmann/json.hpp>
 #include <functional>
 #include <optional>
 #include <string>
@@ -26,7 +26,7 @@ struct KernelOverride {
 // Reads every *.wgsl file below `dir` once. A file whose name is not a built-in kernel (`known`
 // says no) is a usage error naming it, as is a missing or unreadable directory, or a folder with
 // no .wgsl file at all. Replaces any earlier setting; an empty path clears it.
-Status set_kernel_dir(const std::filesystem::path& dir, const std::function<bool(std::string_view)>& known);
+Status set_kernel_dir(const std::string& dir, const std::function<bool(std::string_view)>& known);
 
 // The replacing text for a kernel name, if a file replaces it.
 std::optional<std::string> overridden_kernel(std::string_view name);
@@ -38,5 +38,8 @@ std::string kernel_text(std::string_view name, std::string_view embedded);
 // Every kernel replaced in this process (sorted by name), and the directory given.
 const std::vector<KernelOverride>& kernel_overrides();
 const std::string& kernel_dir();
+// What a result document records about them (`kernel_overrides`: the directory and every replaced
+// kernel with its file and hash); null when no kernel is replaced.
+nlohmann::json kernel_overrides_json();
 
 }  // namespace wgb::gpu

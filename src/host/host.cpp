@@ -25,7 +25,6 @@
 #include "host/topology.hpp"
 #include "measure/record.hpp"
 #include "measure/stats.hpp"
-#include "report/machine.hpp"
 #include "report/table.hpp"
 #include "suite/row.hpp"
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
-#include <stdexcept>
+#include "measure/contract.hpp"
 
 namespace wgb::measure {
 namespace {
@@ -67,7 +67,7 @@ void PhaseSampler::start_warmup() {
 }
 
 void PhaseSampler::add(double pass_ms) {
-  if (!awaiting_result_) throw std::logic_error("PhaseSampler::add() without a pending Run action");
+  if (!awaiting_result_) contract_violation("PhaseSampler::add() without a pending Run action");
   awaiting_result_ = false;
   const bool valid = std::isfinite(pass_ms) && pass_ms > 0;
   if (valid) last_pass_ms_ = pass_ms;
@@ -86,7 +86,7 @@ void PhaseSampler::add(double pass_ms) {
 }
 
 void PhaseSampler::reject(double pass_ms, std::string reason, std::string note) {
-  if (!awaiting_result_) throw std::logic_error("PhaseSampler::reject() without a pending Run action");
+  if (!awaiting_result_) contract_violation("PhaseSampler::reject() without a pending Run action");
   discarded_.push_back({pass_ms / dispatches_, dispatches_, 1, stage_name(), std::move(reason), std::move(note)});
   rejecting_ = true;
   add(std::numeric_limits<double>::quiet_NaN());  // charged like an unusable pass: the phase still ends

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
-#include <stdexcept>
+#include "measure/contract.hpp"
 
 namespace wgb::measure {
 namespace {
@@ -132,13 +132,13 @@ void Sampler::record_invalid(double batch_ms, const char* stage) {
 }
 
 void Sampler::add(double batch_ms) {
-  if (!awaiting_result_) throw std::logic_error("Sampler::add() without a pending Run action");
+  if (!awaiting_result_) contract_violation("Sampler::add() without a pending Run action");
   awaiting_result_ = false;
   dispatch(batch_ms, std::isfinite(batch_ms) && batch_ms > 0);
 }
 
 void Sampler::reject(double batch_ms, std::string reason, std::string note) {
-  if (!awaiting_result_) throw std::logic_error("Sampler::reject() without a pending Run action");
+  if (!awaiting_result_) contract_violation("Sampler::reject() without a pending Run action");
   awaiting_result_ = false;
   record_discarded(batch_ms, stage_name(), std::move(reason), std::move(note));
   rejecting_ = true;

@@ -55,9 +55,10 @@ nlohmann::json scope_json(const MemoryOptions& o) {
   return out;
 }
 
-MemoryDocument::MemoryDocument(std::vector<std::string> command, gpu::Context& gpu, const MemoryOptions& options)
-    : doc_("memory", std::move(command)) {
-  doc_.set_device(gpu);
+MemoryDocument::MemoryDocument(std::vector<std::string> command, gpu::Context& gpu, const MemoryOptions& options,
+                               report::MachineRecord machine)
+    : doc_("memory", std::move(command), std::move(machine)) {
+  doc_.set_device(gpu::device_record(gpu));
   doc_.set_options(options_json(options));
   // --clock: "wall" when timestamps were turned off by the user (rows still say which clock each used).
   doc_.json()["options"]["clock"] = gpu.options().wall_clock ? "wall" : "auto";

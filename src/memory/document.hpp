@@ -4,7 +4,6 @@
 // lost run keeps what completed. Also the console summary the CLI prints.
 #pragma once
 
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -21,12 +20,13 @@ nlohmann::json scope_json(const MemoryOptions& o);  // [{"measured": ..., "not_m
 
 class MemoryDocument {
  public:
-  MemoryDocument(std::vector<std::string> command, gpu::Context& gpu, const MemoryOptions& options);
+  // `machine`: where it runs (natively host::native_machine()).
+  MemoryDocument(std::vector<std::string> command, gpu::Context& gpu, const MemoryOptions& options,
+                 report::MachineRecord machine = {});
   void set_working_set(const WorkingSet& ws);
   void add_row(const BenchmarkResult& row);
   // The end state ("complete", "cancelled", "device-lost", ...) and, when it stopped early, why.
   void finish(const MemoryRun& run);
-  Status write(const std::filesystem::path& path) const { return report::write_json_atomic(path, doc_.json()); }
   const nlohmann::json& json() const { return doc_.json(); }
   const report::ResultDocument& document() const { return doc_; }  // rows for the CSV writer
 

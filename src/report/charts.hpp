@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "report/document.hpp"
+#include "report/files.hpp"
 
 namespace wgb::report::charts {
 

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "report/table.hpp"
+#include "report/files.hpp"
 
 namespace wgb::report {
 

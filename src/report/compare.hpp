@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "report/document.hpp"
+#include "report/files.hpp"
 
 namespace wgb::report {
 

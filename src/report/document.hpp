@@ -4,17 +4,17 @@
 // crashed run keeps what completed.
 #pragma once
 
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "report/machine.hpp"
 #include "report/model.hpp"
 #include "report/repro.hpp"
-#include "webgpu_bench/context.hpp"
+#include "webgpu_bench/adapter.hpp"
 #include "webgpu_bench/expected.hpp"
-#include "webgpu_bench/options.hpp"
+#include "webgpu_bench/sampling.hpp"
 #include "webgpu_bench/result.hpp"
 
 namespace wgb::report {
@@ -34,15 +34,17 @@ nlohmann::json to_json(const ReproCheck& c);
 Expected<ReportRow> row_from_json(const nlohmann::json& j);
 
 nlohmann::json adapter_json(const gpu::AdapterDescription& a);
-nlohmann::json build_json();
 nlohmann::json sampling_json(const SamplingOptions& s);
 std::string utc_now_iso8601();
 
 // The document of one run, growing as rows complete.
 class ResultDocument {
  public:
-  ResultDocument(std::string suite, std::vector<std::string> command);
-  void set_device(gpu::Context& gpu);
+  // `machine`: where it runs (host, build, replaced kernels), measured by the caller; a document
+  // given none records an empty host and build (tests, documents assembled from parts).
+  ResultDocument(std::string suite, std::vector<std::string> command, MachineRecord machine = {});
+  // The device a run used (natively gpu::device_record(context)).
+  void set_device(const gpu::DeviceRecord& device);
   // What set_device records, from parts (tests and documents built without a device).
   void set_adapter(const gpu::AdapterDescription& adapter, nlohmann::json dawn);
   void set_options(nlohmann::json options);
@@ -61,29 +63,7 @@ class ResultDocument {
  private:
   nlohmann::json doc_;
   std::vector<ReportRow> rows_;
+  std::function<nlohmann::json()> host_at_finish_;
 };
-
-// Writes `doc` to `path` atomically: a temporary file in the same folder, then rename.
-Status write_json_atomic(const std::filesystem::path& path, const nlohmann::json& doc);
-Status write_text_atomic(const std::filesystem::path& path, const std::string& text);
-// The rows as CSV (write_csv's conventions), written atomically.
-Status write_csv_atomic(const std::filesystem::path& path, const std::vector<ReportRow>& rows);
-// A command's outputs: the document's JSON and its rows as CSV, each when its path is not empty.
-Status write_outputs(const std::string& json_path, const std::string& csv_path, const ResultDocument& doc);
-
-// Loads and checks a result document: clear one-line errors naming the file for unreadable,
-// empty, truncated, non-JSON or foreign content, a newer schema, or malformed rows.
-Expected<nlohmann::json> load_result_document(const std::filesystem::path& path);
-
-// The same checks on a document already in memory (a request body, say): `origin` names it in the
-// error messages the way the path does for load_result_document.
-Expected<nlohmann::json> parse_result_document(std::string_view text, const std::string& origin);
-
-struct LoadedDocument {
-  std::filesystem::path path;
-  nlohmann::json json;
-  std::vector<ReportRow> rows;  // roofline re-derived from the rows; repro as stored
-};
-Expected<LoadedDocument> load_document(const std::filesystem::path& path);
 
 }  // namespace wgb::report

@@ -17,6 +17,7 @@
 #include "report/svg.hpp"
 #include "report/table.hpp"
 #include "report/verdict.hpp"
+#include "report/files.hpp"
 
 namespace wgb::report {
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "report/document.hpp"
+#include "report/files.hpp"
 
 namespace wgb::report {
 

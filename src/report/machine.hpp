@@ -1,22 +1,20 @@
-// The host machine as every result document records it: CPU model, cores, clocks, vector ISA,
-// caches per level (from sysfs), memory, NUMA nodes, OS and kernel. Read from /proc and /sys only.
+// What a result document records about where it ran, given to it as a value: the document measures
+// nothing itself. Natively the caller builds it from the host probes and the build information
+// (host::native_machine()); in a browser, from what the page and the device host report.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 
 namespace wgb::report {
 
-nlohmann::json host_description();
-// Mean current clock of the logical CPUs (MHz) from /proc/cpuinfo; 0 when unknown. Recorded at the
-// start and the end of a run: what the host sustained while it fed the GPU.
-double observed_cpu_mhz();
-
-// The host's clocks with the source of every figure (the base clock and the clock sustained during
-// the run): {"base": {mhz, source}, "max": {mhz, source}, "observed_at_<when>":
-// {mhz, source}, "sustained_at_<when>": {mhz, source}}. Base and maximum come from cpufreq where the
-// kernel exposes it; where it does not (virtual machines), the base is measured (the TSC rate,
-// src/host/clock.*). The sustained clock is always measured: a dependent add chain on the calling
-// thread. `when` is "start" (the whole object) or "finish" (only the two observed/sustained keys).
-nlohmann::json host_clocks(const char* when);
+struct MachineRecord {
+  nlohmann::json host = nlohmann::json::object();   // machine.host at the start of the run
+  nlohmann::json build = nlohmann::json::object();  // build: compiler, flags, revision, ...
+  nlohmann::json kernel_overrides;                  // null: every kernel is the shipped one
+  // What the host measures again when the run finishes (its clocks), merged into machine.host:
+  // with the start values, what the CPU sustained. Empty: nothing is measured at the end.
+  std::function<nlohmann::json()> host_at_finish;
+};
 
 }  // namespace wgb::report

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "report/document.hpp"
+#include "report/files.hpp"
 #include "store/ranking.hpp"
 
 namespace wgb::store {

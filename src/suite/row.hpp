@@ -6,6 +6,7 @@
 #include <string>
 
 #include "measure/record.hpp"
+#include "webgpu_bench/definition.hpp"
 #include "webgpu_bench/result.hpp"
 
 namespace wgb {

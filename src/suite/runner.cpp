@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <thread>
+
+#include "suite/sleep.hpp"
 
 namespace wgb {
 
@@ -17,8 +18,8 @@ bool idle_for(double ms, const CancelToken& cancel) {
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(ms));
   while (Clock::now() < until) {
     if (cancel.cancelled()) return false;
-    const Clock::duration left = until - Clock::now();
-    std::this_thread::sleep_for(std::min<Clock::duration>(left, std::chrono::milliseconds(10)));
+    const double left_ms = std::chrono::duration<double, std::milli>(until - Clock::now()).count();
+    sleep_ms(std::min(left_ms, 10.0));
   }
   return !cancel.cancelled();
 }

@@ -73,6 +73,20 @@ class WorkloadHost final : public PassHost {
   Workload& w_;
 };
 
+// A prepare step that throws (a user's definition) fails its own row, not the suite. A build
+// without exceptions (the browser engine) has nothing to catch.
+Expected<std::unique_ptr<Workload>> call_prepare(const BenchmarkDefinition& def, PrepareContext& pc) {
+#if defined(__cpp_exceptions)
+  try {
+    return def.prepare(pc);
+  } catch (const std::exception& e) {
+    return make_error(ErrorKind::Failed, fmt::format("prepare threw: {}", e.what()));
+  }
+#else
+  return def.prepare(pc);
+#endif
+}
+
 RowStatus status_for(ErrorKind k) {
   switch (k) {
     case ErrorKind::Skipped: return RowStatus::Skipped;
@@ -139,21 +153,17 @@ struct SuiteRun::Impl {
       if (cancelled()) break;
       emit(measure::ProgressEvent::Kind::Stage, i, "prepare");
       PrepareContext pc{*ctx, options};
-      try {
-        if (!defs[i].prepare) {
-          prepare_errors[i] = make_error(ErrorKind::Failed, "the definition has no prepare step");
-          continue;
-        }
-        auto w = defs[i].prepare(pc);
-        if (w && *w) {
-          workloads[i] = std::move(*w);
-        } else if (w) {
-          prepare_errors[i] = make_error(ErrorKind::Failed, "prepare returned no workload");
-        } else {
-          prepare_errors[i] = w.error();
-        }
-      } catch (const std::exception& e) {
-        prepare_errors[i] = make_error(ErrorKind::Failed, fmt::format("prepare threw: {}", e.what()));
+      if (!defs[i].prepare) {
+        prepare_errors[i] = make_error(ErrorKind::Failed, "the definition has no prepare step");
+        continue;
+      }
+      auto w = call_prepare(defs[i], pc);
+      if (w && *w) {
+        workloads[i] = std::move(*w);
+      } else if (w) {
+        prepare_errors[i] = make_error(ErrorKind::Failed, "prepare returned no workload");
+      } else {
+        prepare_errors[i] = w.error();
       }
       if (auto st = ctx->check_errors(); !st) {
         if (st.error().kind == ErrorKind::DeviceLost) {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "report/document.hpp"
+#include "report/files.hpp"
 #include "tests/golden/process.hpp"
 #include "tests/golden/synthetic.hpp"
 

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "report/document.hpp"
+#include "report/files.hpp"
 #include "report/repro.hpp"
 #include "tests/golden/process.hpp"
 #include "tests/golden/synthetic.hpp"

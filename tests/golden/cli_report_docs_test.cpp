@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "report/document.hpp"
+#include "report/files.hpp"
 #include "tests/golden/process.hpp"
 #include "tests/golden/synthetic.hpp"
 

@@ -16,6 +16,7 @@
 #include "tests/golden/process.hpp"
 #include "tests/golden/synthetic.hpp"
 #include "tests/page_geometry.hpp"
+#include "report/files.hpp"
 
 namespace wgb::report {
 namespace {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "report/document.hpp"
+#include "report/files.hpp"
 
 namespace wgb::report {
 namespace {

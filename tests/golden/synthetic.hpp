@@ -11,6 +11,7 @@
 
 #include "report/document.hpp"
 #include "webgpu_bench/result.hpp"
+#include "host/machine.hpp"
 
 namespace wgb::test {
 
@@ -154,7 +155,7 @@ inline nlohmann::json synthetic_dawn() {
 
 // A whole document made of synthetic_rows(), as `run` would write it.
 inline report::ResultDocument synthetic_document() {
-  report::ResultDocument doc("default", {"webgpu-bench", "run", "--json", "out.json"});
+  report::ResultDocument doc("default", {"webgpu-bench", "run", "--json", "out.json"}, host::native_machine());
   doc.set_adapter(synthetic_adapter(), synthetic_dawn());
   doc.set_options({{"sampling", report::sampling_json(SamplingOptions{})}, {"bandwidth_bytes", 67108864}, {"filter", ""}});
   for (const auto& r : synthetic_rows()) doc.add_row(r);
@@ -165,7 +166,7 @@ inline report::ResultDocument synthetic_document() {
 // A host-suite document (suite "host") as `webgpu-bench host` writes it: FMA peaks, STREAM triad
 // (the host's stream bandwidth) with its thread and working-set curves, and the load-latency curve.
 inline report::ResultDocument synthetic_host_document() {
-  report::ResultDocument doc("host", {"webgpu-bench", "host", "--quick"});
+  report::ResultDocument doc("host", {"webgpu-bench", "host", "--quick"}, host::native_machine());
   const Metric loads{"loads", "load", "Dependent loads (one per 64-byte node)"};
   auto host_row = [](BenchmarkResult r, const std::string& family) {
     r.category = "host";

@@ -15,6 +15,7 @@
 #include "memory/document.hpp"
 #include "memory/memory.hpp"
 #include "report/document.hpp"
+#include "report/files.hpp"
 
 namespace wgb::memory {
 namespace {
@@ -33,7 +34,7 @@ struct DocWriter {
     o.on_working_set = [this](const WorkingSet& ws) { doc.set_working_set(ws); };
     o.on_row = [this](const BenchmarkResult& r) {
       doc.add_row(r);
-      ASSERT_TRUE(doc.write(path));
+      ASSERT_TRUE(report::write_json_atomic(path, doc.json()));
       auto loaded = report::load_result_document(path);
       ASSERT_TRUE(loaded) << loaded.error().message;
       rows_on_disk.push_back((*loaded)["rows"].size());
@@ -41,7 +42,7 @@ struct DocWriter {
   }
   nlohmann::json finish(const MemoryRun& run) {
     doc.finish(run);
-    EXPECT_TRUE(doc.write(path));
+    EXPECT_TRUE(report::write_json_atomic(path, doc.json()));
     auto loaded = report::load_result_document(path);
     EXPECT_TRUE(loaded);
     std::filesystem::remove(path);

@@ -15,6 +15,8 @@
 #include "host/text.hpp"
 #include "host/topology.hpp"
 #include "report/document.hpp"
+#include "report/files.hpp"
+#include "host/machine.hpp"
 
 namespace wgb::host {
 namespace {
@@ -38,7 +40,7 @@ HostOptions tiny() {
 }
 
 TEST(HostSuite, QuickRunHasEveryRowCheckAndReportingField) {
-  report::ResultDocument doc("host", {"webgpu-bench", "host", "--quick"});
+  report::ResultDocument doc("host", {"webgpu-bench", "host", "--quick"}, host::native_machine());
   int checkpoints = 0;
   std::vector<std::string> seen;
   HostOptions o = tiny();

@@ -8,13 +8,14 @@
 
 #include "report/compare.hpp"
 #include "report/document.hpp"
-#include "report/machine.hpp"
+#include "report/files.hpp"
+#include "host/machine.hpp"
 
 namespace wgb::report {
 namespace {
 
 TEST(HostClocks, EveryFigureNamesItsSource) {
-  const auto c = host_clocks("start");
+  const auto c = host::host_clocks("start");
   for (const char* k : {"base", "max", "observed_at_start", "sustained_at_start"}) {
     ASSERT_TRUE(c.contains(k)) << k;
     ASSERT_TRUE(c[k].contains("mhz")) << k;
@@ -28,7 +29,7 @@ TEST(HostClocks, EveryFigureNamesItsSource) {
 }
 
 TEST(HostClocks, BaseIsMeasuredWhereCpufreqIsAbsent) {
-  const auto c = host_clocks("start");
+  const auto c = host::host_clocks("start");
   const std::string source = c["base"]["source"];
   if (std::filesystem::exists("/sys/devices/system/cpu/cpu0/cpufreq/base_frequency")) {
     EXPECT_EQ(source, "cpufreq base_frequency");
@@ -45,7 +46,7 @@ TEST(HostClocks, BaseIsMeasuredWhereCpufreqIsAbsent) {
 }
 
 TEST(HostClocks, DocumentRecordsStartAndFinish) {
-  ResultDocument doc("default", {"webgpu-bench", "run"});
+  ResultDocument doc("default", {"webgpu-bench", "run"}, host::native_machine());
   doc.finish("complete");
   const auto& c = doc.json()["machine"]["host"]["clocks"];
   for (const char* k :

@@ -10,6 +10,7 @@
 
 #include "report/compare.hpp"
 #include "tests/golden/synthetic.hpp"
+#include "report/files.hpp"
 
 namespace wgb::report {
 namespace {

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "report/document.hpp"
+#include "report/files.hpp"
 #include "tests/golden/synthetic.hpp"
 
 namespace wgb::report {
@@ -140,3 +141,47 @@ TEST(Document, BadFilesGiveOneLineErrorsNamingFileAndProblem) {
 
 }  // namespace
 }  // namespace wgb::report
+
+// The document measures nothing itself: the machine is the value its caller gives (natively
+// host::native_machine(), in a browser what the page knows), and what the caller measures again at
+// the end is merged into machine.host, clocks key by key.
+TEST(Document, TheMachineIsGivenNotMeasured) {
+  ResultDocument bare("default", {"webgpu-bench"});
+  EXPECT_EQ(bare.json()["machine"]["host"], nlohmann::json::object());
+  EXPECT_EQ(bare.json()["build"], nlohmann::json::object());
+  EXPECT_FALSE(bare.json().contains("kernel_overrides"));
+  bare.finish("complete");
+  EXPECT_EQ(bare.json()["machine"]["host"], nlohmann::json::object());
+
+  MachineRecord m;
+  m.host = {{"cpu_model", "Given CPU"}, {"clocks", {{"base", {{"mhz", 2000}}}}}};
+  m.build = {{"compiler", "given"}};
+  m.kernel_overrides = {{"dir", "k"}, {"kernels", nlohmann::json::array()}};
+  int finishes = 0;
+  m.host_at_finish = [&finishes] {
+    ++finishes;
+    return nlohmann::json{{"observed_mhz_at_finish", 1234.0}, {"clocks", {{"observed_at_finish", {{"mhz", 1234}}}}}};
+  };
+  ResultDocument doc("default", {"webgpu-bench"}, m);
+  EXPECT_EQ(doc.json()["machine"]["host"]["cpu_model"], "Given CPU");
+  EXPECT_EQ(doc.json()["build"]["compiler"], "given");
+  EXPECT_EQ(doc.json()["kernel_overrides"]["dir"], "k");
+  EXPECT_EQ(finishes, 0);
+  doc.finish("complete");
+  EXPECT_EQ(finishes, 1);
+  const auto& host = doc.json()["machine"]["host"];
+  EXPECT_EQ(host["observed_mhz_at_finish"], 1234.0);
+  EXPECT_EQ(host["clocks"]["base"]["mhz"], 2000);  // kept
+  EXPECT_EQ(host["clocks"]["observed_at_finish"]["mhz"], 1234);
+
+  gpu::DeviceRecord d;
+  d.adapter.device = "Given GPU";
+  d.adapter.features = {"timestamp-query"};
+  d.adapter_features = {"shader-f16", "timestamp-query"};
+  d.implementation = {{"timestamps", true}};
+  doc.set_device(d);
+  EXPECT_EQ(doc.json()["machine"]["adapter"]["device"], "Given GPU");
+  EXPECT_EQ(doc.json()["machine"]["adapter"]["features"], nlohmann::json({"timestamp-query"}));
+  EXPECT_EQ(doc.json()["machine"]["adapter"]["adapter_features"], nlohmann::json({"shader-f16", "timestamp-query"}));
+  EXPECT_EQ(doc.json()["machine"]["dawn"]["timestamps"], true);
+}

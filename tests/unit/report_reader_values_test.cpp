@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "report/document.hpp"
+#include "report/files.hpp"
 #include "tests/golden/synthetic.hpp"
 
 namespace wgb::report {

@@ -19,6 +19,7 @@
 #include "store/db.hpp"
 #include "store/ranking.hpp"
 #include "store/store.hpp"
+#include "host/machine.hpp"
 
 namespace wgb::store::test {
 
@@ -45,7 +46,7 @@ struct RowSpec {
 // adapter and rows. `nonce` makes otherwise equal documents distinct.
 inline nlohmann::json make_document(const AdapterSpec& a, const std::vector<RowSpec>& rows, const std::string& suite = "default",
                                     int nonce = 0) {
-  report::ResultDocument doc(suite, {"webgpu-bench", "run", "--test", std::to_string(nonce)});
+  report::ResultDocument doc(suite, {"webgpu-bench", "run", "--test", std::to_string(nonce)}, host::native_machine());
   auto& j = doc.json();
   j["machine"]["adapter"] = {{"vendor", a.vendor},     {"architecture", a.architecture}, {"device", a.device},
                              {"description", a.device}, {"backend", a.backend},      {"adapter_type", a.adapter_type},

@@ -1,5 +1,5 @@
 // Host description from /proc/cpuinfo, /sys/devices/system/{cpu,node} and uname(2).
-#include "report/machine.hpp"
+#include "host/machine.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -14,9 +14,11 @@
 #include <string>
 #include <thread>
 
+#include "gpu/build_info.hpp"
+#include "gpu/kernel_override.hpp"
 #include "host/clock.hpp"
 
-namespace wgb::report {
+namespace wgb::host {
 
 namespace {
 
@@ -142,7 +144,7 @@ nlohmann::json host_clocks(const char* when) {
     } else {
       // No cpufreq base (virtual machines, most AMD and ARM kernels): the TSC rate, which on
       // constant_tsc CPUs is the nominal clock.
-      c["base"] = figure(host::tsc_mhz().value_or(0),
+      c["base"] = figure(tsc_mhz().value_or(0),
                          "measured: TSC ticks per second against steady_clock over 20 ms (constant_tsc: the nominal "
                          "clock)");
     }
@@ -152,7 +154,7 @@ nlohmann::json host_clocks(const char* when) {
   c[std::string("observed_at_") + when] =
       figure(observed_cpu_mhz(), "/proc/cpuinfo \"cpu MHz\": the kernel's estimate, mean of the logical CPUs");
   c[std::string("sustained_at_") + when] =
-      figure(host::add_chain_mhz(2.0),
+      figure(add_chain_mhz(2.0),
              "measured: dependent add chain (one add per cycle), best of 3 chains of 2 ms on the calling thread "
              "(not pinned)");
   return c;
@@ -206,4 +208,18 @@ nlohmann::json host_description() {
   return h;
 }
 
-}  // namespace wgb::report
+report::MachineRecord native_machine() {
+  report::MachineRecord m;
+  m.host = host_description();
+  m.build = build_json();
+  m.kernel_overrides = gpu::kernel_overrides_json();
+  m.host_at_finish = [] {
+    nlohmann::json h;
+    h["observed_mhz_at_finish"] = observed_cpu_mhz();
+    h["clocks"] = host_clocks("finish");
+    return h;
+  };
+  return m;
+}
+
+}  // namespace wgb::host

@@ -1,0 +1,183 @@
+// Writing result documents atomically and loading them with clear errors (files.hpp).
+#include "report/files.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "report/csv.hpp"
+#include "report/roofline.hpp"
+
+namespace wgb::report {
+
+// ---- files ------------------------------------------------------------------------------------
+
+Status write_csv_atomic(const std::filesystem::path& path, const std::vector<ReportRow>& rows) {
+  std::ostringstream csv;
+  write_csv(csv, rows);
+  return write_text_atomic(path, csv.str());
+}
+
+Status write_outputs(const std::string& json_path, const std::string& csv_path, const ResultDocument& doc) {
+  if (!json_path.empty()) {
+    if (auto st = write_json_atomic(json_path, doc.json()); !st) return st;
+  }
+  if (!csv_path.empty()) return write_csv_atomic(csv_path, doc.rows());
+  return ok();
+}
+
+Status write_text_atomic(const std::filesystem::path& path, const std::string& text) {
+  // Every error names the path the user gave and the system's reason (not the temporary file).
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return make_error(ErrorKind::Io, fmt::format("cannot write {}: {}", path.string(), std::strerror(EISDIR)));
+  }
+  const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  const auto tmp = dir / fmt::format(".{}.tmp-{}", path.filename().string(), getpid());
+  {
+    errno = 0;
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      const int err = errno != 0 ? errno : EIO;
+      return make_error(ErrorKind::Io, fmt::format("cannot write {}: {}", path.string(), std::strerror(err)));
+    }
+    out << text;
+    out.flush();
+    if (!out) {
+      const int err = errno != 0 ? errno : EIO;
+      out.close();
+      std::filesystem::remove(tmp, ec);
+      return make_error(ErrorKind::Io, fmt::format("cannot write {}: {}", path.string(), std::strerror(err)));
+    }
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    const std::string reason = ec.message();  // before remove() reuses ec
+    std::filesystem::remove(tmp, ec);
+    return make_error(ErrorKind::Io, fmt::format("cannot replace {}: {}", path.string(), reason));
+  }
+  return ok();
+}
+
+Status write_json_atomic(const std::filesystem::path& path, const nlohmann::json& doc) {
+  return write_text_atomic(path, doc.dump(2) + "\n");
+}
+
+Expected<nlohmann::json> load_result_document(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: is a directory, not a result document", name));
+  }
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return make_error(ErrorKind::Usage,
+                      fmt::format("{}: cannot open the file: {}", name, std::strerror(errno != 0 ? errno : ENOENT)));
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parse_result_document(buffer.str(), name);
+}
+
+// The checks of a result document, for a file (load_result_document) or a request body (the store):
+// one-line errors that name `origin` and the problem.
+Expected<nlohmann::json> parse_result_document(std::string_view text, const std::string& name) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: not valid JSON: the file is empty", name));
+  }
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    const bool at_end = e.byte >= text.size();
+    return make_error(ErrorKind::Usage,
+                      fmt::format("{}: not valid JSON ({} at byte {})", name,
+                                  at_end ? "ends early: truncated?" : "corrupt", e.byte));
+  } catch (const nlohmann::json::exception& e) {  // out_of_range: a number too large for a double (1e400)
+    return make_error(ErrorKind::Usage, fmt::format("{}: not valid JSON: {}", name, e.what()));
+  }
+  if (!doc.is_object()) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: not a webgpu-bench result document (the JSON is not an object)", name));
+  }
+  if (!doc.contains("schema") || !doc["schema"].is_string()) {
+    return make_error(ErrorKind::Usage,
+                      fmt::format("{}: not a webgpu-bench result document (no \"schema\": \"{}\")", name, kSchemaName));
+  }
+  if (doc["schema"] != kSchemaName) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: not a webgpu-bench result document (foreign document: schema is \"{}\", expected \"{}\")", name,
+                                                    doc["schema"].get<std::string>(), kSchemaName));
+  }
+  if (!doc.contains("schema_version") || !doc["schema_version"].is_number_integer()) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: missing or non-integer schema_version", name));
+  }
+  if (doc["schema_version"].get<std::int64_t>() < 1) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: schema_version {} is not a valid version (1 to {})", name,
+                                                    doc["schema_version"].dump(), kSchemaVersion));
+  }
+  if (doc["schema_version"].get<std::int64_t>() > kSchemaVersion) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: schema_version {} is newer than this program reads ({})", name,
+                                                    doc["schema_version"].dump(), kSchemaVersion));
+  }
+  if (!doc.contains("rows") || !doc["rows"].is_array()) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: missing the \"rows\" array", name));
+  }
+  for (std::size_t i = 0; i < doc["rows"].size(); ++i) {
+    const auto& r = doc["rows"][i];
+    if (!r.is_object() || !r.contains("id") || !r["id"].is_string() || !r.contains("value") ||
+        !r["value"].is_number() || !r.contains("status") || !r["status"].is_string()) {
+      return make_error(ErrorKind::Usage,
+                        fmt::format("{}: row {} lacks id/status/value of the right types", name, i));
+    }
+    // A rate is a count per second: negative or non-finite values are corrupt, not measurements.
+    auto bad_rate = [](const nlohmann::json& v) {
+      return !v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0;
+    };
+    if (bad_rate(r["value"])) {
+      return make_error(ErrorKind::Usage, fmt::format("{}: row {} ({}): \"value\" is {}, expected a finite rate >= 0",
+                                                      name, i, r["id"].get<std::string>(), r["value"].dump()));
+    }
+    if (r.contains("value_iqr") && r["value_iqr"].is_array()) {
+      for (const auto& v : r["value_iqr"]) {
+        if (bad_rate(v)) {
+          return make_error(ErrorKind::Usage,
+                            fmt::format("{}: row {} ({}): \"value_iqr\" holds {}, expected finite rates >= 0", name, i,
+                                        r["id"].get<std::string>(), v.dump()));
+        }
+      }
+    }
+  }
+  for (const char* section : {"machine", "build", "options"}) {
+    if (doc.contains(section) && !doc[section].is_object()) {
+      return make_error(ErrorKind::Usage, fmt::format("{}: \"{}\" is not an object", name, section));
+    }
+  }
+  return doc;
+}
+
+Expected<LoadedDocument> load_document(const std::filesystem::path& path) {
+  auto doc = load_result_document(path);
+  if (!doc) return std::move(doc).error();
+  LoadedDocument out;
+  out.path = path;
+  out.json = std::move(*doc);
+  const auto& rows = out.json["rows"];
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    auto row = row_from_json(rows[i]);
+    if (!row) {
+      return make_error(ErrorKind::Usage,
+                        fmt::format("{}: row {} ({}): {}", path.string(), i, rows[i]["id"].get<std::string>(),
+                                    row.error().message));
+    }
+    out.rows.push_back(std::move(*row));
+  }
+  apply_roofline(out.rows);
+  return out;
+}
+
+}  // namespace wgb::report

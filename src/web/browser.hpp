@@ -1,0 +1,15 @@
+// What only the browser knows, for the result document (machine.browser): the device host's `init`
+// reply (user agent, which thread owns the GPUDevice) and the timestamp step observed.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+namespace wgb::web {
+
+const nlohmann::json& init_reply();
+// The greatest common step of the GPU timestamp differences seen so far (ns); nullopt before any.
+std::optional<std::uint64_t> timestamp_quantum_ns();
+
+}  // namespace wgb::web

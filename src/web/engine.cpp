@@ -1,0 +1,398 @@
+// The browser engine's entry points (docs/browser.md "Engine ABI"): the catalog, and one run of the
+// default suite (or a filter of the catalog) or of the memory suite through this project's own
+// scheduler, sampler, statistics, progress estimate, validation and result document. The page only
+// hosts WebGPU; everything that decides or reports comes from here, as events.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <sstream>
+
+#include "cli/filter.hpp"
+#include "gpu/build_info.hpp"
+#include "memory/document.hpp"
+#include "memory/memory.hpp"
+#include "report/document.hpp"
+#include "report/progress_line.hpp"
+#include "report/table.hpp"
+#include "report/verdict.hpp"
+#include "web/browser.hpp"
+#include "web/channel.hpp"
+#include "webgpu_bench/suite.hpp"
+
+namespace wgb::web {
+
+namespace {
+
+constexpr std::size_t kTableWidth = 120;  // the table as `run` prints it at 120 columns
+constexpr int kExitOk = 0, kExitFailed = 1, kExitNoAdapter = 3, kExitDevice = 4, kExitCancelled = 130;
+constexpr int kExitUsage = 2;
+
+using Clock = std::chrono::steady_clock;
+
+int exit_code(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::NoAdapter: return kExitNoAdapter;
+    case ErrorKind::DeviceLost:
+    case ErrorKind::GpuError: return kExitDevice;
+    case ErrorKind::Cancelled: return kExitCancelled;
+    case ErrorKind::Usage: return kExitUsage;
+    default: return kExitFailed;
+  }
+}
+
+int fail(ErrorKind kind, const std::string& message) {
+  const int code = exit_code(kind);
+  emit({{"type", "error"}, {"message", message}, {"exit", code}});
+  return code;
+}
+
+// The progress events (SuiteProgress with the command line's semantics: "~" while approximate,
+// "paused" while the tab is hidden, 100 % only when the run completed) and their status line.
+class ProgressRelay {
+ public:
+  void begin(std::size_t count, std::vector<double> estimates_s) {
+    progress_.emplace(count, std::move(estimates_s));
+    started_ = Clock::now();
+  }
+  void on_progress(const ProgressEvent& e) {
+    cancel_requested();  // every scheduler event also notices a Cancel
+    if (!progress_ || ended_) return;
+    if (e.kind == ProgressEvent::Kind::SuiteStart) offset_s_ = e.now_s - now_s();
+    progress_->on_progress(e);
+    if (e.kind != ProgressEvent::Kind::Resolved) {
+      if (!e.id.empty()) current_ = e.id;
+      stage_ = e.stage;
+    }
+    send(false);
+  }
+  void on_result(std::size_t index) {
+    if (!progress_ || ended_) return;
+    progress_->on_result(index, now_s() + offset_s_);
+    send(true);
+  }
+  // Blocks while the tab is hidden: progress says "paused" and the pause is not counted as the
+  // next benchmark's time. Returns when visible again or when Cancel is pressed.
+  void wait_while_paused() {
+    if (!paused() || !progress_) return;
+    ProgressEvent e;
+    e.kind = ProgressEvent::Kind::PauseStart;
+    e.now_s = now_s() + offset_s_;
+    progress_->on_progress(e);
+    paused_ = true;
+    send(true);
+    while (paused() && !cancel_requested()) sleep_for_ms(100);
+    e.kind = ProgressEvent::Kind::PauseEnd;
+    e.now_s = now_s() + offset_s_;
+    progress_->on_progress(e);
+    paused_ = false;
+    send(true);
+  }
+  void finish() {
+    if (!progress_ || ended_) return;
+    progress_->finish();
+    send(true);
+    ended_ = true;
+  }
+  // An interrupted run stops where it was: never 100 %.
+  void stop() { ended_ = true; }
+
+ private:
+  double now_s() const { return std::chrono::duration<double>(Clock::now() - started_).count(); }
+  void send(bool force) {
+    const double t = now_ms();
+    if (!force && t - last_sent_ms_ < 200) return;  // a few events a second are enough for a bar
+    last_sent_ms_ = t;
+    progress_->tick(now_s() + offset_s_);
+    const auto snap = report::snapshot(*progress_, current_, stage_);
+    const auto eta = progress_->remaining_seconds();
+    emit({{"type", "progress"},
+          {"fraction", progress_->finished() ? 1.0 : progress_->display_fraction()},
+          {"eta_s", eta ? nlohmann::json(*eta) : nlohmann::json(nullptr)},
+          {"approximate", progress_->is_approximate()},
+          {"paused", paused_ || progress_->paused()},
+          {"done", progress_->finished()},
+          {"current", current_},
+          {"line", report::format_progress_line(snap)}});
+  }
+
+  std::optional<SuiteProgress> progress_;
+  Clock::time_point started_ = Clock::now();
+  double offset_s_ = 0;
+  double last_sent_ms_ = -1e9;
+  std::string current_, stage_;
+  bool paused_ = false;
+  bool ended_ = false;
+};
+
+struct RunOptions {
+  std::string suite = "default";
+  std::string filter;
+  bool filter_given = false;
+  std::uint64_t memory_bytes = 0;
+  nlohmann::json browser = nlohmann::json::object();
+  nlohmann::json raw;
+};
+
+Expected<RunOptions> parse_options(std::string_view text) {
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return make_error(ErrorKind::Usage, "the run options are not a JSON object");
+  RunOptions o;
+  o.raw = j;
+  if (j.contains("suite")) {
+    if (!j["suite"].is_string()) return make_error(ErrorKind::Usage, "\"suite\" must be \"default\" or \"memory\"");
+    o.suite = j["suite"].get<std::string>();
+    if (o.suite != "default" && o.suite != "memory") {
+      return make_error(ErrorKind::Usage, fmt::format("unknown suite '{}' (default or memory)", o.suite));
+    }
+  }
+  if (j.contains("filter") && !j["filter"].is_null()) {
+    if (!j["filter"].is_string()) return make_error(ErrorKind::Usage, "\"filter\" must be a string of globs");
+    o.filter = j["filter"].get<std::string>();
+    o.filter_given = !o.filter.empty();
+  }
+  if (j.contains("memory_bytes") && !j["memory_bytes"].is_null()) {
+    if (!j["memory_bytes"].is_number_unsigned()) {
+      return make_error(ErrorKind::Usage, "\"memory_bytes\" must be a whole number of bytes");
+    }
+    o.memory_bytes = j["memory_bytes"].get<std::uint64_t>();
+  }
+  if (j.contains("browser") && j["browser"].is_object()) o.browser = j["browser"];
+  return o;
+}
+
+std::string browser_string(const RunOptions& o, const char* key) {
+  if (o.browser.contains(key) && o.browser[key].is_string()) return o.browser[key].get<std::string>();
+  const auto& init = init_reply();
+  if (init.contains(key) && init[key].is_string()) return init[key].get<std::string>();
+  return "";
+}
+
+// machine.host for a browser: what a page may know about the computer it runs on.
+report::MachineRecord browser_machine(const RunOptions& o) {
+  report::MachineRecord m;
+  m.host = {{"runtime", "browser"}, {"user_agent", browser_string(o, "user_agent")}};
+  if (o.browser.contains("logical_cpus") && o.browser["logical_cpus"].is_number()) {
+    m.host["logical_cpus"] = o.browser["logical_cpus"];
+  }
+  m.build = build_json();
+  m.build["runtime"] = "browser";
+  return m;
+}
+
+// What only a browser knows, added to the document (docs/results-schema.md).
+void add_browser_fields(report::ResultDocument& doc, const RunOptions& o) {
+  const auto q = timestamp_quantum_ns();
+  doc.json()["runtime"] = "browser";
+  doc.json()["machine"]["browser"] = {
+      {"user_agent", browser_string(o, "user_agent")},
+      {"webgpu_thread", browser_string(o, "webgpu_thread")},
+      {"timestamp_quantization_ns", q ? nlohmann::json(*q) : nlohmann::json(nullptr)}};
+}
+
+void emit_adapter(gpu::Context& gpu) {
+  const auto r = gpu::device_record(gpu);
+  nlohmann::json a = report::adapter_json(r.adapter);
+  a["timestamps"] = gpu.has_timestamps();
+  emit({{"type", "adapter"}, {"adapter", a}});
+}
+
+std::vector<std::string> command_of(const RunOptions& o) {
+  std::vector<std::string> c = {"webgpu-bench", "browser-engine", o.suite == "memory" ? "memory" : "run"};
+  if (o.filter_given) {
+    c.push_back("--filter");
+    c.push_back(o.filter);
+  }
+  return c;
+}
+
+void emit_document(const report::ResultDocument& doc) { emit({{"type", "document"}, {"document", doc.json()}}); }
+
+int run_default(const RunOptions& o) {
+  auto chosen = cli::select_benchmarks(builtin_benchmarks(), o.filter, /*default_only=*/!o.filter_given);
+  if (!chosen) return fail(chosen.error().kind, chosen.error().message);
+  auto created = gpu::Context::create({});
+  if (!created) return fail(created.error().kind, created.error().message);
+  gpu::Context& gpu = **created;
+  emit_adapter(gpu);
+
+  ProgressRelay relay;
+  SuiteOptions options;
+  options.context = &gpu;
+  options.benchmarks = std::move(*chosen);
+  options.cancel = CancelToken{cancel_flag()};
+  options.on_progress = [&relay](const ProgressEvent& e) { relay.on_progress(e); };
+  const SamplingOptions sampling = options.sampling;
+  const std::uint64_t bandwidth_bytes = options.bandwidth_bytes;
+
+  SuiteRun suite = run_suite(std::move(options));
+  if (auto st = suite.start(); !st) {
+    if (cancel_requested()) return fail(ErrorKind::Cancelled, "cancelled before any benchmark ran");
+    return fail(st.error().kind, st.error().message);
+  }
+  report::ResultDocument doc("default", command_of(o), browser_machine(o));
+  doc.set_device(gpu::device_record(gpu));
+  doc.set_options({{"sampling", report::sampling_json(sampling)},
+                   {"bandwidth_bytes", bandwidth_bytes},
+                   {"compute_threads", 0},
+                   {"filter", o.filter},
+                   {"repro", false},
+                   {"ceilings", ""}});
+  add_browser_fields(doc, o);
+
+  std::vector<std::string> ids, units;
+  for (const auto& d : suite.benchmarks()) {
+    ids.push_back(d.id);
+    units.push_back(d.metric.unit);
+  }
+  const report::TableStream stream(ids, units, kTableWidth);
+  {
+    nlohmann::json lines = nlohmann::json::array();
+    std::istringstream header(stream.header());
+    for (std::string line; std::getline(header, line);) lines.push_back(line);
+    emit({{"type", "table_header"}, {"lines", lines}});
+  }
+  relay.begin(suite.benchmark_count(), suite.initial_estimates_s());
+  bool any_error = false;
+  std::size_t completed = 0;
+  while (auto row = suite.next()) {
+    any_error = any_error || row->status == RowStatus::Error;
+    if (row->status != RowStatus::Cancelled) ++completed;
+    const std::string line = stream.row(*row);
+    report::annotate_technique_row(*row);  // derived numbers (ns/hop) before the row is recorded
+    doc.add_row(*row);
+    emit({{"type", "row"}, {"row", doc.json()["rows"].back()}, {"line", line}});
+    relay.on_result(row->index);
+    relay.wait_while_paused();  // between rows only: a hidden tab never stretches a timed batch
+  }
+  const bool cancelled = cancel_requested();
+  const auto fatal = suite.fatal_error();
+  if (cancelled || fatal) {
+    relay.stop();
+  } else {
+    relay.finish();
+  }
+  add_browser_fields(doc, o);  // the quantization seen over the whole run
+  doc.finish(cancelled ? "cancelled" : fatal ? to_string(fatal->kind) : "complete");
+  std::vector<BenchmarkResult> results;
+  for (const auto& r : doc.rows()) results.push_back(r.result);
+  std::ostringstream verdicts;
+  report::write_verdicts(verdicts, report::family_verdicts(results));
+  emit({{"type", "verdicts"}, {"text", report::wrap_block(verdicts.str(), kTableWidth)}});
+  emit_document(doc);
+  if (cancelled) {
+    return fail(ErrorKind::Cancelled, fmt::format("cancelled; {} completed row{} kept", completed,
+                                                  completed == 1 ? " was" : "s were"));
+  }
+  if (fatal) return fail(fatal->kind, fatal->message);
+  return any_error ? kExitFailed : kExitOk;
+}
+
+int run_memory_suite(const RunOptions& o) {
+  memory::MemoryOptions mo;
+  if (o.memory_bytes != 0) {
+    mo.working_set_mib = std::max<std::uint64_t>(1, o.memory_bytes >> 20);
+    mo.min_working_set_mib = std::min(mo.min_working_set_mib, mo.working_set_mib);
+  }
+  if (auto st = memory::validate_options(mo); !st) return fail(st.error().kind, st.error().message);
+  auto created = gpu::Context::create({});
+  if (!created) return fail(created.error().kind, created.error().message);
+  gpu::Context& gpu = **created;
+  emit_adapter(gpu);
+
+  memory::MemoryDocument doc(command_of(o), gpu, mo, browser_machine(o));
+  std::vector<std::string> ids, units;
+  for (auto p : mo.phases) {
+    ids.push_back(std::string("memory-") + memory::phase_name(p));
+    units.push_back("B");
+  }
+  const report::TableStream stream(ids, units, kTableWidth);
+  {
+    nlohmann::json lines = nlohmann::json::array();
+    std::istringstream header(stream.header());
+    for (std::string line; std::getline(header, line);) lines.push_back(line);
+    emit({{"type", "table_header"}, {"lines", lines}});
+  }
+  ProgressRelay relay;
+  relay.begin(mo.phases.size(), memory::estimate_phase_seconds(mo, gpu.has_timestamps()));
+  mo.cancel = CancelToken{cancel_flag()};
+  mo.on_progress = [&relay](const ProgressEvent& e) { relay.on_progress(e); };
+  mo.on_working_set = [&doc](const memory::WorkingSet& ws) { doc.set_working_set(ws); };
+  std::size_t completed = 0;
+  bool any_error = false;
+  mo.on_row = [&](const BenchmarkResult& r) {
+    doc.add_row(r);
+    any_error = any_error || r.status == RowStatus::Error;
+    if (r.status == RowStatus::Ok) ++completed;
+    emit({{"type", "row"}, {"row", doc.json()["rows"].back()}, {"line", stream.row(r)}});
+    relay.on_result(r.index);
+    relay.wait_while_paused();
+  };
+  const memory::MemoryRun result = memory::run_memory(gpu, mo);
+  if (result.fatal) {
+    relay.stop();
+  } else {
+    relay.finish();
+  }
+  doc.finish(result);
+  report::ResultDocument out = doc.document();
+  add_browser_fields(out, o);
+  emit_document(out);
+  if (result.fatal) {
+    if (result.fatal->kind == ErrorKind::Cancelled) {
+      return fail(ErrorKind::Cancelled, fmt::format("cancelled; {} completed phase{} kept", completed,
+                                                    completed == 1 ? " was" : "s were"));
+    }
+    return fail(result.fatal->kind, result.fatal->message);
+  }
+  return any_error ? kExitFailed : kExitOk;
+}
+
+// The buffers returned to the page by wgb_catalog: kept until the next call.
+std::string g_catalog;
+
+}  // namespace
+
+}  // namespace wgb::web
+
+extern "C" {
+
+__attribute__((export_name("wgb_alloc"))) void* wgb_alloc(std::uint32_t n) { return std::malloc(n == 0 ? 1 : n); }
+
+__attribute__((export_name("wgb_free"))) void wgb_free(void* p) { std::free(p); }
+
+// [u32 little-endian length][JSON array of {id, label, category, family, default, unit, description}]
+__attribute__((export_name("wgb_catalog"))) const char* wgb_catalog() {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& d : wgb::builtin_benchmarks()) {
+    list.push_back({{"id", d.id},
+                    {"label", d.label},
+                    {"category", d.category},
+                    {"family", d.family},
+                    {"default", d.in_default_suite},
+                    {"unit", d.metric.unit},
+                    {"description", d.description}});
+  }
+  const std::string text = list.dump();
+  auto& out = wgb::web::g_catalog;
+  out.assign(4, '\0');
+  const auto n = static_cast<std::uint32_t>(text.size());
+  for (int i = 0; i < 4; ++i) out[i] = static_cast<char>((n >> (8 * i)) & 0xff);
+  out += text;
+  return out.data();
+}
+
+// Runs synchronously; returns the exit code the command line would.
+__attribute__((export_name("wgb_run"))) std::int32_t wgb_run(const char* options, std::int32_t length) {
+  wgb::web::cancel_flag()->store(false);  // a new run starts uncancelled
+  auto o = wgb::web::parse_options(std::string_view(options, length > 0 ? static_cast<std::size_t>(length) : 0));
+  if (!o) return wgb::web::fail(o.error().kind, o.error().message);
+  if (o->filter_given) {
+    if (auto st = wgb::cli::require_globs(o->filter); !st) return wgb::web::fail(st.error().kind, st.error().message);
+  }
+  return o->suite == "memory" ? wgb::web::run_memory_suite(*o) : wgb::web::run_default(*o);
+}
+
+}  // extern "C"
