@@ -24,6 +24,7 @@
 #include "cli/session.hpp"
 #include "cli/terminal.hpp"
 #include "report/document.hpp"
+#include "report/files.hpp"
 #include "store/server.hpp"
 #include "store/store.hpp"
 

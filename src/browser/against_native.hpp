@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "report/document.hpp"
+#include "report/files.hpp"
 
 namespace wgb::browser {
 
