@@ -50,6 +50,7 @@ struct BrowserFlags {
   int working_set_mib = 0;
   int round_timeout_s = 1800;
   std::string keep;
+  std::vector<std::string> native_options;
 };
 
 // Chromium's own SwiftShader Vulkan driver, which native Dawn can load too.
@@ -226,6 +227,7 @@ int browser_command(const BrowserFlags& f) {
                                           std::to_string(*native)};
   if (f.filter_given && f.suite == "default") native_args.insert(native_args.end(), {"--filter", f.filter});
   if (f.working_set_mib > 0) native_args.insert(native_args.end(), {"--working-set", std::to_string(f.working_set_mib)});
+  native_args.insert(native_args.end(), f.native_options.begin(), f.native_options.end());
 
   std::vector<browser::Round> rounds;
   auto browser_round = [&](int i, browser::Round& r) -> int {
@@ -273,6 +275,7 @@ int browser_command(const BrowserFlags& f) {
     r.native_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!code) return fail(code.error());
     if (*code == kExitCancelled || stop.requested()) return kExitCancelled;
+    if (*code == kExitUsage) return kExitUsage;  // its own one line said why (a --native-option, say)
     if (*code != kExitOk && *code != kExitBenchmarkFailed) {
       return fail(ErrorKind::Failed, fmt::format("round {}: the native run exited with status {}", i, *code));
     }
@@ -305,6 +308,7 @@ int browser_command(const BrowserFlags& f) {
     j["adapter"] = adapter;
     j["native_adapter"] = (*devices)[*native];
     j["native_environment"] = native_env;
+    j["native_command"] = native_args;
     j["browser"] = {{"product", browser_name}, {"user_agent", (*chromium)->user_agent()}};
     j["page"] = run_url.substr(base.size());
     j["command_line"] = command_line();
@@ -340,6 +344,9 @@ void register_browser(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(in_range(10, 86400));
   cmd->add_option("--keep", f.keep, "Keep every round's two result documents in this folder");
+  cmd->add_option("--native-option", f.native_options,
+                  "An option for the native side's run (repeatable), e.g. --native-option=--no-robustness")
+      ->allow_extra_args(false);
   cmd->callback([&exit_code, filter] {
     f.filter_given = filter->count() > 0;
     if (f.filter_given && f.suite == "memory") {

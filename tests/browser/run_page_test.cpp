@@ -132,6 +132,21 @@ bool validated(const json& row) {
   return (status == "ok" || status == "throttled" || status == "suspect") && !row.value("validation", "").empty();
 }
 
+// The validation text with every number replaced by "#".
+std::string without_numbers(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (std::isdigit(static_cast<unsigned char>(c)) != 0) {
+      if (out.empty() || out.back() != '#') out += '#';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+json knob(const json& row) { return row.value("procedure", json::object()).value("knob", json()); }
+
 TEST_F(RunPage, AFilteredRunCompletesValidatedAndIsStoredAndListed) {
   if (!engine_skip_.empty()) GTEST_SKIP() << engine_skip_;
   auto page = open(std::string("?filter=") + kFilter + "&autorun=1&submit=1");
@@ -190,7 +205,17 @@ TEST_F(RunPage, TheBrowserAndTheNativeProgramValidateTheSameOutputs) {
     EXPECT_EQ(n["id"], b["id"]);
     EXPECT_TRUE(validated(n) && validated(b)) << n.dump().substr(0, 500) << "\n" << b.dump().substr(0, 500);
     EXPECT_EQ(n["wgsl_hash"], b["wgsl_hash"]) << n["id"];
-    EXPECT_EQ(n["validation"], b["validation"]) << n["id"];
+    // The calibrated loop count is the one input each run chooses for itself (from its timings).
+    // Equal loop counts: the same inputs, so the very same validation (which invocation, which
+    // value, which error). Different ones: the same check passed, its numbers follow the count.
+    if (knob(n) == knob(b)) {
+      EXPECT_EQ(n["validation"], b["validation"]) << n["id"];
+    } else {
+      EXPECT_EQ(without_numbers(n.value("validation", "")), without_numbers(b.value("validation", ""))) << n["id"];
+    }
+    if (n["id"] == "read-linear") {
+      EXPECT_EQ(knob(n), knob(b));  // no work knob: always the same inputs
+    }
   }
 }
 
@@ -199,11 +224,13 @@ TEST_F(RunPage, AKernelWhoseOutputComesBackWrongIsAnErrorRow) {
   auto page = browser_->new_page(deadline_in(20s));
   ASSERT_TRUE(page) << page.error().message;
   // WebGPU on the page's main thread (webgpu_thread=main), where this script reaches it: every
-  // read-back of a MAP_READ buffer larger than a timestamp pair comes back with one byte flipped.
+  // byte the device host's `read` request maps comes back flipped (timestamps, mapped by its timed
+  // pass, stay right), so the engine's validation sees a wrong output.
   ASSERT_TRUE((*page)->add_init_script(
       "(() => { const get = GPUBuffer.prototype.getMappedRange;"
       " GPUBuffer.prototype.getMappedRange = function (...a) { const r = get.apply(this, a);"
-      " if ((this.usage & GPUBufferUsage.MAP_READ) && r.byteLength > 16) new Uint8Array(r)[0] ^= 0x5a;"
+      " if (new Error().stack.includes('WgbDeviceHost.read')) { const b = new Uint8Array(r);"
+      " for (let i = 0; i < b.length; ++i) b[i] ^= 0x5a; console.log('flipped', b.length); }"
       " return r; }; })()",
       deadline_in(10s)));
   ASSERT_TRUE((*page)->navigate(server_->url() + "/run?filter=read-linear&autorun=1&webgpu_thread=main",
@@ -213,7 +240,9 @@ TEST_F(RunPage, AKernelWhoseOutputComesBackWrongIsAnErrorRow) {
   EXPECT_EQ(s["exit_code"], 1);  // a benchmark failed; the run completed
   ASSERT_EQ(s["document"]["rows"].size(), 1u);
   const json& row = s["document"]["rows"][0];
-  EXPECT_EQ(row["status"], "error") << row.dump().substr(0, 1000);
+  std::string console;
+  for (const auto& l : (*page)->console()) console += "\n  " + l;
+  EXPECT_EQ(row["status"], "error") << row.dump().substr(0, 300) << console;
   EXPECT_FALSE(row.value("message", "").empty());
   EXPECT_EQ(s["document"]["machine"]["browser"]["webgpu_thread"], "main");
 }

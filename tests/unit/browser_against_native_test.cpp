@@ -123,6 +123,21 @@ TEST(PoolRounds, ErrorRowsAreCountedButNotMeasuredAndOutputsCompare) {
   EXPECT_DOUBLE_EQ(j["rows"][0]["ratio"].get<double>(), 0.9);
 }
 
+TEST(PoolRounds, OutputsAgreeAcrossDifferentCalibratedLoopCounts) {
+  Round r = round(1, 100, 100);
+  r.browser.rows[0].result.knob = 22;
+  r.browser.rows[0].result.validation = "32 invocations matched at 22 loop trips (worst relative error 4.8e-07)";
+  r.native.rows[0].result.knob = 12;
+  r.native.rows[0].result.validation = "32 invocations matched at 12 loop trips (worst relative error 4.8e-07)";
+  EXPECT_EQ(pool_rounds({r}).rows[0].outputs, "agree");
+  r.native.rows[0].result.validation = "32 invocations differed at 12 loop trips";
+  EXPECT_EQ(pool_rounds({r}).rows[0].outputs.rfind("differ", 0), 0u);
+  // The same loop count: the same inputs, so the same numbers.
+  r.native.rows[0].result.knob = 22;
+  r.native.rows[0].result.validation = "32 invocations matched at 22 loop trips (worst relative error 9.9e-07)";
+  EXPECT_EQ(pool_rounds({r}).rows[0].outputs.rfind("differ", 0), 0u);
+}
+
 TEST(PoolRounds, RowsInOneSideOnlyAreNamed) {
   Round r = round(1, 100, 100);
   r.browser.rows.pop_back();
