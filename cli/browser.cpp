@@ -306,7 +306,9 @@ int browser_command(const BrowserFlags& f) {
   if (!f.out.empty()) {
     json j = browser::pooled_json(pooled);
     j["adapter"] = adapter;
-    j["native_adapter"] = (*devices)[*native];
+    for (const auto& d : *devices) {
+      if (d.value("index", json()) == *native) j["native_adapter"] = d;
+    }
     j["native_environment"] = native_env;
     j["native_command"] = native_args;
     j["browser"] = {{"product", browser_name}, {"user_agent", (*chromium)->user_agent()}};
