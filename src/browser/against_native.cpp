@@ -46,12 +46,13 @@ const BenchmarkResult* find_row(const report::LoadedDocument& d, const std::stri
 // inputs are the same and the texts must be identical.
 std::string without_numbers(const std::string& text) {
   std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (std::isdigit(static_cast<unsigned char>(text[i])) != 0) {
-      if (out.empty() || out.back() != '#') out += '#';
-    } else {
-      out += text[i];
+  for (std::size_t i = 0; i < text.size();) {
+    if (std::isdigit(static_cast<unsigned char>(text[i])) == 0) {
+      out += text[i++];
+      continue;
     }
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) != 0 || text[i] == '.')) ++i;
+    out += '#';  // "12", "4.8", "1e-07" -> "#", "#", "#e-#"
   }
   return out;
 }

@@ -135,12 +135,13 @@ bool validated(const json& row) {
 // The validation text with every number replaced by "#".
 std::string without_numbers(const std::string& text) {
   std::string out;
-  for (char c : text) {
-    if (std::isdigit(static_cast<unsigned char>(c)) != 0) {
-      if (out.empty() || out.back() != '#') out += '#';
-    } else {
-      out += c;
+  for (std::size_t i = 0; i < text.size();) {
+    if (std::isdigit(static_cast<unsigned char>(text[i])) == 0) {
+      out += text[i++];
+      continue;
     }
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) != 0 || text[i] == '.')) ++i;
+    out += '#';  // "12", "4.8", "1e-07" -> "#", "#", "#e-#"
   }
   return out;
 }
