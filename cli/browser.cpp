@@ -230,6 +230,8 @@ int browser_command(const BrowserFlags& f) {
   native_args.insert(native_args.end(), f.native_options.begin(), f.native_options.end());
 
   std::vector<browser::Round> rounds;
+  const bool show_progress = isatty(STDERR_FILENO) != 0;
+  const std::size_t width = terminal_width(STDERR_FILENO);
   auto browser_round = [&](int i, browser::Round& r) -> int {
     const auto t0 = std::chrono::steady_clock::now();
     if (auto st = (*page)->navigate(run_url, deadline_in(60s)); !st) return fail(st.error());
@@ -250,8 +252,15 @@ int browser_command(const BrowserFlags& f) {
         return fail(ErrorKind::Failed, fmt::format("round {}: the page did not finish within {} s (at: {})", i,
                                                    f.round_timeout_s, s.value("line", json("starting")).dump()));
       }
+      if (show_progress && s["line"].is_string()) {
+        // The page's own status line (as `run` draws it), cut to the terminal.
+        std::string line = fmt::format("round {}/{} browser: {}", i, f.rounds, s["line"].get<std::string>());
+        if (line.size() + 1 > width) line.resize(width > 1 ? width - 1 : 0);
+        std::cerr << "\r\033[K" << line << std::flush;
+      }
       std::this_thread::sleep_for(250ms);
     }
+    if (show_progress) std::cerr << "\r\033[K" << std::flush;
     r.browser_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (s.value("phase", "") != "done") {
       std::string why = s["error"].is_string() ? s["error"].get<std::string>() : s.value("phase", "");

@@ -140,6 +140,7 @@ Pooled pool_rounds(const std::vector<Round>& rounds) {
       native_rates[cr.key].push_back(cr.a);
       browser_rates[cr.key].push_back(cr.b);
       row.significant_rounds += cr.significant ? 1 : 0;
+      row.round_noise.push_back(cr.noise);
     }
     if (&r == &rounds.back()) {
       p.only_native = c.only_a;
@@ -161,7 +162,7 @@ Pooled pool_rounds(const std::vector<Round>& rounds) {
       const double sd = row.rounds > 1 ? std::sqrt(var / (n - 1)) : 0;
       row.geomean = std::exp(mean);
       row.se = row.geomean * sd / std::sqrt(n);
-      row.noise = std::max(report::kNoiseFloor, 2 * row.se);
+      row.noise = std::max({report::kNoiseFloor, 2 * row.se, median(row.round_noise) / std::sqrt(n)});
       row.significant = std::fabs(row.geomean - 1) > row.noise;
       row.native_rate = median(native_rates[key]);
       row.browser_rate = median(browser_rates[key]);
@@ -206,7 +207,7 @@ void write_pooled(std::ostream& out, const Pooled& p, const json& browser_adapte
   for (const auto& k : p.only_native) out << fmt::format("{}: only in the native document\n", k);
   for (const auto& k : p.only_browser) out << fmt::format("{}: only in the browser's document\n", k);
   out << "\nbrowser/native: geometric mean of the per-round rate ratios ± its standard error; verdict against "
-         "max(1 %, 2 standard errors); rounds: how many rounds' own comparison (as `compare`) found the change "
+         "the largest of 1 %, 2 standard errors and the rounds' dispersion / sqrt(rounds); rounds: how many rounds' own comparison (as `compare`) found the change "
          "significant; native and browser: median rates.\n";
 }
 

@@ -6,8 +6,10 @@
 // Pooled over the rounds where a row was measured on both sides: the ratio is the geometric mean of
 // the per-round ratios and its standard error is gm * sd(log ratio) / sqrt(n) (a ratio is
 // multiplicative: one round 10 % fast and one 10 % slow average to 1, not to 1.005). The pooled
-// change is significant when |gm - 1| exceeds both the noise floor of `compare` (1 %) and twice its
-// standard error; the per-round verdicts are counted beside it. The outputs agree when both sides
+// change is significant when |gm - 1| exceeds the noise floor of `compare` (1 %), twice its
+// standard error, and the rounds' median `compare` noise (their combined dispersion) over sqrt(n):
+// with one round that is exactly `compare`'s verdict, with many the spread between rounds decides.
+// The per-round verdicts are counted beside it. The outputs agree when both sides
 // validated the row with the same check (the row's `validation` text) and ran the same WGSL.
 #pragma once
 
@@ -46,7 +48,8 @@ struct PooledRow {
   std::vector<double> ratios;          // browser/native per such round
   double geomean = 0, se = 0;          // of the ratios (0 when rounds == 0)
   double native_rate = 0, browser_rate = 0;  // medians over those rounds
-  double noise = 0;                    // max(kNoiseFloor, 2 se)
+  std::vector<double> round_noise;     // compare's noise per such round
+  double noise = 0;                    // max(kNoiseFloor, 2 se, median(round_noise) / sqrt(rounds))
   bool significant = false;
   std::size_t significant_rounds = 0;  // rounds whose own comparison called the change significant
   std::string status_browser, status_native;  // of the last round (ok, error, skipped, ...)

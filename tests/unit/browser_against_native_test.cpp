@@ -104,6 +104,17 @@ TEST(PoolRounds, AConsistentSlowdownIsSignificant) {
   EXPECT_NE(text.str().find("browser/native 1.20x"), std::string::npos) << text.str();
 }
 
+TEST(PoolRounds, OneRoundIsJudgedAsCompareJudgesIt) {
+  // 5 % slower, but each side's dispersion is 10 %: compare calls it unchanged, so does the pool.
+  Round r = round(1, 95, 100);
+  r.browser.rows[0].result.stats.cv = 0.1;
+  r.native.rows[0].result.stats.cv = 0.1;
+  const PooledRow a = pool_rounds({r}).rows[0];
+  EXPECT_EQ(a.significant_rounds, 0u);
+  EXPECT_FALSE(a.significant);
+  EXPECT_NEAR(a.noise, std::hypot(0.1, 0.1), 1e-12);
+}
+
 TEST(PoolRounds, WithinTheNoiseFloorIsTheSame) {
   const PooledRow a = pool_rounds({round(1, 99.5, 100), round(2, 99.6, 100)}).rows[0];
   EXPECT_FALSE(a.significant);  // 0.45 % < 1 %
