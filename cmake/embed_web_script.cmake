@@ -38,3 +38,4 @@ std::string_view find(std::string_view name) {
 }  // namespace wgb::web
 ")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
+file(REMOVE "${OUT}.tmp")

@@ -451,7 +451,17 @@
       mainHost = new WgbDeviceHost(sab, 'main');
       mainHost.onLost = onLost;
     }
-    const reply = await initAdapter();
+    let reply = await initAdapter();
+    if (reply.error && hostWorker) {
+      // A browser may expose navigator.gpu in workers without an adapter there: the main thread.
+      log(`WebGPU in a worker failed (${reply.message}); trying the main thread`);
+      hostWorker.terminate();
+      hostWorker = null;
+      state.webgpu_thread = 'main';
+      mainHost = new WgbDeviceHost(sab, 'main');
+      mainHost.onLost = onLost;
+      reply = await initAdapter();
+    }
     if (reply.error) {
       $('adapter-status').textContent = 'No adapter.';
       state.adapter = null;

@@ -29,6 +29,7 @@
 #include <unordered_map>
 
 #include "store/html.hpp"
+#include "store/rate_limit.hpp"
 #include "store/web_assets.hpp"
 
 namespace wgb::store {
@@ -203,54 +204,6 @@ Leaderboard shown(Leaderboard board) {
   }
   return board;
 }
-
-
-// The client address submissions are counted under: IPv4 as it is, IPv6 by its /64 (one host
-// usually holds a whole /64, and could otherwise rotate through it).
-std::string limit_key(const std::string& ip) {
-  in6_addr v6{};
-  if (inet_pton(AF_INET6, ip.c_str(), &v6) != 1) return ip;
-  if (IN6_IS_ADDR_V4MAPPED(&v6)) return ip;
-  for (int i = 8; i < 16; ++i) v6.s6_addr[i] = 0;
-  char buf[INET6_ADDRSTRLEN] = {};
-  inet_ntop(AF_INET6, &v6, buf, sizeof(buf));
-  return std::string(buf) + "/64";
-}
-
-}  // namespace
-
-// Visitors' submissions per address in a sliding window (ServerOptions::open_submissions).
-class SubmissionLimiter {
- public:
-  using Clock = std::chrono::steady_clock;
-  // 0: the submission may go ahead and is counted; else the seconds until one may.
-  std::int64_t admit(const std::string& key, int per_window, std::chrono::seconds window, Clock::time_point now) {
-    std::lock_guard lock(mutex_);
-    if (seen_.size() > prune_at_) {
-      // Forget addresses whose every submission left the window; bounded work per submission
-      // on average, whatever the number of addresses.
-      for (auto it = seen_.begin(); it != seen_.end();) {
-        it = it->second.back() + window <= now ? seen_.erase(it) : std::next(it);
-      }
-      prune_at_ = std::max<std::size_t>(10000, 2 * seen_.size());
-    }
-    auto& times = seen_[key];
-    while (!times.empty() && times.front() + window <= now) times.pop_front();
-    if (static_cast<int>(times.size()) >= per_window) {
-      const auto wait = std::chrono::ceil<std::chrono::seconds>(times.front() + window - now).count();
-      return std::max<std::int64_t>(1, wait);
-    }
-    times.push_back(now);
-    return 0;
-  }
-
- private:
-  std::mutex mutex_;
-  std::unordered_map<std::string, std::deque<Clock::time_point>> seen_;
-  std::size_t prune_at_ = 10000;
-};
-
-namespace {
 
 // ---- the transport ------------------------------------------------------------------------------
 // cpp-httplib parses, routes and formats; it never touches a socket here. The event thread below
@@ -482,7 +435,7 @@ struct Server::Impl {
   std::mutex stop_mutex;
   bool stopped = false;
   std::counting_semaphore<256> submissions{2};
-  SubmissionLimiter limiter;
+  SubmissionLimiter limiter{1, std::chrono::seconds(1)};  // set from the options in start()
 
   // Event thread state (owned by it, except where a mutex says otherwise).
   int listen_fd = -1, epoll_fd = -1, wake_fd = -1;
@@ -520,13 +473,12 @@ struct Server::Impl {
       return api_error(res, 401, "a valid bearer token is required to submit to this server");
     }
     if (options.open_submissions && !with_token) {
-      const auto wait = limiter.admit(limit_key(req.remote_addr), std::max(1, options.open_submissions_per_window),
-                                      options.open_submissions_window, SubmissionLimiter::Clock::now());
+      const auto wait = limiter.admit(limit_key(req.remote_addr), SubmissionLimiter::Clock::now());
       if (wait > 0) {
         res.set_header("Retry-After", std::to_string(wait));
         return api_error(res, 429,
                          fmt::format("more than {} submissions from this address in {} s: try again in {} s",
-                                     std::max(1, options.open_submissions_per_window),
+                                     options.open_submissions_per_window,
                                      options.open_submissions_window.count(), wait));
       }
     }
@@ -1254,6 +1206,9 @@ Expected<std::unique_ptr<Server>> Server::start(Store& store, ServerOptions opti
   o.max_header_bytes = std::clamp<std::size_t>(o.max_header_bytes, 1024, 1u << 20);
   impl->budget = o.max_buffered_body_bytes != 0 ? std::max(o.max_buffered_body_bytes, o.max_body_bytes)
                                                 : std::max<std::size_t>(4 * o.max_body_bytes, 64u << 20);
+  o.open_submissions_per_window = std::max(1, o.open_submissions_per_window);
+  o.open_submissions_window = std::max(o.open_submissions_window, std::chrono::seconds(1));
+  impl->limiter = SubmissionLimiter(o.open_submissions_per_window, o.open_submissions_window);
   auto& http = impl->http;
   http.set_payload_max_length(o.max_body_bytes);
   http.set_default_headers({{"Content-Security-Policy", kCsp},

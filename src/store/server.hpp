@@ -1,5 +1,8 @@
 // The leaderboard server (`webgpu-bench serve`): a JSON API to submit, fetch, list and rank result
-// documents, and server-rendered pages (html.hpp). Listens on loopback unless told otherwise.
+// documents, server-rendered pages (html.hpp), and the browser runner `/run` (the files of web/ and
+// the engine, embedded at build time: web_assets.hpp), cross-origin isolated. Visitors may submit
+// without the token when `open_submissions` says so, a few per address (rate_limit.hpp). Listens
+// on loopback unless told otherwise.
 //
 // How it stays responsive whatever clients do (docs/store.md, "Limits and security"): one event
 // thread owns every socket. It reads each request whole (headers and body) under one deadline, with

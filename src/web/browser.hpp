@@ -9,7 +9,8 @@
 namespace wgb::web {
 
 const nlohmann::json& init_reply();
-// The greatest common step of the GPU timestamp differences seen so far (ns); nullopt before any.
+// The greatest common step of the GPU timestamp differences seen so far (ns); before any, the step
+// the host reported in its init reply (`timestamp_quantization_ns`), else nullopt.
 std::optional<std::uint64_t> timestamp_quantum_ns();
 
 }  // namespace wgb::web

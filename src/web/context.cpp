@@ -185,7 +185,7 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextOptions& options
                         a["is_fallback_adapter"].get<bool>();
   d.adapter_type = string_field(a, "adapter_type").empty() ? (fallback ? "cpu" : "unknown")
                                                            : string_field(a, "adapter_type");
-  d.driver = string_field(j, "user_agent");
+  d.driver = string_field(a, "driver");  // browsers rarely say; the user agent is in machine.browser
   d.vendor_id = static_cast<std::uint32_t>(uint_field(a, "vendor_id"));
   d.device_id = static_cast<std::uint32_t>(uint_field(a, "device_id"));
   d.subgroup_min_size = static_cast<std::uint32_t>(uint_field(a, "subgroup_min_size"));
@@ -476,8 +476,12 @@ namespace wgb::web {
 const nlohmann::json& init_reply() { return gpu::g_init; }
 
 std::optional<std::uint64_t> timestamp_quantum_ns() {
-  if (gpu::g_quantum_ns == 0) return std::nullopt;
-  return gpu::g_quantum_ns;
+  if (gpu::g_quantum_ns != 0) return gpu::g_quantum_ns;
+  // No timed pass yet: the step the host probed at init, when it did.
+  const auto& q = gpu::g_init.contains("timestamp_quantization_ns") ? gpu::g_init["timestamp_quantization_ns"]
+                                                                     : nlohmann::json();
+  if (q.is_number() && q.get<double>() >= 1) return static_cast<std::uint64_t>(q.get<double>());
+  return std::nullopt;
 }
 
 }  // namespace wgb::web

@@ -139,9 +139,6 @@ TEST(Document, BadFilesGiveOneLineErrorsNamingFileAndProblem) {
   EXPECT_NE(directory.error().message.find("is a directory"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace wgb::report
-
 // The document measures nothing itself: the machine is the value its caller gives (natively
 // host::native_machine(), in a browser what the page knows), and what the caller measures again at
 // the end is merged into machine.host, clocks key by key.
@@ -185,3 +182,6 @@ TEST(Document, TheMachineIsGivenNotMeasured) {
   EXPECT_EQ(doc.json()["machine"]["adapter"]["adapter_features"], nlohmann::json({"shader-f16", "timestamp-query"}));
   EXPECT_EQ(doc.json()["machine"]["dawn"]["timestamps"], true);
 }
+
+}  // namespace
+}  // namespace wgb::report
