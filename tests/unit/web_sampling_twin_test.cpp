@@ -3,8 +3,10 @@
 // one timed loop. It writes what it decided (kept samples, discarded ones, stop reason, headline
 // time) for the engine's test, which fails when the WebAssembly engine decides anything else.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -70,7 +72,10 @@ TEST(WebSamplingTwin, NativeSamplerOnTheScriptedDurations) {
                         {"repetitions", row.repetitions},
                         {"stop_reason", to_string(row.stop_reason)},
                         {"time_ms", row.time_ms}};
-  std::ofstream(WGB_WEB_TWIN_OUT) << out.dump(2) << "\n";
+  // Atomically: CTest may run this test's discovered twin while the engine's test reads the file.
+  const std::string tmp = std::string(WGB_WEB_TWIN_OUT) + ".tmp-" + std::to_string(::getpid());
+  std::ofstream(tmp) << out.dump(2) << "\n";
+  ASSERT_EQ(std::rename(tmp.c_str(), WGB_WEB_TWIN_OUT), 0);
 }
 
 }  // namespace

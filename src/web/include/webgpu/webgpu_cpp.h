@@ -135,17 +135,16 @@ struct BindGroupDescriptor {
 struct PassCommand {
   enum class Kind { Pipeline, BindGroup, Dispatch } kind = Kind::Dispatch;
   std::uint32_t a = 0, b = 0, c = 0;
-  std::shared_ptr<detail::Object> keep;  // the object stays alive until the pass ran
 };
 
 class ComputePassEncoder {
  public:
-  void SetPipeline(const ComputePipeline& p) { commands_.push_back({PassCommand::Kind::Pipeline, p.id(), 0, 0, {}}); }
+  void SetPipeline(const ComputePipeline& p) { commands_.push_back({PassCommand::Kind::Pipeline, p.id(), 0, 0}); }
   void SetBindGroup(std::uint32_t index, const BindGroup& g, std::size_t = 0, const std::uint32_t* = nullptr) {
-    commands_.push_back({PassCommand::Kind::BindGroup, index, g.id(), 0, {}});
+    commands_.push_back({PassCommand::Kind::BindGroup, index, g.id(), 0});
   }
   void DispatchWorkgroups(std::uint32_t x, std::uint32_t y = 1, std::uint32_t z = 1) {
-    commands_.push_back({PassCommand::Kind::Dispatch, x, y, z, {}});
+    commands_.push_back({PassCommand::Kind::Dispatch, x, y, z});
   }
   const std::vector<PassCommand>& commands() const { return commands_; }
 
