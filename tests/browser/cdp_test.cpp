@@ -1,6 +1,7 @@
 // The DevTools client against a real headless Chromium: launch, evaluate (values, promises,
 // exceptions), wait with a deadline, hide and show a page, and the browser gone after the object.
 #include "browser/cdp.hpp"
+#include "tests/browser/ci_skip.hpp"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -28,7 +29,7 @@ class CdpTest : public ::testing::Test {
   }
   static void TearDownTestSuite() { browser_.reset(); }
   void SetUp() override {
-    if (!browser_) GTEST_SKIP() << skip_;
+    if (!browser_) WGB_SKIP_UNLESS_CI(skip_);
   }
   static std::unique_ptr<Browser> browser_;
   static std::string skip_;
@@ -106,7 +107,7 @@ TEST(CdpLaunch, AMissingProgramIsANamedError) {
 }
 
 TEST(CdpLaunch, TheBrowserIsGoneAfterTheObject) {
-  if (auto p = find_chromium(""); !p) GTEST_SKIP() << p.error().message;
+  if (auto p = find_chromium(""); !p) WGB_SKIP_UNLESS_CI(p.error().message);
   pid_t pid = -1;
   {
     auto b = Browser::launch({});

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "browser/cdp.hpp"
+#include "tests/browser/ci_skip.hpp"
 #include "store/server.hpp"
 #include "store/store.hpp"
 
@@ -84,7 +85,7 @@ class RunPage : public ::testing::Test {
     fs::remove_all(dir_, ec);
   }
   void SetUp() override {
-    if (!browser_ || !server_) GTEST_SKIP() << skip_;
+    if (!browser_ || !server_) WGB_SKIP_UNLESS_CI(skip_);
   }
   static std::unique_ptr<Page> open(const std::string& query) {
     auto page = browser_->new_page(deadline_in(20s));
@@ -149,7 +150,7 @@ std::string without_numbers(const std::string& text) {
 json knob(const json& row) { return row.value("procedure", json::object()).value("knob", json()); }
 
 TEST_F(RunPage, AFilteredRunCompletesValidatedAndIsStoredAndListed) {
-  if (!engine_skip_.empty()) GTEST_SKIP() << engine_skip_;
+  if (!engine_skip_.empty()) WGB_SKIP_UNLESS_CI(engine_skip_);
   auto page = open(std::string("?filter=") + kFilter + "&autorun=1&submit=1");
   ASSERT_TRUE(page);
   const json s = finished(*page);
@@ -173,8 +174,10 @@ TEST_F(RunPage, AFilteredRunCompletesValidatedAndIsStoredAndListed) {
 }
 
 TEST_F(RunPage, TheBrowserAndTheNativeProgramValidateTheSameOutputs) {
-  if (!engine_skip_.empty()) GTEST_SKIP() << engine_skip_;
-  if (!fs::exists("/usr/lib/chromium/vk_swiftshader_icd.json")) GTEST_SKIP() << "no SwiftShader Vulkan driver";
+  if (!engine_skip_.empty()) WGB_SKIP_UNLESS_CI(engine_skip_);
+  if (!fs::exists("/usr/lib/chromium/vk_swiftshader_icd.json")) {
+    WGB_SKIP_UNLESS_CI("no SwiftShader Vulkan driver at /usr/lib/chromium/vk_swiftshader_icd.json");
+  }
   // The browser's run (each test runs in its own process under ctest: nothing carries over).
   if (completed_.is_null()) {
     auto page = open(std::string("?filter=") + kFilter + "&autorun=1");
@@ -228,7 +231,7 @@ TEST_F(RunPage, TheBrowserAndTheNativeProgramValidateTheSameOutputs) {
 }
 
 TEST_F(RunPage, AKernelWhoseOutputComesBackWrongIsAnErrorRow) {
-  if (!engine_skip_.empty()) GTEST_SKIP() << engine_skip_;
+  if (!engine_skip_.empty()) WGB_SKIP_UNLESS_CI(engine_skip_);
   auto page = browser_->new_page(deadline_in(20s));
   ASSERT_TRUE(page) << page.error().message;
   // WebGPU on the page's main thread (webgpu_thread=main), where this script reaches it: every
@@ -256,7 +259,7 @@ TEST_F(RunPage, AKernelWhoseOutputComesBackWrongIsAnErrorRow) {
 }
 
 TEST_F(RunPage, CancelKeepsTheCompletedRows) {
-  if (!engine_skip_.empty()) GTEST_SKIP() << engine_skip_;
+  if (!engine_skip_.empty()) WGB_SKIP_UNLESS_CI(engine_skip_);
   auto page = open("?filter=read-linear,f32-fma-scalar,write-linear&autorun=1");
   ASSERT_TRUE(page);
   auto first = page->wait_until("window.wgbState.rows.length >= 1", deadline_in(300s), "a first row");
@@ -277,7 +280,7 @@ TEST_F(RunPage, CancelKeepsTheCompletedRows) {
 }
 
 TEST_F(RunPage, AHiddenTabPausesProgress) {
-  if (!engine_skip_.empty()) GTEST_SKIP() << engine_skip_;
+  if (!engine_skip_.empty()) WGB_SKIP_UNLESS_CI(engine_skip_);
   auto page = open("?filter=read-linear,f32-fma-scalar&autorun=1");
   ASSERT_TRUE(page);
   auto running = page->wait_until("window.wgbState.progress && window.wgbState.phase === 'running'", deadline_in(120s),
@@ -305,7 +308,7 @@ TEST_F(RunPage, AHiddenTabPausesProgress) {
 
 // A separate browser without --enable-unsafe-webgpu: on Linux Chromium then offers no adapter.
 TEST(RunPageNoAdapter, SaysSoClearly) {
-  if (auto p = find_chromium(""); !p) GTEST_SKIP() << p.error().message;
+  if (auto p = find_chromium(""); !p) WGB_SKIP_UNLESS_CI(p.error().message);
   const fs::path dir = fs::temp_directory_path() / ("wgb-no-adapter-" + std::to_string(getpid()));
   fs::create_directories(dir);
   struct Cleanup {
