@@ -70,5 +70,6 @@ void register_compare(CLI::App& app, int& exit_code);    // compare.cpp: two res
 void register_sweep(CLI::App& app, int& exit_code);      // sweep.cpp: a benchmark over a parameter range
 void register_host(CLI::App& app, int& exit_code);       // host.cpp: the host CPU
 void register_store(CLI::App& app, int& exit_code);      // store.cpp: serve / submit (results store)
+void register_browser(CLI::App& app, int& exit_code);    // browser.cpp: the /run page in headless Chromium against native
 
 }  // namespace wgb::cli

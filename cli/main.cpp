@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
   register_sweep(app, exit_code);
   register_host(app, exit_code);
   register_store(app, exit_code);
+  register_browser(app, exit_code);
   readable_types(app);
   // A first word that is no command: say which one was probably meant.
   if (argc > 1 && argv[1][0] != '-') {

@@ -1,0 +1,246 @@
+// The pooled browser-against-native comparison of against_native.hpp.
+#include "browser/against_native.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+
+#include "report/compare.hpp"
+#include "report/table.hpp"
+
+namespace wgb::browser {
+
+using nlohmann::json;
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+std::string str(const json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+const BenchmarkResult* find_row(const report::LoadedDocument& d, const std::string& key) {
+  for (const auto& r : d.rows) {
+    if (report::row_key(r.result) == key) return &r.result;
+  }
+  return nullptr;
+}
+
+// The validation text with every number replaced by "#". Each side calibrates its own loop count
+// (from its timings) and the check's numbers follow from it (the loop count, the worst error), so
+// rows whose loop counts differ are compared on the check that passed; with equal loop counts the
+// inputs are the same and the texts must be identical.
+std::string without_numbers(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (std::isdigit(static_cast<unsigned char>(text[i])) == 0) {
+      out += text[i++];
+      continue;
+    }
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) != 0 || text[i] == '.')) ++i;
+    out += '#';  // "12", "4.8", "1e-07" -> "#", "#", "#e-#"
+  }
+  return out;
+}
+
+std::string outputs_text(const BenchmarkResult* b, const BenchmarkResult* n) {
+  if (b == nullptr || n == nullptr || b->validation.empty() || n->validation.empty()) return "-";
+  if (b->wgsl_hash != n->wgsl_hash) return "differ: the WGSL differs";
+  const bool same = b->knob == n->knob ? b->validation == n->validation
+                                        : without_numbers(b->validation) == without_numbers(n->validation);
+  if (!same) {
+    return fmt::format("differ: browser '{}', native '{}'", b->validation, n->validation);
+  }
+  return "agree";
+}
+
+// "B/s" -> "B": format_rate takes the thing counted per second.
+std::string per_second(const std::string& unit) {
+  return unit.size() > 2 && unit.compare(unit.size() - 2, 2, "/s") == 0 ? unit.substr(0, unit.size() - 2) : unit;
+}
+
+}  // namespace
+
+std::optional<std::size_t> match_native_adapter(const json& browser_adapter, const json& native_devices) {
+  if (!native_devices.is_array()) return std::nullopt;
+  const std::string vendor = lower(str(browser_adapter, "vendor"));
+  const std::string arch = lower(str(browser_adapter, "architecture"));
+  const std::string name = lower(!str(browser_adapter, "device").empty() ? str(browser_adapter, "device")
+                                                                         : str(browser_adapter, "description"));
+  std::optional<std::size_t> loose;
+  for (std::size_t i = 0; i < native_devices.size(); ++i) {
+    const json& d = native_devices[i];
+    if (lower(str(d, "vendor")) != vendor || lower(str(d, "architecture")) != arch) continue;
+    const std::size_t index = d.contains("index") && d["index"].is_number_unsigned() ? d["index"].get<std::size_t>() : i;
+    const std::string native_name = lower(str(d, "device"));
+    const std::string native_desc = lower(str(d, "description"));
+    // Browsers often hide the device name (privacy): vendor and architecture then decide.
+    if (name.empty()) return index;
+    for (const auto& n : {native_name, native_desc}) {
+      if (!n.empty() && (n.find(name) != std::string::npos || name.find(n) != std::string::npos)) return index;
+    }
+    if (!loose) loose = index;
+  }
+  // Same vendor and architecture with differently worded names (Chromium reports the driver's
+  // description where Dawn natively reports the device): accept when there is exactly one such.
+  std::size_t candidates = 0;
+  for (const auto& d : native_devices) {
+    candidates += lower(str(d, "vendor")) == vendor && lower(str(d, "architecture")) == arch ? 1 : 0;
+  }
+  return candidates == 1 ? loose : std::nullopt;
+}
+
+std::string adapter_text(const json& a) {
+  std::string name = !str(a, "device").empty() ? str(a, "device") : str(a, "description");
+  return fmt::format("{} {}{}", str(a, "vendor").empty() ? "(unknown vendor)" : str(a, "vendor"),
+                     str(a, "architecture").empty() ? "(unknown architecture)" : str(a, "architecture"),
+                     name.empty() ? "" : fmt::format(" ({})", name));
+}
+
+bool is_swiftshader(const json& a) {
+  return lower(str(a, "architecture")) == "swiftshader" ||
+         lower(str(a, "description") + str(a, "device")).find("swiftshader") != std::string::npos;
+}
+
+Pooled pool_rounds(const std::vector<Round>& rounds) {
+  Pooled p;
+  p.rounds = rounds.size();
+  std::vector<std::string> order;
+  std::map<std::string, PooledRow> rows;
+  std::map<std::string, std::vector<double>> native_rates, browser_rates;
+  for (const auto& r : rounds) {
+    p.browser_wall_s += r.browser_wall_s;
+    p.native_wall_s += r.native_wall_s;
+    const auto c = report::compare_documents(r.native, r.browser);  // a = native, b = browser
+    for (const auto& cr : c.rows) {
+      auto [it, fresh] = rows.try_emplace(cr.key);
+      if (fresh) order.push_back(cr.key);
+      PooledRow& row = it->second;
+      row.key = cr.key;
+      row.unit = cr.unit;
+      row.status_native = cr.status_a;
+      row.status_browser = cr.status_b;
+      row.outputs = outputs_text(find_row(r.browser, cr.key), find_row(r.native, cr.key));
+      if (!cr.measured_both || cr.a <= 0 || cr.b <= 0) continue;
+      row.ratios.push_back(cr.b / cr.a);
+      native_rates[cr.key].push_back(cr.a);
+      browser_rates[cr.key].push_back(cr.b);
+      row.significant_rounds += cr.significant ? 1 : 0;
+      row.round_noise.push_back(cr.noise);
+    }
+    if (&r == &rounds.back()) {
+      p.only_native = c.only_a;
+      p.only_browser = c.only_b;
+    }
+  }
+  double log_sum = 0;
+  std::size_t measured = 0;
+  for (const auto& key : order) {
+    PooledRow row = rows[key];
+    row.rounds = row.ratios.size();
+    if (row.rounds > 0) {
+      double mean = 0;
+      for (double x : row.ratios) mean += std::log(x);
+      mean /= static_cast<double>(row.rounds);
+      double var = 0;
+      for (double x : row.ratios) var += (std::log(x) - mean) * (std::log(x) - mean);
+      const double n = static_cast<double>(row.rounds);
+      const double sd = row.rounds > 1 ? std::sqrt(var / (n - 1)) : 0;
+      row.geomean = std::exp(mean);
+      row.se = row.geomean * sd / std::sqrt(n);
+      row.noise = std::max({report::kNoiseFloor, 2 * row.se, median(row.round_noise) / std::sqrt(n)});
+      row.significant = std::fabs(row.geomean - 1) > row.noise;
+      row.native_rate = median(native_rates[key]);
+      row.browser_rate = median(browser_rates[key]);
+      log_sum += mean;
+      ++measured;
+    }
+    p.rows.push_back(std::move(row));
+  }
+  p.geomean = measured > 0 ? std::exp(log_sum / static_cast<double>(measured)) : 0;
+  return p;
+}
+
+void write_pooled(std::ostream& out, const Pooled& p, const json& browser_adapter, const std::string& browser,
+                  std::size_t width) {
+  out << fmt::format("browser against native on {}: {} round{} (browser: {})\n", adapter_text(browser_adapter),
+                     p.rounds, p.rounds == 1 ? "" : "s", browser);
+  if (p.native_wall_s > 0) {
+    out << fmt::format("wall time: browser {:.1f} s, native {:.1f} s (browser/native {:.2f}x)\n", p.browser_wall_s,
+                       p.native_wall_s, p.browser_wall_s / p.native_wall_s);
+  }
+  if (p.geomean > 0) out << fmt::format("rate browser/native, geometric mean over the rows: {:.3f}\n", p.geomean);
+  out << "\n";
+  std::size_t key_width = 9;
+  for (const auto& r : p.rows) key_width = std::max(key_width, std::min<std::size_t>(r.key.size(), 28));
+  out << fmt::format("{:<{}}  {:>15}  {:<9}  {:>6}  {:>13}  {:>13}  {}\n", "benchmark", key_width, "browser/native",
+                     "verdict", "rounds", "native", "browser", "outputs");
+  out << std::string(std::min<std::size_t>(width, key_width + 88), '-') << "\n";
+  for (const auto& r : p.rows) {
+    if (r.key.size() > key_width) out << r.key << "\n";
+    const std::string key = r.key.size() > key_width ? std::string() : r.key;
+    if (r.rounds == 0) {
+      out << fmt::format("{:<{}}  {:>15}  {:<9}  {:>6}  {:>13}  {:>13}  {}\n", key, key_width, "-", "-", "0",
+                         r.status_native, r.status_browser, r.outputs);
+      continue;
+    }
+    const std::string verdict = !r.significant ? "same" : r.geomean < 1 ? "slower" : "faster";
+    out << fmt::format("{:<{}}  {:>15}  {:<9}  {:>6}  {:>13}  {:>13}  {}\n", key, key_width,
+                       fmt::format("{:.3f} ± {:.3f}", r.geomean, r.se), verdict,
+                       fmt::format("{}/{}", r.significant_rounds, r.rounds), report::format_rate(r.native_rate, per_second(r.unit)),
+                       report::format_rate(r.browser_rate, per_second(r.unit)), r.outputs);
+  }
+  for (const auto& k : p.only_native) out << fmt::format("{}: only in the native document\n", k);
+  for (const auto& k : p.only_browser) out << fmt::format("{}: only in the browser's document\n", k);
+  out << "\nbrowser/native: geometric mean of the per-round rate ratios ± its standard error; verdict against "
+         "the largest of 1 %, 2 standard errors and the rounds' dispersion / sqrt(rounds); rounds: how many rounds' own comparison (as `compare`) found the change "
+         "significant; native and browser: median rates.\n";
+}
+
+json pooled_json(const Pooled& p) {
+  json rows = json::array();
+  for (const auto& r : p.rows) {
+    json j = {{"id", r.key},
+              {"unit", r.unit},
+              {"rounds", r.rounds},
+              {"ratios", r.ratios},
+              {"status_browser", r.status_browser},
+              {"status_native", r.status_native},
+              {"outputs", r.outputs}};
+    if (r.rounds > 0) {
+      j["ratio"] = r.geomean;
+      j["ratio_se"] = r.se;
+      j["noise"] = r.noise;
+      j["significant"] = r.significant;
+      j["significant_rounds"] = r.significant_rounds;
+      j["native_rate"] = r.native_rate;
+      j["browser_rate"] = r.browser_rate;
+    }
+    rows.push_back(std::move(j));
+  }
+  json out = {{"rounds", p.rounds},
+              {"browser_wall_s", p.browser_wall_s},
+              {"native_wall_s", p.native_wall_s},
+              {"rows", rows},
+              {"only_browser", p.only_browser},
+              {"only_native", p.only_native}};
+  if (p.native_wall_s > 0) out["wall_ratio"] = p.browser_wall_s / p.native_wall_s;
+  if (p.geomean > 0) out["geomean"] = p.geomean;
+  return out;
+}
+
+}  // namespace wgb::browser

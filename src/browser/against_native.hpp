@@ -1,0 +1,73 @@
+// Browser against native on one adapter (`webgpu-bench browser`): which native adapter is the
+// browser's, and the comparison pooled over alternating rounds.
+//
+// Per round, report::compare_documents(native, browser) gives each row's ratio browser/native and
+// its verdict against the rows' combined dispersion (the `compare` rule, docs/method.md#statistic).
+// Pooled over the rounds where a row was measured on both sides: the ratio is the geometric mean of
+// the per-round ratios and its standard error is gm * sd(log ratio) / sqrt(n) (a ratio is
+// multiplicative: one round 10 % fast and one 10 % slow average to 1, not to 1.005). The pooled
+// change is significant when |gm - 1| exceeds the noise floor of `compare` (1 %), twice its
+// standard error, and the rounds' median `compare` noise (their combined dispersion) over sqrt(n):
+// with one round that is exactly `compare`'s verdict, with many the spread between rounds decides.
+// The per-round verdicts are counted beside it. The outputs agree when both sides
+// validated the row with the same check (the row's `validation` text) and ran the same WGSL.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "report/files.hpp"
+
+namespace wgb::browser {
+
+// The index of the native adapter (`devices --json`) that is the browser's (the page's adapter
+// info: vendor, architecture, device, description): same vendor and architecture, and where both
+// name a device, descriptions that contain one another. nullopt: none matches.
+std::optional<std::size_t> match_native_adapter(const nlohmann::json& browser_adapter,
+                                                const nlohmann::json& native_devices);
+// "google swiftshader (SwiftShader Device (Subzero))" for messages.
+std::string adapter_text(const nlohmann::json& adapter);
+// Whether the browser's adapter is Chromium's SwiftShader (the native side then needs Chromium's
+// SwiftShader Vulkan driver: VK_DRIVER_FILES).
+bool is_swiftshader(const nlohmann::json& adapter);
+
+struct Round {
+  int index = 0;                 // 1-based
+  bool browser_first = true;     // the order alternates: B N, N B, B N, ...
+  double browser_wall_s = 0, native_wall_s = 0;  // page load to done; process start to exit
+  report::LoadedDocument browser, native;
+};
+
+struct PooledRow {
+  std::string key, unit;
+  std::size_t rounds = 0;              // rounds measured on both sides
+  std::vector<double> ratios;          // browser/native per such round
+  double geomean = 0, se = 0;          // of the ratios (0 when rounds == 0)
+  double native_rate = 0, browser_rate = 0;  // medians over those rounds
+  std::vector<double> round_noise;     // compare's noise per such round
+  double noise = 0;                    // max(kNoiseFloor, 2 se, median(round_noise) / sqrt(rounds))
+  bool significant = false;
+  std::size_t significant_rounds = 0;  // rounds whose own comparison called the change significant
+  std::string status_browser, status_native;  // of the last round (ok, error, skipped, ...)
+  std::string outputs;  // "agree", "differ: ...", or "-" (not validated on both sides)
+};
+
+struct Pooled {
+  std::vector<PooledRow> rows;
+  std::vector<std::string> only_browser, only_native;  // keys in one side's last document only
+  std::size_t rounds = 0;
+  double browser_wall_s = 0, native_wall_s = 0;  // sums over the rounds
+  double geomean = 0;                            // of the rows' pooled ratios (0 when none)
+};
+
+Pooled pool_rounds(const std::vector<Round>& rounds);
+// The text: a summary (rounds, wall times and their ratio, the geometric mean), then one line per row.
+void write_pooled(std::ostream& out, const Pooled& p, const nlohmann::json& browser_adapter, const std::string& browser,
+                  std::size_t width);
+nlohmann::json pooled_json(const Pooled& p);
+
+}  // namespace wgb::browser

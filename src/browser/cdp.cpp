@@ -1,0 +1,387 @@
+// The DevTools client of cdp.hpp: the Chromium process (its own process group, a private profile in a
+// temporary folder), one WebSocket to the browser target and flattened sessions for pages.
+#include "browser/cdp.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+extern char** environ;
+
+namespace wgb::browser {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+bool executable(const std::string& path) { return access(path.c_str(), X_OK) == 0 && !fs::is_directory(path); }
+
+std::string search_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return executable(name) ? name : "";
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (dir.empty()) continue;
+    const std::string candidate = dir + "/" + name;
+    if (executable(candidate)) return candidate;
+  }
+  return "";
+}
+
+// The last non-empty lines of Chromium's log that are not D-Bus noise (the headless browser tries
+// the system bus, which containers lack), for an error message.
+std::string log_tail(const std::string& path, std::size_t lines) {
+  std::ifstream in(path);
+  std::deque<std::string> last;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line.find("dbus") != std::string::npos || line.find("unexpected operator") != std::string::npos) {
+      continue;
+    }
+    last.push_back(line);
+    if (last.size() > lines) last.pop_front();
+  }
+  std::string out;
+  for (const auto& l : last) out += (out.empty() ? "" : " | ") + l;
+  return out;
+}
+
+constexpr std::size_t kConsoleLines = 200;
+
+}  // namespace
+
+Expected<std::string> find_chromium(const std::string& given) {
+  if (!given.empty()) {
+    const std::string found = search_path(given);
+    if (found.empty()) {
+      return make_error(ErrorKind::NoAdapter, fmt::format("--chromium {}: no such executable program", given));
+    }
+    return found;
+  }
+  if (const char* env = std::getenv("WGB_CHROMIUM"); env != nullptr && *env != '\0') {
+    const std::string found = search_path(env);
+    if (found.empty()) return make_error(ErrorKind::NoAdapter, fmt::format("$WGB_CHROMIUM {}: no such executable program", env));
+    return found;
+  }
+  for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
+    if (auto found = search_path(name); !found.empty()) return found;
+  }
+  return make_error(ErrorKind::NoAdapter,
+                    "no Chromium found (looked for chromium, chromium-browser and google-chrome on PATH; install "
+                    "Debian's chromium package or give --chromium PATH)");
+}
+
+Expected<std::unique_ptr<Browser>> Browser::launch(const LaunchOptions& options) {
+  auto program = find_chromium(options.chromium);
+  if (!program) return program.error();
+  std::unique_ptr<Browser> b(new Browser());
+  b->program_ = *program;
+  std::string tmpl = (fs::temp_directory_path() / "wgb-chromium-XXXXXX").string();
+  if (mkdtemp(tmpl.data()) == nullptr) {
+    return make_error(ErrorKind::Io, fmt::format("cannot create a browser profile folder in {}: {}",
+                                                 fs::temp_directory_path().string(), std::strerror(errno)));
+  }
+  b->profile_dir_ = tmpl;
+  const std::string log = b->profile_dir_ + "/chromium.log";
+
+  std::vector<std::string> args = {b->program_,
+                                   "--headless=new",
+                                   "--no-sandbox",
+                                   "--user-data-dir=" + b->profile_dir_,
+                                   "--remote-debugging-address=127.0.0.1",
+                                   "--remote-debugging-port=0",
+                                   "--no-first-run",
+                                   "--no-default-browser-check",
+                                   "--disable-extensions",
+                                   "--disable-sync",
+                                   "--disable-background-networking",
+                                   "--disable-component-update",
+                                   // A measuring page must not be throttled for being in the background
+                                   // (headless windows count as occluded).
+                                   "--disable-background-timer-throttling",
+                                   "--disable-renderer-backgrounding",
+                                   "--disable-backgrounding-occluded-windows"};
+  if (options.unsafe_webgpu) args.emplace_back("--enable-unsafe-webgpu");
+  args.insert(args.end(), options.extra_flags.begin(), options.extra_flags.end());
+  args.emplace_back("about:blank");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  // Its own process group: the browser's helpers (GPU, renderers, zygote) are killed with it.
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  const int rc = posix_spawn(&b->pid_, b->program_.c_str(), &actions, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
+    b->pid_ = -1;
+    return make_error(ErrorKind::NoAdapter, fmt::format("cannot start {}: {}", b->program_, std::strerror(rc)));
+  }
+
+  // DevToolsActivePort: "PORT\n/devtools/browser/ID\n" once the browser listens.
+  const auto deadline = deadline_in(options.start_timeout);
+  const std::string port_file = b->profile_dir_ + "/DevToolsActivePort";
+  std::string ws_path;
+  for (;;) {
+    int status = 0;
+    if (waitpid(b->pid_, &status, WNOHANG) == b->pid_) {
+      b->pid_ = -1;
+      return make_error(ErrorKind::NoAdapter,
+                        fmt::format("{} exited ({}) before DevTools listened: {}", b->program_,
+                                    WIFEXITED(status) ? fmt::format("status {}", WEXITSTATUS(status))
+                                                      : fmt::format("signal {}", WTERMSIG(status)),
+                                    log_tail(log, 3)));
+    }
+    std::ifstream in(port_file);
+    std::string port_line;
+    if (in && std::getline(in, port_line) && std::getline(in, ws_path) && !ws_path.empty()) {
+      b->port_ = std::atoi(port_line.c_str());
+      if (b->port_ > 0) break;
+    }
+    if (Clock::now() >= deadline) {
+      return make_error(ErrorKind::Failed, fmt::format("{} did not open DevTools within {} s: {}", b->program_,
+                                                       options.start_timeout.count() / 1000, log_tail(log, 3)));
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  auto ws = WebSocket::connect("127.0.0.1", b->port_, ws_path, deadline_in(10s));
+  if (!ws) return ws.error();
+  b->ws_ = std::move(*ws);
+  auto version = b->call("Browser.getVersion", json::object(), "", deadline_in(10s));
+  if (!version) return version.error();
+  b->version_ = version->value("product", "");
+  b->user_agent_ = version->value("userAgent", "");
+  return b;
+}
+
+Expected<std::unique_ptr<Browser>> Browser::launch_with_adapter(const LaunchOptions& options) {
+  std::string why;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (attempt > 0) std::this_thread::sleep_for(500ms);
+    auto b = launch(options);
+    if (!b) return b.error();
+    auto page = (*b)->new_page(deadline_in(10s));
+    if (!page) return page.error();
+    // WebGPU exists only in secure contexts, which about:blank opened over DevTools is not; the
+    // browser's own DevTools HTTP server on 127.0.0.1 is one (loopback counts as secure).
+    const std::string probe = fmt::format("http://127.0.0.1:{}/json/version", (*b)->port());
+    if (auto st = (*page)->navigate(probe, deadline_in(20s)); !st) return st.error();
+    auto found = (*page)->evaluate(
+        "(async () => { if (!navigator.gpu) return 'navigator.gpu is undefined';"
+        " const a = await navigator.gpu.requestAdapter({powerPreference: 'high-performance'});"
+        " return a ? '' : 'navigator.gpu.requestAdapter() returned null'; })()",
+        deadline_in(20s));
+    if (!found) return found.error();
+    if (found->is_string() && found->get<std::string>().empty()) return b;
+    why = found->is_string() ? found->get<std::string>() : found->dump();
+  }
+  return make_error(ErrorKind::NoAdapter, fmt::format("the browser offers no WebGPU adapter (twice): {}{}", why,
+                                                      options.unsafe_webgpu ? "" : " (without --enable-unsafe-webgpu)"));
+}
+
+Browser::~Browser() { shut_down(); }
+
+void Browser::shut_down() {
+  if (ws_.is_open()) {
+    // Best effort: a clean close lets Chromium remove its own files; the group is killed anyway.
+    (void)ws_.send_text(json{{"id", next_id_++}, {"method", "Browser.close"}}.dump(), deadline_in(1s));
+    ws_.close();
+  }
+  if (pid_ > 0) {
+    int status = 0;
+    bool gone = false;
+    for (int i = 0; i < 30 && !gone; ++i) {  // up to 3 s for Browser.close
+      gone = waitpid(pid_, &status, WNOHANG) == pid_;
+      if (!gone) std::this_thread::sleep_for(100ms);
+    }
+    kill(-pid_, SIGKILL);  // the helpers in the browser's group, and the browser if still there
+    if (!gone) waitpid(pid_, &status, 0);
+    // The helpers are reaped by init, not by us: wait (bounded) until the group is empty.
+    for (int i = 0; i < 100 && kill(-pid_, 0) == 0; ++i) std::this_thread::sleep_for(20ms);
+    pid_ = -1;
+  }
+  if (!profile_dir_.empty()) {
+    std::error_code ec;
+    fs::remove_all(profile_dir_, ec);
+    profile_dir_.clear();
+  }
+}
+
+void Browser::handle_event(const json& event) {
+  const std::string method = event.value("method", "");
+  const std::string session = event.value("sessionId", "");
+  const json params = event.value("params", json::object());
+  std::string line;
+  if (method == "Runtime.consoleAPICalled") {
+    line = params.value("type", "log") + ":";
+    for (const auto& arg : params.value("args", json::array())) {
+      if (arg.contains("value")) {
+        line += " " + (arg["value"].is_string() ? arg["value"].get<std::string>() : arg["value"].dump());
+      } else {
+        line += " " + arg.value("description", arg.value("type", ""));
+      }
+    }
+  } else if (method == "Runtime.exceptionThrown") {
+    const json d = params.value("exceptionDetails", json::object());
+    line = "exception: " + (d.contains("exception") ? d["exception"].value("description", d.value("text", ""))
+                                                    : d.value("text", ""));
+  } else if (method == "Inspector.targetCrashed") {
+    crashed_[session] = "the page crashed";
+    line = "the page crashed";
+  } else if (method == "Target.detachedFromTarget") {
+    crashed_[params.value("sessionId", "")] = "the page was closed";
+    return;
+  } else {
+    return;
+  }
+  auto& q = console_[session];
+  q.push_back(line);
+  if (q.size() > kConsoleLines) q.pop_front();
+}
+
+std::vector<std::string> Browser::console(const std::string& session_id) const {
+  const auto it = console_.find(session_id);
+  if (it == console_.end()) return {};
+  return {it->second.begin(), it->second.end()};
+}
+
+Expected<json> Browser::call(const std::string& method, const json& params, const std::string& session_id,
+                             Deadline deadline) {
+  if (const auto c = crashed_.find(session_id); !session_id.empty() && c != crashed_.end()) {
+    return make_error(ErrorKind::Failed, fmt::format("{}: {}", method, c->second));
+  }
+  const int id = next_id_++;
+  json msg = {{"id", id}, {"method", method}, {"params", params}};
+  if (!session_id.empty()) msg["sessionId"] = session_id;
+  if (auto st = ws_.send_text(msg.dump(), deadline); !st) {
+    return make_error(st.error().kind, fmt::format("{}: {}", method, st.error().message));
+  }
+  for (;;) {
+    auto text = ws_.receive(deadline);
+    if (!text) return make_error(text.error().kind, fmt::format("{}: {}", method, text.error().message));
+    json reply = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    if (reply.is_discarded() || !reply.is_object()) continue;
+    if (!reply.contains("id")) {
+      handle_event(reply);
+      if (const auto c = crashed_.find(session_id); !session_id.empty() && c != crashed_.end()) {
+        return make_error(ErrorKind::Failed, fmt::format("{}: {}", method, c->second));
+      }
+      continue;
+    }
+    if (reply["id"] != id) continue;  // an answer to a call that timed out earlier
+    if (reply.contains("error")) {
+      return make_error(ErrorKind::Failed,
+                        fmt::format("{}: {}", method, reply["error"].value("message", reply["error"].dump())));
+    }
+    return reply.value("result", json::object());
+  }
+}
+
+Expected<std::unique_ptr<Page>> Browser::new_page(Deadline deadline) {
+  auto target = call("Target.createTarget", {{"url", "about:blank"}}, "", deadline);
+  if (!target) return target.error();
+  const std::string target_id = target->value("targetId", "");
+  auto attached = call("Target.attachToTarget", {{"targetId", target_id}, {"flatten", true}}, "", deadline);
+  if (!attached) return attached.error();
+  auto page = std::make_unique<Page>(*this, target_id, attached->value("sessionId", ""));
+  for (const char* domain : {"Runtime.enable", "Page.enable", "Inspector.enable"}) {
+    if (auto r = call(domain, json::object(), page->session_id(), deadline); !r) return r.error();
+  }
+  return page;
+}
+
+Status Page::navigate(const std::string& url, Deadline deadline) {
+  auto r = browser_.call("Page.navigate", {{"url", url}}, session_id_, deadline);
+  if (!r) return r.error();
+  if (const std::string err = r->value("errorText", ""); !err.empty()) {
+    return make_error(ErrorKind::Failed, fmt::format("cannot load {}: {}", url, err));
+  }
+  auto loaded = wait_until("document.readyState === 'complete' && location.href !== 'about:blank'", deadline,
+                           fmt::format("{} to load", url), 50ms);
+  if (!loaded) return loaded.error();
+  return ok();
+}
+
+Expected<json> Page::evaluate(const std::string& expression, Deadline deadline) {
+  auto r = browser_.call("Runtime.evaluate",
+                         {{"expression", expression}, {"awaitPromise", true}, {"returnByValue", true}}, session_id_,
+                         deadline);
+  if (!r) return r.error();
+  if (r->contains("exceptionDetails")) {
+    const json& d = (*r)["exceptionDetails"];
+    std::string text = d.value("text", "exception");
+    if (d.contains("exception")) text = d["exception"].value("description", text);
+    return make_error(ErrorKind::Failed, fmt::format("JavaScript error: {}", text.substr(0, text.find('\n'))));
+  }
+  const json result = r->value("result", json::object());
+  return result.contains("value") ? result["value"] : json(nullptr);
+}
+
+Expected<json> Page::wait_until(const std::string& expression, Deadline deadline, const std::string& what,
+                                std::chrono::milliseconds poll) {
+  for (;;) {
+    // A single evaluation never outlives the deadline, and a stuck one gets at most 30 s.
+    auto v = evaluate(expression, std::min(deadline, deadline_in(30s)));
+    if (!v) {
+      // A navigation replaces the document between two polls: its context is gone, the next one
+      // answers. Anything else (an exception, a crash, a closed browser) ends the wait.
+      const std::string& m = v.error().message;
+      const bool transient = m.find("context") != std::string::npos || m.find("timed out") != std::string::npos;
+      if (!transient) return v.error();
+    } else if (!(v->is_null() || (v->is_boolean() && !v->get<bool>()) || (v->is_string() && v->get<std::string>().empty()) ||
+                 (v->is_number() && v->get<double>() == 0))) {
+      return v;
+    }
+    if (Clock::now() >= deadline) return make_error(ErrorKind::Failed, fmt::format("timed out waiting for {}", what));
+    std::this_thread::sleep_for(poll);
+  }
+}
+
+Status Page::add_init_script(const std::string& source, Deadline deadline) {
+  auto r = browser_.call("Page.addScriptToEvaluateOnNewDocument", {{"source", source}}, session_id_, deadline);
+  if (!r) return r.error();
+  return ok();
+}
+
+Status Page::set_hidden(bool hidden, Deadline deadline) {
+  // A minimized window is what makes a headless page "hidden" (as a background tab does in a
+  // browser with a screen): the page gets a real visibilitychange.
+  auto window = browser_.call("Browser.getWindowForTarget", {{"targetId", target_id_}}, "", deadline);
+  if (!window) return window.error();
+  const json bounds = {{"windowState", hidden ? "minimized" : "normal"}};
+  if (auto r = browser_.call("Browser.setWindowBounds", {{"windowId", (*window)["windowId"]}, {"bounds", bounds}}, "",
+                             deadline);
+      !r) {
+    return r.error();
+  }
+  const std::string want = hidden ? "hidden" : "visible";
+  auto state = wait_until(fmt::format("document.visibilityState === '{}'", want), std::min(deadline, deadline_in(5s)),
+                          fmt::format("the page to become {}", want), 20ms);
+  if (!state) return state.error();
+  return ok();
+}
+
+}  // namespace wgb::browser
