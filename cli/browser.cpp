@@ -338,9 +338,7 @@ void register_browser(CLI::App& app, int& exit_code) {
   static BrowserFlags f;
   auto* cmd = app.add_subcommand(
       "browser",
-      "The same benchmarks in a local headless Chromium (the /run page, served in-process) and natively on the same "
-      "adapter, in alternating rounds: per benchmark the rate ratio browser/native with its standard error and "
-      "significance, both sides' wall time, and whether their validated outputs agree");
+      "Run benchmarks in headless Chromium (the /run page) and natively on the same adapter, and compare them");
   auto* filter = cmd->add_option("--filter", f.filter, "Comma-separated globs over benchmark ids (default: the default suite)");
   cmd->add_option("--suite", f.suite, "default or memory")->capture_default_str()->check(one_of({"default", "memory"}));
   cmd->add_option("--rounds", f.rounds, "Alternating browser/native rounds")->capture_default_str()->check(in_range(1, 100));
@@ -356,7 +354,7 @@ void register_browser(CLI::App& app, int& exit_code) {
       ->check(in_range(10, 86400));
   cmd->add_option("--keep", f.keep, "Keep every round's two result documents in this folder");
   cmd->add_option("--native-option", f.native_options,
-                  "An option for the native side's run (repeatable), e.g. --native-option=--no-robustness")
+                  "Pass an option to the native run (repeatable), e.g. =--no-robustness")
       ->allow_extra_args(false);
   cmd->callback([&exit_code, filter] {
     f.filter_given = filter->count() > 0;
