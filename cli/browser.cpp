@@ -338,7 +338,7 @@ void register_browser(CLI::App& app, int& exit_code) {
   static BrowserFlags f;
   auto* cmd = app.add_subcommand(
       "browser",
-      "Run benchmarks in headless Chromium (the /run page) and natively on the same adapter, and compare them");
+      "Compare headless Chromium against native Dawn on one adapter");
   auto* filter = cmd->add_option("--filter", f.filter, "Comma-separated globs over benchmark ids (default: the default suite)");
   cmd->add_option("--suite", f.suite, "default or memory")->capture_default_str()->check(one_of({"default", "memory"}));
   cmd->add_option("--rounds", f.rounds, "Alternating browser/native rounds")->capture_default_str()->check(in_range(1, 100));
