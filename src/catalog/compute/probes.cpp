@@ -672,7 +672,8 @@ std::vector<Probe> build() {
         type, "sincos", "sin(x$k) + cos(x$k) + d",
         "Chains x = sin(x) + cos(x) + d, a sine and a cosine of the same argument per step "
         "(d in [0, 0.25): bounded by d +- sqrt(2), contracts towards a fixed point in [1.25, 1.41), "
-        "below pi / 2 where the map stops contracting).",
+        "below pi / 2 where the map stops contracting; webgpu-bench-core's probe of this id chains cos(sin(x)) "
+        "instead, with the same count).",
         {"ops", "OP", "Sines and cosines (each counts 1; the adds are not counted)"}, 2,
         [](double x, double d, const Params&) { return std::sin(x) + std::cos(x) + d; }, {0.0f, 0.0f, 0.0f, 0.25f},
         1e-3, 0.05, 1 << 13));
@@ -736,7 +737,9 @@ std::vector<Probe> build() {
         "hashed from the trip index: contracts towards 2c, which moves every trip), 32 steps each per loop trip. "
         "Needs shader-f16. c carries a bit below f16's precision, so the f16 rounding moves the chain's fixed "
         "point; the result is checked against a reference that rounds to nearest even, and dropped conversions "
-        "fail validation. Counts results: 2 conversions per step (f32 to f16 and back; the multiply-add is not counted).";
+        "fail validation. Counts results: 2 conversions per step (f32 to f16 and back; the multiply-add is not counted). "
+        "webgpu-bench-core's probe of this id converts through pack2x16float / unpack2x16float instead, which needs "
+        "no shader-f16: the same count, another instruction path.";
     p.kernel = "f32_f16_convert";
     p.f16 = true;
     p.metric = {"ops", "OP", "Conversions (each direction counts 1)"};
