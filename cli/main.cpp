@@ -8,6 +8,8 @@
 #include <iostream>
 
 #include "cli/common.hpp"
+#include "cli/help_format.hpp"
+#include "cli/terminal.hpp"
 #include "cli/suggest.hpp"
 
 namespace {
@@ -97,6 +99,8 @@ int main(int argc, char** argv) {
       "4 device lost / GPU error, 5 a file could not be written, 6 network (the results server\n"
       "could not be reached or answered an HTTP error), 130 interrupted.",
       "webgpu-bench"};
+  // Before any subcommand exists: each copies its parent's formatter when it is added.
+  app.formatter(std::make_shared<wgb::cli::WrappingFormatter>(wgb::cli::terminal_width()));
   app.require_subcommand(1);
   app.set_version_flag("--version", "webgpu-bench 0.1.0");
   int exit_code = kExitOk;
