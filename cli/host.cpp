@@ -16,7 +16,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "host/repro.hpp"
+#include "report/repro.hpp"
 #include "host/text.hpp"
 #include "report/document.hpp"
 #include "report/files.hpp"
@@ -73,29 +73,6 @@ Expected<host::HostOptions> host_options_of(const HostFlags& f) {
   return o;
 }
 
-// --repro: the whole procedure again in a second process; rows whose two results disagree beyond
-// their dispersion become "suspect". Returns the number rejected, or the reason it could not compare.
-Expected<int> check_reproducibility(Session& session, report::ResultDocument& doc) {
-  session.note("repro: running the same command in a second process");
-  const SecondRun second = session.run_second_process();
-  if (!second.exit_code) return make_error(ErrorKind::Failed, second.failure);
-  if (*second.exit_code != kExitOk && *second.exit_code != kExitBenchmarkFailed) {
-    return make_error(ErrorKind::Failed, fmt::format("the second process exited with status {}", *second.exit_code));
-  }
-  if (!second.document) return make_error(ErrorKind::Failed, second.failure);
-  auto outcome = host::compare_and_mark(doc.json(), second.document->json);
-  outcome.json["second_command"] = second.arguments;
-  outcome.json["second_exec"] = second.executed;  // as started (the loader and its options included)
-  outcome.json["second_exit_status"] = *second.exit_code;
-  // The verdict in run --repro's terms: "pass" when every compared row agreed, else "fail".
-  outcome.json["verdict"] = outcome.rows_rejected > 0 ? "fail" : "pass";
-  doc.json()["repro"] = outcome.json;
-  session.note(fmt::format("repro: {} rows compared, {} rejected; {} of {} curve points disagree",
-                           outcome.rows_compared, outcome.rows_rejected, outcome.points_disagreeing,
-                           outcome.points_compared));
-  return outcome.rows_rejected;
-}
-
 }  // namespace
 
 int run_host(const HostFlags& f, const OutputFlags& out, const std::function<Status(host::HostOptions&)>& adjust) {
@@ -135,11 +112,14 @@ int run_host(const HostFlags& f, const OutputFlags& out, const std::function<Sta
   outcome.completed = run->rows.size();
   if (run->failed_rows > 0) outcome.failure = fmt::format("{} host row(s) failed their check", run->failed_rows);
   if (out.repro && !cancelled) {
-    auto rejected = check_reproducibility(session, doc);
-    if (!rejected) return fail(rejected.error());
-    if (*rejected > 0 && outcome.failure.empty()) {
-      outcome.failure =
-          fmt::format("{} host row(s) rejected: the second process disagreed beyond the dispersion", *rejected);
+    // The host protocol has no convergence tolerance of its own: the sampler's default stands for
+    // what the engine does not resolve.
+    const report::ReproSummary repro = session.reproduce(doc, SamplingOptions{}.improvement_tolerance);
+    if (repro.verdict != "pass" && outcome.failure.empty()) {
+      outcome.failure = repro.verdict == "fail"
+                            ? fmt::format("{} host row(s) suspect: the second process disagreed beyond the dispersion",
+                                          repro.disagreeing.size())
+                            : "the second process left no complete document: " + repro.reason;
     }
   }
   session.write(doc);

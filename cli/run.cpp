@@ -58,35 +58,6 @@ std::string row_line(const BenchmarkResult& r) {
   return fmt::format("  {:<28} {}: {}", r.id, to_string(r.status), r.message);
 }
 
-// The same command again in a second process, compared row by row (docs/method.md#reproducibility).
-void check_reproducibility(const RunFlags& f, Session& session, report::ResultDocument& doc) {
-  session.note("repro: running the whole procedure again in a second process...");
-  const SecondRun run = session.run_second_process();
-  nlohmann::json second{{"command", run.arguments}, {"started_at", run.started_at}, {"finished_at", run.finished_at}};
-  const double tolerance = f.sampling.improvement_tolerance;
-  report::ReproSummary summary;
-  if (!run.exit_code || !run.document) {
-    if (run.exit_code) second["exit_code"] = *run.exit_code;
-    summary = report::repro_incomplete(doc.rows(), run.failure, tolerance);
-  } else {
-    const int code = *run.exit_code;
-    const report::LoadedDocument& loaded = *run.document;
-    const std::string state = loaded.json.value("state", std::string());
-    second["exit_code"] = code;
-    second["state"] = state;
-    if (loaded.json.contains("test_perturbation")) second["test_perturbation"] = loaded.json["test_perturbation"];
-    second["rows"] = loaded.rows.size();
-    if (state != "complete") {
-      summary = report::repro_incomplete(
-          doc.rows(), fmt::format("the second process ended '{}' (exit code {})", state.empty() ? "?" : state, code),
-          tolerance);
-    } else {
-      summary = report::apply_repro(doc.rows(), loaded.rows, tolerance);
-    }
-  }
-  doc.set_repro(summary, second);
-}
-
 int run_on_adapter(const RunFlags& f) {
   // Before the device exists, so its driver threads leave Ctrl-Z to the session (job_control.hpp).
   Session session(f.out);
@@ -206,7 +177,7 @@ int run_on_adapter(const RunFlags& f) {
   context.reset();
   doc.finish(outcome.cancelled ? "cancelled" : outcome.fatal ? to_string(outcome.fatal->kind) : "complete");
   const bool do_repro = f.out.repro && !outcome.cancelled && !outcome.fatal;
-  if (do_repro) check_reproducibility(f, session, doc);
+  if (do_repro) session.reproduce(doc, f.sampling.improvement_tolerance);
   session.write(doc);
   report::write_roofline_table(std::cout, doc.rows());
   report::write_repro_table(std::cout, doc.rows());

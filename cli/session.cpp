@@ -217,6 +217,45 @@ SecondRun Session::run_second_process() const {
   return s;
 }
 
+report::ReproSummary Session::reproduce(report::ResultDocument& doc, double tolerance) const {
+  note("repro: running the whole procedure again in a second process...");
+  const SecondRun run = run_second_process();
+  nlohmann::json second{{"command", run.arguments},
+                        {"exec", run.executed},  // as started: the loader and its options included
+                        {"started_at", run.started_at},
+                        {"finished_at", run.finished_at}};
+  report::ReproSummary summary;
+  if (!run.exit_code || !run.document) {
+    if (run.exit_code) second["exit_code"] = *run.exit_code;
+    summary = report::repro_incomplete(doc.rows(), run.failure, tolerance);
+  } else {
+    const int code = *run.exit_code;
+    const report::LoadedDocument& loaded = *run.document;
+    const std::string state = loaded.json.value("state", std::string());
+    second["exit_code"] = code;
+    second["state"] = state;
+    if (loaded.json.contains("test_perturbation")) second["test_perturbation"] = loaded.json["test_perturbation"];
+    second["rows"] = loaded.rows.size();
+    if (state != "complete") {
+      summary = report::repro_incomplete(
+          doc.rows(), fmt::format("the second process ended '{}' (exit code {})", state.empty() ? "?" : state, code),
+          tolerance);
+    } else {
+      summary = report::apply_repro(doc.rows(), loaded.rows, tolerance);
+      const report::PointsCompared points = report::compare_points(doc.rows(), loaded.rows, tolerance);
+      if (points.compared > 0) {
+        second["points_compared"] = points.compared;
+        second["points_disagreeing"] = points.disagreeing;
+      }
+    }
+  }
+  doc.set_repro(summary, second);
+  std::string rows;
+  for (const auto& key : summary.disagreeing) rows += (rows.empty() ? ": disagreeing rows: " : ", ") + key;
+  note("repro: " + summary.verdict + rows);
+  return summary;
+}
+
 int submit_exit_code(const Error& e) {
   // The client's own check of the document before anything is sent, and a malformed URL, are the
   // user's input; everything after the request left (no connection, an HTTP error) is the network.

@@ -117,6 +117,10 @@ class Session {
 
   // --repro: runs the command line again in a second process and loads its document.
   SecondRun run_second_process() const;
+  // --repro, the whole check (docs/method.md#reproducibility): the second process, its rows compared
+  // with `doc`'s by the one rule (report/repro.hpp: rows and curve points), disagreeing rows made
+  // suspect, and the document's repro section. `tolerance`: the sampler's improvement tolerance.
+  report::ReproSummary reproduce(report::ResultDocument& doc, double tolerance) const;
 
   // The exit code: output errors first (5), then the submission (6), then an interrupt (130), the
   // fatal error, and rows that failed (1).

@@ -22,7 +22,7 @@ namespace wgb::report {
 // Version policy (docs/results-schema.md): adding a field keeps the version; removing or renaming
 // a field, or changing its type or meaning, increments it. Readers accept any version up to theirs
 // and ignore fields they do not know.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 inline constexpr const char* kSchemaName = "webgpu-bench/result";
 
 nlohmann::json to_json(const BenchmarkResult& row);

@@ -36,12 +36,16 @@ ReproCheck compare_repro(const BenchmarkResult& first, const BenchmarkResult& se
   c.ratio = second.value / first.value;
   c.difference = std::fabs(first.value / second.value - 1.0);
   c.allowed = std::max({c.dispersion_first, c.dispersion_second, tolerance});
-  const bool disagree = !(c.difference <= c.allowed);
+  const bool disagree = !rates_agree(first.value, second.value, c.dispersion_first, c.dispersion_second, tolerance);
   c.verdict = disagree ? "disagree" : "agree";
   c.reason = fmt::format("{:.2f}% apart, allowed {:.2f}% (dispersion {:.2f}% / {:.2f}%, tolerance {:.2f}%)",
                          100 * c.difference, 100 * c.allowed, 100 * c.dispersion_first, 100 * c.dispersion_second,
                          100 * tolerance);
   return c;
+}
+
+bool rates_agree(double v1, double v2, double d1, double d2, double tolerance) {
+  return std::fabs(v1 / v2 - 1.0) <= std::max({d1, d2, tolerance});  // NaN (a zero rate) disagrees
 }
 
 ReproSummary apply_repro(std::vector<ReportRow>& first, const std::vector<ReportRow>& second, double tolerance) {
@@ -65,7 +69,14 @@ ReproSummary apply_repro(std::vector<ReportRow>& first, const std::vector<Report
     } else {
       row.repro = compare_repro(row.result, *it->second[n], tolerance);
     }
-    if (row.repro->verdict == "disagree") s.disagreeing.push_back(key);
+    if (row.repro->verdict != "disagree") continue;
+    s.disagreeing.push_back(key);
+    BenchmarkResult& r = row.result;
+    if (has_rate(r)) {
+      r.status = RowStatus::Suspect;
+      const std::string why = "the second process disagrees beyond the dispersion (repro)";
+      r.message = r.message.empty() ? why : r.message + "; " + why;
+    }
   }
   s.verdict = s.disagreeing.empty() ? "pass" : "fail";
   return s;
@@ -82,6 +93,45 @@ ReproSummary repro_incomplete(std::vector<ReportRow>& first, const std::string& 
   return ReproSummary{"incomplete", tolerance, {}, reason};
 }
 
+PointsCompared compare_points(std::vector<ReportRow>& first, const std::vector<ReportRow>& second, double tolerance) {
+  PointsCompared out;
+  auto num = [](const nlohmann::json& j, const char* key) {
+    return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
+  };
+  for (auto& row : first) {
+    nlohmann::json& params = row.result.parameters;
+    if (!params.is_object() || !params.contains("series")) continue;
+    const nlohmann::json* other = nullptr;
+    for (const auto& r : second) {
+      if (r.result.id == row.result.id && r.result.parameters.is_object()) other = &r.result.parameters;
+    }
+    if (other == nullptr || !other->contains("series")) continue;
+    int compared = 0, disagreeing = 0;
+    for (auto& s : params["series"]) {
+      const auto name = s.value("name", std::string());
+      const auto x = s.value("x", std::string());
+      for (const auto& s2 : (*other)["series"]) {
+        if (s2.value("name", std::string()) != name || !s.contains("points") || !s2.contains("points")) continue;
+        for (auto& p : s["points"]) {
+          for (const auto& p2 : s2["points"]) {
+            if (!p.contains(x) || !p2.contains(x) || p[x] != p2[x]) continue;
+            const bool agree = rates_agree(num(p, "value"), num(p2, "value"), num(p, "iqr_relative"),
+                                           num(p2, "iqr_relative"), tolerance);
+            p["repro_second_ms"] = num(p2, "time_ms");
+            p["repro_agree"] = agree;
+            ++compared;
+            disagreeing += agree ? 0 : 1;
+          }
+        }
+      }
+    }
+    if (row.repro) row.repro->reason += fmt::format("; curve points: {} of {} disagree", disagreeing, compared);
+    out.compared += compared;
+    out.disagreeing += disagreeing;
+  }
+  return out;
+}
+
 nlohmann::json repro_summary_json(const ReproSummary& s) {
   nlohmann::json j{{"verdict", s.verdict},
                    {"rule", kReproRule},
@@ -91,8 +141,7 @@ nlohmann::json repro_summary_json(const ReproSummary& s) {
   return j;
 }
 
-std::vector<std::string> second_run_arguments(const std::vector<std::string>& args, const std::string& json_path,
-                                              bool mark) {
+std::vector<std::string> second_run_arguments(const std::vector<std::string>& args, const std::string& json_path) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -109,8 +158,7 @@ std::vector<std::string> second_run_arguments(const std::vector<std::string>& ar
     }
     out.push_back(a);
   }
-  out.insert(out.end(), {"--json", json_path, "--quiet"});
-  if (mark) out.emplace_back(kSecondRunFlag);
+  out.insert(out.end(), {"--json", json_path, "--quiet", kSecondRunFlag});
   return out;
 }
 

@@ -1,7 +1,7 @@
 // The reproducibility check (docs/method.md#reproducibility): the whole procedure is run again in a
 // second process, and every row where the two runs disagree by more than the reported dispersion
-// is flagged. The command line starts that process (cli/session.hpp) with second_run_arguments; the
-// host suite's documents are compared by host/repro.hpp's rule, which also compares curve points.
+// is flagged. The command line starts that process (cli/session.hpp) with second_run_arguments;
+// every suite's rows, and the host suite's curve points, are compared by the one rule below.
 //
 // The rule, per row matched by key (id, plus the sweep point) and occurrence:
 //   d1, d2   = each run's reported relative dispersion (IQR / median for median rows, CV for
@@ -12,8 +12,9 @@
 //              default): the engine itself does not resolve differences below it
 //   disagree <=> diff > allowed
 // A row measured in one run and not the other (error, skipped, cancelled) disagrees; a row measured
-// in neither is "not-compared". The document verdict is "pass" when no row disagrees, "fail"
-// otherwise, and "incomplete" when the second process produced no usable document.
+// in neither is "not-compared". A measured row that disagrees becomes "suspect", the reason in its
+// message. The document verdict is "pass" when no row disagrees, "fail" otherwise, and
+// "incomplete" when the second process produced no usable document.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -27,6 +28,8 @@
 namespace wgb::report {
 
 ReproCheck compare_repro(const BenchmarkResult& first, const BenchmarkResult& second, double tolerance);
+// The rule on two rates and their relative dispersions: |v1/v2 - 1| <= max(d1, d2, tolerance).
+bool rates_agree(double v1, double v2, double d1, double d2, double tolerance);
 
 struct ReproSummary {
   std::string verdict;  // "pass", "fail", "incomplete"
@@ -35,20 +38,29 @@ struct ReproSummary {
   std::string reason;                    // for "incomplete"; empty otherwise
 };
 
-// Fills first[i].repro for every row of the first run; rows missing from the second run disagree.
+// Fills first[i].repro for every row of the first run; rows missing from the second run disagree,
+// and a measured row that disagrees becomes suspect.
 ReproSummary apply_repro(std::vector<ReportRow>& first, const std::vector<ReportRow>& second, double tolerance);
 // A repro whose second process failed: every row is "not-compared" with `reason`.
 ReproSummary repro_incomplete(std::vector<ReportRow>& first, const std::string& reason, double tolerance);
+
+// Curves (row.parameters.series, the host suite's points over threads or sizes): each point of the
+// first run matched by series name and x value in the same row of the second is marked with
+// "repro_second_ms" and "repro_agree" by the same rule (its value and iqr_relative).
+struct PointsCompared {
+  int compared = 0;
+  int disagreeing = 0;
+};
+PointsCompared compare_points(std::vector<ReportRow>& first, const std::vector<ReportRow>& second, double tolerance);
 
 nlohmann::json repro_summary_json(const ReproSummary& s);
 extern const char* const kReproRule;  // the rule above, one line, for documents and reports
 
 // The second process's arguments: `args` (the command line after the program name) without
 // --repro, --json/--csv and their values, and -q/--quiet; then --json <json_path> --quiet
-// --repro-second-run (unless `mark` is false). Handles "--opt value" and "--opt=value". The one
-// argument rewrite of the program (the host's repro_arguments uses it too).
-std::vector<std::string> second_run_arguments(const std::vector<std::string>& args, const std::string& json_path,
-                                              bool mark = true);
+// --repro-second-run. Handles "--opt value" and "--opt=value". The one argument rewrite of the
+// program.
+std::vector<std::string> second_run_arguments(const std::vector<std::string>& args, const std::string& json_path);
 inline constexpr const char* kSecondRunFlag = "--repro-second-run";
 
 // ---- test-only perturbation --------------------------------------------------------------------

@@ -48,12 +48,15 @@ TEST(CliGpu, RunWritesJsonCsvAndReproFlagsThePerturbedRow) {
   EXPECT_NE(doc["repro"]["second_run"]["test_perturbation"].get<std::string>().find("TEST-ONLY"), std::string::npos);
   ASSERT_EQ(doc["rows"].size(), 1u);
   const auto& row = doc["rows"][0];
-  EXPECT_EQ(row["status"], "ok");
+  EXPECT_EQ(row["status"], "suspect");  // a measured row the second process disagrees with
+  EXPECT_NE(row["message"].get<std::string>().find("the second process disagrees"), std::string::npos);
   EXPECT_EQ(row["repro"]["verdict"], "disagree");
   // 1/20 apart from the two runs' own noise (lavapipe on a busy 2-core machine can vary 2-3x).
   EXPECT_LT(row["repro"]["ratio"].get<double>(), 0.25) << row["repro"].dump();
   EXPECT_TRUE(row["notes"].empty()) << "the first run must not be perturbed";
-  EXPECT_TRUE(row["roofline"]["applies"].get<bool>());
+  // A row that did not reproduce sets no ceiling (a ceiling comes only from an ok row).
+  EXPECT_FALSE(row["roofline"]["applies"].get<bool>());
+  EXPECT_NE(row["roofline"]["note"].get<std::string>().find("read-linear is suspect"), std::string::npos);
   const auto text = test::read_file(csv);
   EXPECT_EQ(text.rfind("index,id,", 0), 0u);
   EXPECT_NE(text.find(",disagree,"), std::string::npos) << text;
@@ -62,7 +65,7 @@ TEST(CliGpu, RunWritesJsonCsvAndReproFlagsThePerturbedRow) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const auto html = test::read_file(dir / "run.html");
   EXPECT_NE(html.find("id=\"repro-verdict\" class=\"verdict fail\""), std::string::npos);
-  EXPECT_NE(html.find("id=\"roofline-chart\""), std::string::npos);
+  EXPECT_NE(html.find("the second process disagrees"), std::string::npos);
 }
 
 TEST(CliGpu, SweepWritesASeriesAndNamesAMissingKnob) {

@@ -140,16 +140,22 @@ TEST(CliHost, ReproRunsTheSecondProcessAndRecordsItsVerdict) {
   // A busy machine may make the two processes disagree (exit 1, rows "suspect"); either way the
   // second process ran and its verdict is recorded.
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
-  EXPECT_NE(r.err.find("repro: running the same command in a second process"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("repro: running the whole procedure again in a second process"), std::string::npos) << r.err;
   const json doc = load(out);
   ASSERT_TRUE(doc.contains("repro")) << doc.dump();
   const json& repro = doc["repro"];
-  EXPECT_EQ(repro["second_exit_status"], 0);
-  EXPECT_EQ(repro["rows_compared"], 2);
+  EXPECT_EQ(repro["second_run"]["exit_code"], 0);
+  EXPECT_EQ(repro["second_run"]["rows"], 2);
+  EXPECT_GT(repro["second_run"]["points_compared"].get<int>(), 0);
   EXPECT_EQ(repro["verdict"], r.exit_code == 0 ? "pass" : "fail");
-  for (const auto& row : doc["rows"]) EXPECT_TRUE(row.contains("repro")) << row["id"];
+  // Every row is compared by the rule every suite uses, and a disagreeing one is suspect.
+  for (const auto& row : doc["rows"]) {
+    ASSERT_TRUE(row.contains("repro")) << row["id"];
+    EXPECT_NE(row["repro"]["verdict"], "not-compared") << row["id"];
+    EXPECT_EQ(row["status"] == "suspect", row["repro"]["verdict"] == "disagree") << row.dump();
+  }
   // The second process wrote its own document, not the first one's.
-  const auto& second = repro["second_command"];
+  const auto& second = repro["second_run"]["command"];
   EXPECT_EQ(std::find(second.begin(), second.end(), out.string()), second.end());
 }
 

@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "host/host.hpp"
-#include "host/repro.hpp"
+#include "report/repro.hpp"
 #include "host/text.hpp"
 #include "host/topology.hpp"
 #include "report/document.hpp"
@@ -155,15 +155,18 @@ TEST(HostSuite, QuickRunHasEveryRowCheckAndReportingField) {
     EXPECT_NE(text.str().find(item), std::string::npos) << item;
   }
 
-  // A second-process comparison of a document with itself agrees everywhere.
-  json copy = d;
-  auto same = compare_and_mark(copy, d);
-  EXPECT_EQ(same.rows_compared, static_cast<int>(run->rows.size()));
-  EXPECT_EQ(same.rows_rejected, 0);
-  EXPECT_GT(same.points_compared, 0);
-  EXPECT_EQ(same.points_disagreeing, 0);
+  // A second-process comparison of a document with itself agrees everywhere, curve points included
+  // (report/repro.hpp: the rule every suite uses).
+  auto copy = doc.rows();
+  const auto same = report::apply_repro(copy, doc.rows(), 0.01);
+  EXPECT_EQ(same.verdict, "pass");
+  const auto points = report::compare_points(copy, doc.rows(), 0.01);
+  EXPECT_GT(points.compared, 0);
+  EXPECT_EQ(points.disagreeing, 0);
+  report::ResultDocument marked_doc("host", {});
+  for (const auto& r : copy) marked_doc.add_row(r.result);
   std::ostringstream marked;
-  write_host_curves(marked, copy);
+  write_host_curves(marked, marked_doc.json());
   EXPECT_NE(marked.str().find("2nd process"), std::string::npos);
   EXPECT_NE(marked.str().find("| yes |"), std::string::npos);
 }
@@ -203,51 +206,6 @@ TEST(HostSuite, BadOptionsAreUsageErrors) {
   r = run_host(o, doc);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind, ErrorKind::Usage);
-}
-
-TEST(HostRepro, AgreementIsWithinTheLargerIqr) {
-  EXPECT_TRUE(timings_agree(10.0, 10.4, 0.5, 0.1));
-  EXPECT_TRUE(timings_agree(10.0, 10.4, 0.1, 0.5));
-  EXPECT_FALSE(timings_agree(10.0, 10.4, 0.1, 0.2));
-  EXPECT_TRUE(timings_agree(3.0, 3.0, 0.0, 0.0));
-}
-
-TEST(HostRepro, DisagreeingRowBecomesSuspect) {
-  json first = {
-      {"rows",
-       json::array(
-           {{{"id", "host-stream-triad"},
-             {"status", "ok"},
-             {"message", ""},
-             {"time_ms", 10.0},
-             {"stats_ms", {{"iqr", 0.1}}},
-             {"parameters",
-              {{"series",
-                json::array(
-                    {{{"name", "threads"},
-                      {"x", "threads"},
-                      {"points",
-                       json::array({{{"threads", 1}, {"time_ms", 5.0}, {"q1_ms", 4.9}, {"q3_ms", 5.1}}})}}})}}}}})}};
-  json second = first;
-  second["rows"][0]["time_ms"] = 12.0;
-  second["rows"][0]["parameters"]["series"][0]["points"][0]["time_ms"] = 5.1;
-  auto out = compare_and_mark(first, second);
-  EXPECT_EQ(out.rows_compared, 1);
-  EXPECT_EQ(out.rows_rejected, 1);
-  EXPECT_EQ(first["rows"][0]["status"], "suspect");
-  EXPECT_NE(first["rows"][0]["message"].get<std::string>().find("second-process"), std::string::npos);
-  EXPECT_EQ(out.points_compared, 1);
-  EXPECT_EQ(out.points_disagreeing, 0);  // 0.1 ms apart, IQR 0.2 ms
-  EXPECT_TRUE(first["rows"][0]["parameters"]["series"][0]["points"][0]["repro_agree"].get<bool>());
-}
-
-TEST(HostRepro, SecondProcessArguments) {
-  const auto a = repro_arguments({"webgpu-bench", "host", "--quick", "--repro", "--json", "out.json", "--threads", "2"},
-                                 "/tmp/x.json");
-  EXPECT_EQ(a, (std::vector<std::string>{"webgpu-bench", "host", "--quick", "--threads", "2", "--json", "/tmp/x.json",
-                                         "--quiet"}));
-  const auto b = repro_arguments({"webgpu-bench", "host", "--json=o.json", "--repro"}, "/tmp/y.json");
-  EXPECT_EQ(b, (std::vector<std::string>{"webgpu-bench", "host", "--json", "/tmp/y.json", "--quiet"}));
 }
 
 }  // namespace

@@ -45,6 +45,53 @@ TEST(Repro, PerturbedRowIsTheOnlyOneFlagged) {
   }
 }
 
+TEST(Repro, DisagreeingMeasuredRowBecomesSuspectWithTheReason) {
+  auto first = to_report_rows(test::synthetic_rows());
+  auto second_rows = test::synthetic_rows();
+  for (auto& r : second_rows) apply_test_perturbation(r, TestPerturbation{"read-linear", 2.0});
+  apply_repro(first, to_report_rows(second_rows), 0.01);
+  for (const auto& r : first) {
+    if (r.result.id == "read-linear") {
+      EXPECT_EQ(r.result.status, RowStatus::Suspect);
+      EXPECT_NE(r.result.message.find("the second process disagrees"), std::string::npos) << r.result.message;
+    } else {
+      EXPECT_NE(r.result.status, RowStatus::Suspect) << r.result.id;
+    }
+  }
+}
+
+TEST(Repro, RatesAgreeWithinTheLargerRelativeDispersion) {
+  EXPECT_TRUE(rates_agree(100, 104, 0.05, 0.01, 0.01));
+  EXPECT_TRUE(rates_agree(100, 104, 0.01, 0.05, 0.01));
+  EXPECT_FALSE(rates_agree(100, 104, 0.01, 0.02, 0.01));
+  EXPECT_TRUE(rates_agree(100, 100.5, 0, 0, 0.01));  // the tolerance
+  EXPECT_FALSE(rates_agree(100, 0, 0.5, 0.5, 0.01));  // a zero rate never agrees
+}
+
+TEST(Repro, CurvePointsAreMatchedBySeriesAndXAndJudgedByTheSameRule) {
+  BenchmarkResult a = test::measured_row(0, "host-stream-triad", "host", test::kBytes, Statistic::Median, 1.0, {1e6, 0, 0});
+  auto points = [](double second_value) {
+    return nlohmann::json{{"series", nlohmann::json::array({{{"name", "threads"},
+                                                              {"x", "threads"},
+                                                              {"points", nlohmann::json::array({
+                                                                             {{"threads", 1}, {"value", 100.0}, {"iqr_relative", 0.02}, {"time_ms", 5.0}},
+                                                                             {{"threads", 2}, {"value", second_value}, {"iqr_relative", 0.02}, {"time_ms", 2.5}},
+                                                                         })}}})}};
+  };
+  a.parameters = points(200.0);
+  BenchmarkResult b = a;
+  b.parameters = points(300.0);  // the second point 50 % apart, the first the same
+  b.parameters["series"][0]["points"][0]["time_ms"] = 5.1;
+  auto first = to_report_rows({a});
+  const auto out = compare_points(first, to_report_rows({b}), 0.01);
+  EXPECT_EQ(out.compared, 2);
+  EXPECT_EQ(out.disagreeing, 1);
+  const auto& p = first[0].result.parameters["series"][0]["points"];
+  EXPECT_TRUE(p[0]["repro_agree"].get<bool>());
+  EXPECT_DOUBLE_EQ(p[0]["repro_second_ms"].get<double>(), 5.1);
+  EXPECT_FALSE(p[1]["repro_agree"].get<bool>());
+}
+
 TEST(Repro, RuleUsesTheLargerDispersionAndTheTolerance) {
   const auto base = test::measured_row(0, "x", "bandwidth", test::kBytes, Statistic::Median, 1.0, {1e6, 0, 0});
   const double d = row_dispersion(base).relative;  // IQR / median of the fixed spread
@@ -85,6 +132,16 @@ TEST(Repro, IncompleteMarksEveryRowNotCompared) {
   EXPECT_EQ(s.verdict, "incomplete");
   for (const auto& r : first) EXPECT_EQ(r.repro->verdict, "not-compared");
   EXPECT_EQ(repro_summary_json(s)["reason"], "the second process crashed");
+}
+
+TEST(Repro, TheSecondProcessNeitherWritesCsvNorSubmits) {
+  const auto a = second_run_arguments({"host", "--quick", "--csv", "rows.csv", "--submit", "http://h:1", "--submit-token",
+                                       "t", "--repro", "--json", "out.json"},
+                                      "/tmp/x.json");
+  EXPECT_EQ(a, (std::vector<std::string>{"host", "--quick", "--json", "/tmp/x.json", "--quiet", kSecondRunFlag}));
+  const auto b = second_run_arguments({"run", "--device", "host", "--csv=r.csv", "--submit=http://h:1", "--token", "t"},
+                                      "/tmp/y.json");
+  EXPECT_EQ(b, (std::vector<std::string>{"run", "--device", "host", "--json", "/tmp/y.json", "--quiet", kSecondRunFlag}));
 }
 
 TEST(Repro, SecondRunArgumentsDropReproOutputsAndQuiet) {
