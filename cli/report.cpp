@@ -25,7 +25,7 @@ struct ReportFlags {
 };
 
 int report_command(const ReportFlags& f) {
-  std::vector<report::LoadedDocument> docs;
+  std::vector<report::Document> docs;
   for (const auto& path : f.inputs) {
     auto doc = report::load_document(path);
     if (!doc) return fail(doc.error());
@@ -57,9 +57,9 @@ int report_command(const ReportFlags& f) {
   }
   if (f.html_path.empty() && f.csv_path.empty()) {
     for (const auto& d : docs) {
-      std::cout << d.path.string() << ":\n";
+      std::cout << d.origin << ":\n";
       report::write_table(std::cout, d.rows, terminal_width());
-      report::write_summary(std::cout, d.rows, d.json, terminal_width());
+      report::write_summary(std::cout, d.rows, d.repro, terminal_width());
       // Technique verdicts derived from the rows (documents written before the technique_verdicts
       // field get them too).
       report::write_verdicts(std::cout, report::family_verdicts(d.rows));

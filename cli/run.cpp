@@ -181,7 +181,7 @@ int run_on_adapter(const RunFlags& f) {
   session.write(doc);
   report::write_roofline_table(std::cout, doc.rows());
   report::write_repro_table(std::cout, doc.rows());
-  report::write_summary(std::cout, doc.rows(), doc.json(), width, /*streamed=*/true);
+  report::write_summary(std::cout, doc.rows(), doc.repro(), width, /*streamed=*/true);
   std::vector<BenchmarkResult> results;
   for (const auto& r : doc.rows()) results.push_back(r.result);
   std::ostringstream verdicts;
@@ -235,11 +235,10 @@ int run(const RunFlags& f) {
     names.push_back(fmt::format("[{}] {}", a.index, a.device));
     std::map<std::string, std::string> col;
     if (auto loaded = report::load_document(one.out.json_path)) {
-      for (const auto& r : loaded->json["rows"]) {
-        const auto id = r["id"].get<std::string>();
-        if (std::find(order.begin(), order.end(), id) == order.end()) order.push_back(id);
-        const double v = r["value"].get<double>();
-        col[id] = v > 0 ? report::format_rate(v, r["metric"]["unit"].get<std::string>()) : r["status"].get<std::string>();
+      for (const auto& row : loaded->rows) {
+        const BenchmarkResult& r = row.result;
+        if (std::find(order.begin(), order.end(), r.id) == order.end()) order.push_back(r.id);
+        col[r.id] = r.value > 0 ? report::format_rate(r.value, r.metric.unit) : std::string(to_string(r.status));
       }
     }
     rates.push_back(std::move(col));

@@ -230,11 +230,11 @@ report::ReproSummary Session::reproduce(report::ResultDocument& doc, double tole
     summary = report::repro_incomplete(doc.rows(), run.failure, tolerance);
   } else {
     const int code = *run.exit_code;
-    const report::LoadedDocument& loaded = *run.document;
-    const std::string state = loaded.json.value("state", std::string());
+    const report::Document& loaded = *run.document;
+    const std::string& state = loaded.state;
     second["exit_code"] = code;
     second["state"] = state;
-    if (loaded.json.contains("test_perturbation")) second["test_perturbation"] = loaded.json["test_perturbation"];
+    if (!loaded.test_perturbation.empty()) second["test_perturbation"] = loaded.test_perturbation;
     second["rows"] = loaded.rows.size();
     if (state != "complete") {
       summary = report::repro_incomplete(

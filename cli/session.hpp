@@ -72,7 +72,7 @@ struct SecondRun {
   std::vector<std::string> executed;   // the exact argv started (the loader and its options included)
   std::string started_at, finished_at;
   std::optional<int> exit_code;  // nullopt: it could not be started
-  Expected<report::LoadedDocument> document = make_error(ErrorKind::Failed, "not run");
+  Expected<report::Document> document = make_error(ErrorKind::Failed, "not run");
   std::string failure;  // why there is no usable document (empty when there is)
 };
 

@@ -33,7 +33,7 @@ double median(std::vector<double> v) {
   return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-const BenchmarkResult* find_row(const report::LoadedDocument& d, const std::string& key) {
+const BenchmarkResult* find_row(const report::Document& d, const std::string& key) {
   for (const auto& r : d.rows) {
     if (report::row_key(r.result) == key) return &r.result;
   }

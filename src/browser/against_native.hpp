@@ -39,7 +39,7 @@ struct Round {
   int index = 0;                 // 1-based
   bool browser_first = true;     // the order alternates: B N, N B, B N, ...
   double browser_wall_s = 0, native_wall_s = 0;  // page load to done; process start to exit
-  report::LoadedDocument browser, native;
+  report::Document browser, native;
 };
 
 struct PooledRow {

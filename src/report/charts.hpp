@@ -33,16 +33,12 @@ const char* css();
 // host CPU's in a host document), one roof per measured FLOP precision. `device` names it.
 std::string roofline(const std::vector<ReportRow>& rows, const std::string& device, Ids& ids);
 // Rate or latency against the swept parameter, one chart per benchmark and parameter of `doc`.
-std::string curves(const LoadedDocument& doc, Ids& ids);
+std::string curves(const Document& doc, Ids& ids);
 // The host suite's curves (parameters.series: over thread count and working-set size).
-std::string host_curves(const LoadedDocument& doc, Ids& ids);
+std::string host_curves(const Document& doc, Ids& ids);
 // Per technique family: bars with dispersion whiskers and the family's verdict (report/verdict.hpp).
 std::string family_bars(const std::vector<ReportRow>& rows, Ids& ids);
 // The memory suite's sustain timeline (memory-sustain's parameters.timeline).
 std::string sustain_timeline(const std::vector<ReportRow>& rows, Ids& ids);
-
-// A document already in memory (a stored run) as the charts read it: rows that parse (the others
-// are left out: the caller has checked the document when it was stored), roofline derived.
-LoadedDocument document_from_json(const nlohmann::json& doc, const std::string& name);
 
 }  // namespace wgb::report::charts

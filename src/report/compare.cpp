@@ -97,7 +97,7 @@ nlohmann::json without_volatile_parameters(nlohmann::json p) {
 
 }  // namespace
 
-std::vector<ClockFigure> clock_figures(const nlohmann::json& doc) {
+std::vector<ClockFigure> clock_figures(const Document& doc) {
   std::vector<ClockFigure> out;
   auto add = [&out](const std::string& what, std::optional<double> mhz, std::string source) {
     // Figures read at one instant (observed) or measured (sustained) move between runs of the same
@@ -108,9 +108,7 @@ std::vector<ClockFigure> clock_figures(const nlohmann::json& doc) {
     }
   };
   static const nlohmann::json kEmpty = nlohmann::json::object();
-  const auto& host = doc.contains("machine") && doc["machine"].is_object() && doc["machine"].contains("host")
-                         ? doc["machine"]["host"]
-                         : kEmpty;
+  const auto& host = doc.machine.contains("host") ? doc.machine["host"] : kEmpty;
   if (host.contains("clocks") && host["clocks"].is_object()) {
     for (const auto& [key, what] :
          std::vector<std::pair<const char*, const char*>>{{"base", "base"},
@@ -135,10 +133,10 @@ std::vector<ClockFigure> clock_figures(const nlohmann::json& doc) {
   return out;
 }
 
-Comparison compare_documents(const LoadedDocument& a, const LoadedDocument& b) {
+Comparison compare_documents(const Document& a, const Document& b) {
   Comparison c;
   // Host clocks: every figure either document states, side by side.
-  const auto ca = clock_figures(a.json), cb = clock_figures(b.json);
+  const auto ca = clock_figures(a), cb = clock_figures(b);
   for (const auto& fa : ca) {
     ClockFigure f = fa;
     const auto it = std::find_if(cb.begin(), cb.end(), [&](const ClockFigure& x) { return x.what == fa.what; });
@@ -156,7 +154,9 @@ Comparison compare_documents(const LoadedDocument& a, const LoadedDocument& b) {
       c.clocks.push_back({fb.what, 0, fb.a_mhz, {}, fb.source_a, fb.tolerance, true});
     }
   }
-  for (const char* section : {"machine", "build", "options"}) diff_section(a.json, b.json, section, c.differences);
+  diff_section({{"machine", a.machine}}, {{"machine", b.machine}}, "machine", c.differences);
+  diff_section({{"build", a.build}}, {{"build", b.build}}, "build", c.differences);
+  diff_section({{"options", a.options}}, {{"options", b.options}}, "options", c.differences);
 
   std::map<std::string, std::vector<const BenchmarkResult*>> in_b;
   for (const auto& row : b.rows) in_b[row_key(row.result)].push_back(&row.result);
@@ -253,18 +253,11 @@ CompareSummary summarize(const Comparison& c) {
 
 namespace {
 
-std::string describe(const LoadedDocument& d) {
-  const auto& j = d.json;
-  std::string adapter = "unknown adapter";
-  if (j.contains("machine") && j["machine"].contains("adapter") && j["machine"]["adapter"].is_object()) {
-    const auto& a = j["machine"]["adapter"];
-    adapter = a.value("device", std::string());
-    if (adapter.empty()) adapter = a.value("description", std::string("unknown adapter"));
-  } else if (j.value("suite", std::string()) == "host") {
-    adapter = "host CPU";
-  }
-  return fmt::format("{} ({}, {} {}, {})", d.path.string(), adapter, d.rows.size(), d.rows.size() == 1 ? "row" : "rows",
-                     j.value("started_at", std::string("no date")));
+std::string describe(const Document& d) {
+  std::string adapter = d.host_suite() ? "host CPU" : d.adapter.device;
+  if (adapter.empty()) adapter = d.adapter.description.empty() ? "unknown adapter" : d.adapter.description;
+  return fmt::format("{} ({}, {} {}, {})", d.origin, adapter, d.rows.size(), d.rows.size() == 1 ? "row" : "rows",
+                     d.started_at.empty() ? "no date" : d.started_at);
 }
 
 std::string plural(std::size_t n, const char* one, const char* many) {
@@ -417,7 +410,7 @@ void write_clocks(std::ostream& out, const Comparison& c, const CompareStyle& st
 
 }  // namespace
 
-void write_comparison(std::ostream& out, const Comparison& c, const LoadedDocument& a, const LoadedDocument& b,
+void write_comparison(std::ostream& out, const Comparison& c, const Document& a, const Document& b,
                       std::optional<double> fail_pct, const CompareStyle& style) {
   put(out, fill(split_words(describe(a)), "a: ", 3, style.width, " "));
   put(out, fill(split_words(describe(b)), "b: ", 3, style.width, " "));

@@ -70,7 +70,7 @@ inline constexpr double kObservedClockTolerance = 0.05;
 // The host clock figures a document states, with their sources: machine.host.clocks (base, max,
 // observed and sustained at start and finish), the older cpufreq/proc fields where that is absent,
 // and the host suite's measured clocks (machine.host.clock).
-std::vector<ClockFigure> clock_figures(const nlohmann::json& doc);
+std::vector<ClockFigure> clock_figures(const Document& doc);
 
 struct Comparison {
   std::vector<CompareRow> rows;  // rows present in both, in a's order
@@ -79,7 +79,7 @@ struct Comparison {
   std::vector<ClockFigure> clocks;  // every clock figure stated by either document
 };
 
-Comparison compare_documents(const LoadedDocument& a, const LoadedDocument& b);
+Comparison compare_documents(const Document& a, const Document& b);
 CompareSummary summarize(const Comparison& c);
 
 struct CompareStyle {
@@ -90,7 +90,7 @@ struct CompareStyle {
 std::vector<std::string> regressions(const Comparison& c, double pct);
 // The text: a summary first, then the rows, what differs, the host clocks; lines fit style.width
 // (a benchmark id longer than its column gets a line of its own).
-void write_comparison(std::ostream& out, const Comparison& c, const LoadedDocument& a, const LoadedDocument& b,
+void write_comparison(std::ostream& out, const Comparison& c, const Document& a, const Document& b,
                       std::optional<double> fail_pct, const CompareStyle& style = {});
 nlohmann::json comparison_json(const Comparison& c, std::optional<double> fail_pct);
 

@@ -482,6 +482,7 @@ void ResultDocument::add_row(const BenchmarkResult& row) {
 }
 
 void ResultDocument::set_repro(const ReproSummary& summary, nlohmann::json second_run) {
+  repro_ = summary;
   doc_["repro"] = repro_summary_json(summary);
   doc_["repro"]["second_run"] = std::move(second_run);
   refresh();

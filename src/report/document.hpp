@@ -5,6 +5,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,7 @@ class ResultDocument {
   // it bounds).
   void add_row(const BenchmarkResult& row);
   void set_repro(const ReproSummary& summary, nlohmann::json second_run);
+  const std::optional<ReproSummary>& repro() const { return repro_; }
   std::vector<ReportRow>& rows() { return rows_; }
   const std::vector<ReportRow>& rows() const { return rows_; }
   // Re-derives the roofline and rewrites the JSON rows (after editing rows()).
@@ -63,6 +65,7 @@ class ResultDocument {
  private:
   nlohmann::json doc_;
   std::vector<ReportRow> rows_;
+  std::optional<ReproSummary> repro_;
   std::function<nlohmann::json()> host_at_finish_;
 };
 

@@ -160,24 +160,108 @@ Expected<nlohmann::json> parse_result_document(std::string_view text, const std:
   return doc;
 }
 
-Expected<LoadedDocument> load_document(const std::filesystem::path& path) {
-  auto doc = load_result_document(path);
-  if (!doc) return std::move(doc).error();
-  LoadedDocument out;
-  out.path = path;
-  out.json = std::move(*doc);
-  const auto& rows = out.json["rows"];
+namespace {
+
+std::string text_at(const nlohmann::json& j, std::initializer_list<const char*> path) {
+  const nlohmann::json* node = &j;
+  for (const char* key : path) {
+    if (!node->is_object()) return {};
+    const auto it = node->find(key);
+    if (it == node->end()) return {};
+    node = &*it;
+  }
+  return node->is_string() ? node->get<std::string>() : std::string();
+}
+
+std::vector<std::string> strings_of(const nlohmann::json& j) {
+  std::vector<std::string> out;
+  if (!j.is_array()) return out;
+  for (const auto& v : j) out.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  return out;
+}
+
+// Everything but the rows.
+Document header_of(const nlohmann::json& j, const std::string& origin) {
+  Document d;
+  d.origin = origin;
+  if (!j.is_object()) return d;
+  if (const auto v = j.find("schema_version"); v != j.end() && v->is_number_integer()) d.schema_version = v->get<int>();
+  d.suite = text_at(j, {"suite"});
+  d.state = text_at(j, {"state"});
+  d.started_at = text_at(j, {"started_at"});
+  d.finished_at = text_at(j, {"finished_at"});
+  if (const auto rt = text_at(j, {"runtime"}); !rt.empty()) d.runtime = rt;
+  if (const auto c = j.find("command"); c != j.end()) d.command = strings_of(*c);
+  auto section = [&j](const char* key) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_object() ? *it : nlohmann::json::object();
+  };
+  d.machine = section("machine");
+  d.build = section("build");
+  d.options = section("options");
+  const auto& m = d.machine;
+  d.adapter = {text_at(m, {"adapter", "vendor"}),      text_at(m, {"adapter", "architecture"}),
+               text_at(m, {"adapter", "device"}),      text_at(m, {"adapter", "description"}),
+               text_at(m, {"adapter", "driver"}),      text_at(m, {"adapter", "backend"}),
+               text_at(m, {"adapter", "adapter_type"})};
+  d.host_cpu = text_at(m, {"host", "cpu_model"});
+  d.browser_user_agent = text_at(m, {"browser", "user_agent"});
+  d.browser_thread = text_at(m, {"browser", "webgpu_thread"});
+  if (m.contains("browser") && d.runtime == "native") d.runtime = "browser";
+  d.build_version = text_at(d.build, {"version"});
+  d.build_revision = text_at(d.build, {"git_revision"});
+  if (const auto r = j.find("repro"); r != j.end() && r->is_object()) {
+    ReproSummary s;
+    s.verdict = text_at(*r, {"verdict"});
+    if (const auto t = r->find("tolerance"); t != r->end() && t->is_number()) s.tolerance = t->get<double>();
+    if (const auto k = r->find("disagreeing"); k != r->end()) s.disagreeing = strings_of(*k);
+    s.reason = text_at(*r, {"reason"});
+    d.repro = std::move(s);
+  }
+  if (const auto sw = j.find("sweep"); sw != j.end() && sw->is_object() && sw->contains("notes")) {
+    d.sweep_notes = strings_of((*sw)["notes"]);
+  }
+  if (const auto p = j.find("test_perturbation"); p != j.end()) d.test_perturbation = p->is_string() ? p->get<std::string>() : p->dump();
+  return d;
+}
+
+}  // namespace
+
+std::string Document::device_name() const {
+  if (host_suite()) return "host CPU" + (host_cpu.empty() ? "" : ": " + host_cpu);
+  return adapter.device;
+}
+
+Expected<Document> read_document(const nlohmann::json& checked, const std::string& origin) {
+  Document out = header_of(checked, origin);
+  const auto& rows = checked["rows"];
   for (std::size_t i = 0; i < rows.size(); ++i) {
     auto row = row_from_json(rows[i]);
     if (!row) {
-      return make_error(ErrorKind::Usage,
-                        fmt::format("{}: row {} ({}): {}", path.string(), i, rows[i]["id"].get<std::string>(),
-                                    row.error().message));
+      return make_error(ErrorKind::Usage, fmt::format("{}: row {} ({}): {}", origin, i,
+                                                      rows[i]["id"].get<std::string>(), row.error().message));
     }
     out.rows.push_back(std::move(*row));
   }
   apply_roofline(out.rows);
   return out;
+}
+
+Document stored_document(const nlohmann::json& doc, const std::string& origin) {
+  Document out = header_of(doc, origin);
+  if (doc.is_object() && doc.contains("rows") && doc["rows"].is_array()) {
+    for (const auto& j : doc["rows"]) {
+      if (auto row = row_from_json(j)) out.rows.push_back(std::move(*row));
+    }
+  }
+  apply_roofline(out.rows);
+  return out;
+}
+
+Expected<Document> load_document(const std::filesystem::path& path) {
+  auto doc = load_result_document(path);
+  if (!doc) return std::move(doc).error();
+  return read_document(*doc, path.string());
 }
 
 }  // namespace wgb::report

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,11 +29,44 @@ Expected<nlohmann::json> load_result_document(const std::filesystem::path& path)
 // error messages the way the path does for load_result_document.
 Expected<nlohmann::json> parse_result_document(std::string_view text, const std::string& origin);
 
-struct LoadedDocument {
-  std::filesystem::path path;
-  nlohmann::json json;
-  std::vector<ReportRow> rows;  // roofline re-derived from the rows; repro as stored
+// A result document as its readers see it (the table, CSV, HTML, compare, the results server's
+// pages): what they interpret, typed and read once. The machine description, the build and the
+// options stay as recorded: open-ended records (a browser's and a native run's differ, older
+// versions wrote fewer keys) that readers show and compare key by key.
+struct AdapterIdentity {
+  std::string vendor, architecture, device, description, driver, backend, adapter_type;
 };
-Expected<LoadedDocument> load_document(const std::filesystem::path& path);
+struct Document {
+  std::string origin;  // the file it was read from, or the name it was given (a stored run)
+  int schema_version = 0;
+  std::string suite;  // "default", "memory", "host", "sweep", ...
+  std::string state;  // "complete", "cancelled", "device-lost", ...; "running" while being written
+  std::string started_at, finished_at;
+  std::string runtime = "native";  // "native" or "browser"
+  std::vector<std::string> command;
+  AdapterIdentity adapter;                         // empty for host documents
+  std::string host_cpu;                            // machine.host.cpu_model
+  std::string browser_user_agent, browser_thread;  // browser runs: machine.browser
+  std::string build_version, build_revision;
+  std::optional<ReproSummary> repro;  // --repro's verdict
+  std::vector<std::string> sweep_notes;
+  std::string test_perturbation;  // the test-only perturbation a second process of --repro honoured
+  nlohmann::json machine = nlohmann::json::object();  // as recorded: adapter, dawn, host, browser
+  nlohmann::json build = nlohmann::json::object();
+  nlohmann::json options = nlohmann::json::object();
+  std::vector<ReportRow> rows;  // roofline derived again from the rows; repro as stored
+
+  bool host_suite() const { return suite == "host"; }
+  // The device it measured: the adapter's name, or "host CPU: <model>" for host documents.
+  std::string device_name() const;
+};
+
+// The typed view of a checked document (parse_result_document): a row whose fields do not have
+// their documented types is an error naming the row and the field.
+Expected<Document> read_document(const nlohmann::json& checked, const std::string& origin);
+// The same for a document that was checked when it was stored (the results server): rows that do
+// not read are left out rather than refusing the page.
+Document stored_document(const nlohmann::json& doc, const std::string& origin);
+Expected<Document> load_document(const std::filesystem::path& path);
 
 }  // namespace wgb::report

@@ -8,6 +8,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <optional>
 
@@ -118,23 +119,14 @@ std::string name_list(const Json& arr) {
 
 // ---- machine card -----------------------------------------------------------------------------
 
-bool is_host_document(const Json& doc) { return str(doc, "suite") == "host"; }
-
-// The device a document measured: the GPU adapter's name, or the host CPU for host documents.
-std::string device_name(const Json& doc) {
-  const auto& m = sub(doc, "machine");
-  if (is_host_document(doc)) {
-    const std::string cpu = str(sub(m, "host"), "cpu_model");
-    return "host CPU" + (cpu.empty() ? "" : ": " + cpu);
-  }
-  return str(sub(m, "adapter"), "device");
-}
+// The file name a document was read from (its origin's last part).
+std::string file_name(const Document& d) { return std::filesystem::path(d.origin).filename().string(); }
 
 // The host clock as the document states it (report/compare.hpp clock_figures): base, max,
 // observed and sustained clocks, each with its source.
 // One line per figure; the sources (long: "measured: dependent add chain ...") on hover and under
 // "sources".
-std::string host_clock_html(const Json& doc) {
+std::string host_clock_html(const Document& doc) {
   std::string lines, sources;
   for (const auto& f : clock_figures(doc)) {
     lines += fmt::format("<div title=\"{}\">{}: {:.0f} MHz</div>", escape(f.source_a), escape(f.what), f.a_mhz);
@@ -144,13 +136,13 @@ std::string host_clock_html(const Json& doc) {
   return lines + "<details><summary>sources</summary><ul class=\"sub\">" + sources + "</ul></details>";
 }
 
-std::string machine_card(const Json& doc, Ids& ids) {
-  const auto& m = sub(doc, "machine");
+std::string machine_card(const Document& doc, Ids& ids) {
+  const auto& m = doc.machine;
   const auto& a = sub(m, "adapter");
   const auto& d = sub(m, "dawn");
   const auto& h = sub(m, "host");
-  const auto& b = sub(doc, "build");
-  const std::string name = device_name(doc);
+  const auto& b = doc.build;
+  const std::string name = doc.device_name();
   std::string s = fmt::format("<h2 id=\"{}\">Machine{}</h2>\n<div class=\"card\">\n", ids("machine"),
                               escape(name.empty() ? "" : ": " + name));
 
@@ -241,8 +233,8 @@ std::string machine_card(const Json& doc, Ids& ids) {
   s += "</div>\n</div>\n";
 
   s += "<details><summary>command line and options</summary>\n";
-  s += fmt::format("<p><code>{}</code></p>\n", escape(join_strings(doc.value("command", Json::array()), " ")));
-  s += fmt::format("<pre>{}</pre>\n", escape(sub(doc, "options").dump(2)));
+  s += fmt::format("<p><code>{}</code></p>\n", escape(fmt::format("{}", fmt::join(doc.command, " "))));
+  s += fmt::format("<pre>{}</pre>\n", escape(doc.options.dump(2)));
   s += "</details>\n";
   return s;
 }
@@ -251,8 +243,8 @@ std::string machine_card(const Json& doc, Ids& ids) {
 
 }  // namespace
 
-std::string machine_identity(const nlohmann::json& doc) {
-  const auto& m = sub(doc, "machine");
+std::string machine_identity(const Document& doc) {
+  const auto& m = doc.machine;
   const auto& a = sub(m, "adapter");
   const auto& h = sub(m, "host");
   const auto& d = sub(m, "dawn");
@@ -265,12 +257,12 @@ std::string machine_identity(const nlohmann::json& doc) {
     id["host"][k] = str(h, k);
   for (const char* k : {"version", "robustness", "timestamps"}) id["dawn"][k] = str(d, k);
   id["dawn"]["device_toggles"] = d.value("device_toggles", Json::array());
-  id["build"] = sub(doc, "build");
-  id["suite_is_host"] = is_host_document(doc);
+  id["build"] = doc.build;
+  id["suite_is_host"] = doc.host_suite();
   return id.dump();
 }
 
-std::string rows_summary(const LoadedDocument& doc) {
+std::string rows_summary(const Document& doc) {
   // Statuses in a fixed order (ok first), each counted once.
   std::vector<std::pair<std::string, std::size_t>> counts;
   for (const auto& row : doc.rows) {
@@ -288,27 +280,25 @@ std::string rows_summary(const LoadedDocument& doc) {
   for (const auto& [k, n] : counts) c += fmt::format("{}{} {}", c.empty() ? "" : ", ", n, k);
   const std::size_t n = doc.rows.size();
   std::string out = n == 0 ? std::string("No rows") : fmt::format("{} {}: {}", n, n == 1 ? "row" : "rows", c);
-  const std::string state = str(doc.json, "state");
+  const std::string& state = doc.state;
   if (!state.empty()) out += fmt::format("; the run is {}", state);
   return out + ".";
 }
 
 namespace {
 
-std::string verdicts(const LoadedDocument& doc) {
+std::string verdicts(const Document& doc) {
   std::string s;
-  const auto& j = doc.json;
-  if (j.contains("repro") && j["repro"].is_object()) {
-    const auto& r = j["repro"];
-    const std::string v = str(r, "verdict");
+  if (doc.repro) {
+    const ReproSummary& r = *doc.repro;
+    const std::string& v = r.verdict;
     const std::string cls = v == "pass" ? "pass" : v == "fail" ? "fail" : "info";
     std::string text = fmt::format("<b>Reproducibility (second process): {}</b>", escape(v == "pass" ? "PASS" : v == "fail" ? "FAIL" : v));
-    if (r.contains("disagreeing") && r["disagreeing"].is_array() && !r["disagreeing"].empty()) {
-      text += " &mdash; disagreeing rows: " + escape(join_strings(r["disagreeing"]));
+    if (!r.disagreeing.empty()) {
+      text += " &mdash; disagreeing rows: " + escape(fmt::format("{}", fmt::join(r.disagreeing, ", ")));
     }
-    if (!str(r, "reason").empty()) text += " &mdash; " + escape(str(r, "reason"));
-    text += fmt::format("<br><span class=\"sub\">Rule: {}; tolerance {}.</span>", escape(str(r, "rule")),
-                        escape(str(r, "tolerance")));
+    if (!r.reason.empty()) text += " &mdash; " + escape(r.reason);
+    text += fmt::format("<br><span class=\"sub\">Rule: {}; tolerance {:g}.</span>", escape(kReproRule), r.tolerance);
     s += fmt::format("<div id=\"repro-verdict\" class=\"verdict {}\">{}</div>\n", cls, text);
   }
   s += fmt::format("<div class=\"verdict info\">{}</div>\n", escape(rows_summary(doc)));
@@ -557,7 +547,7 @@ bool latency_like(const BenchmarkResult& r) {
 
 // The curves of one document's sweep rows (one series per benchmark and swept parameter; series
 // of different documents are never merged: they may come from different devices).
-std::string sweep_sections(const LoadedDocument& doc, Ids& ids) {
+std::string sweep_sections(const Document& doc, Ids& ids) {
   struct Series {
     std::string id, parameter;
     std::vector<const ReportRow*> rows;
@@ -640,17 +630,16 @@ std::string sweep_sections(const LoadedDocument& doc, Ids& ids) {
       out += fmt::format("<p class=\"warn\">Points without a value: {}</p>\n", escape(fmt::format("{}", fmt::join(missing, "; "))));
     }
   }
-  const auto& sw = sub(doc.json, "sweep");
-  if (sw.contains("notes") && sw["notes"].is_array() && !sw["notes"].empty()) {
-    out += fmt::format("<p class=\"sub\">Sweep notes ({}): {}</p>\n", escape(doc.path.filename().string()),
-                       escape(join_strings(sw["notes"], "; ")));
+  if (!doc.sweep_notes.empty()) {
+    out += fmt::format("<p class=\"sub\">Sweep notes ({}): {}</p>\n", escape(file_name(doc)),
+                       escape(fmt::format("{}", fmt::join(doc.sweep_notes, "; "))));
   }
   return out;
 }
 
 // The host suite's curves (parameters.series of its rows: FMA and STREAM over thread count, STREAM
 // and load latency over working-set size): one chart per series name and x, one line per kernel.
-std::string host_curve_sections(const LoadedDocument& doc, Ids& ids) {
+std::string host_curve_sections(const Document& doc, Ids& ids) {
   struct Line {
     std::string id;
     bool latency = false;
@@ -880,12 +869,12 @@ std::string sustain_section(const std::vector<ReportRow>& rows, Ids& ids) {
 
 }  // namespace
 
-void write_html(std::ostream& out, const std::vector<LoadedDocument>& docs) {
+void write_html(std::ostream& out, const std::vector<Document>& docs) {
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   std::vector<std::string> devices;
   for (const auto& d : docs) {
-    const std::string name = device_name(d.json);
+    const std::string name = d.device_name();
     if (!name.empty() && std::find(devices.begin(), devices.end(), name) == devices.end()) devices.push_back(name);
   }
   const std::string title = devices.empty() ? "" : ": " + fmt::format("{}", fmt::join(devices, " + "));
@@ -893,22 +882,21 @@ void write_html(std::ostream& out, const std::vector<LoadedDocument>& docs) {
   out << "<style>" << kCss << kChartCss << "</style>\n</head>\n<body>\n";
   out << fmt::format("<h1>webgpu-bench report{}</h1>\n", escape(title));
   for (const auto& d : docs) {
-    const std::string finished = str(d.json, "finished_at");
-    out << fmt::format("<p class=\"sub\">{}: suite {}, started {}, {}, schema {} v{}</p>\n", escape(d.path.string()),
-                       escape(str(d.json, "suite")), escape(str(d.json, "started_at")),
-                       finished.empty() ? std::string("not finished") : "finished " + escape(finished),
-                       escape(str(d.json, "schema")), escape(str(d.json, "schema_version")));
+    out << fmt::format("<p class=\"sub\">{}: suite {}, started {}, {}, schema {} v{}</p>\n", escape(d.origin),
+                       escape(d.suite), escape(d.started_at),
+                       d.finished_at.empty() ? std::string("not finished") : "finished " + escape(d.finished_at),
+                       kSchemaName, d.schema_version);
   }
   // Every document is a section of its own: its machine card, verdicts, table, its device's
   // roofline (under that device's ceilings), curves, technique families and sustain timeline.
   Ids ids;
   std::map<std::string, std::string> cards;  // machine identity -> the document whose card shows it
   for (const auto& d : docs) {
-    const std::string name = d.path.filename().string();
+    const std::string name = file_name(d);
     out << fmt::format("<section class=\"doc\" id=\"{}\">\n", ids("doc-" + anchor(name)));
-    const std::string machine = machine_identity(d.json);
+    const std::string machine = machine_identity(d);
     if (const auto it = cards.find(machine); it != cards.end()) {
-      const std::string device = device_name(d.json);
+      const std::string device = d.device_name();
       out << fmt::format(
           "<h2 id=\"{}\">Machine{}</h2>\n<p class=\"same\">The same machine and build as <b>{}</b>: its card is "
           "above.</p>\n",
@@ -916,10 +904,10 @@ void write_html(std::ostream& out, const std::vector<LoadedDocument>& docs) {
       out << fmt::format(
           "<details><summary>command line and options</summary>\n<p><code>{}</code></p>\n<pre>{}</pre>\n"
           "</details>\n",
-          escape(join_strings(d.json.value("command", Json::array()), " ")), escape(sub(d.json, "options").dump(2)));
+          escape(fmt::format("{}", fmt::join(d.command, " "))), escape(d.options.dump(2)));
     } else {
       cards[machine] = name;
-      out << machine_card(d.json, ids);
+      out << machine_card(d, ids);
     }
     out << fmt::format("<h2 id=\"{}\">Results: {}</h2>\n", ids("results-" + anchor(name)), escape(name));
     out << verdicts(d);
@@ -930,7 +918,7 @@ void write_html(std::ostream& out, const std::vector<LoadedDocument>& docs) {
     // A sweep of a latency probe measures no ceiling: its rows say so in the table; a roofline
     // section is drawn for every document that has a ceiling, or that is the only one.
     if (c.bandwidth || !c.flops.empty() || (docs.size() == 1 && any_rate)) {
-      out << roofline_section(d.rows, device_name(d.json), ids);
+      out << roofline_section(d.rows, d.device_name(), ids);
     }
     out << sweep_sections(d, ids);
     out << host_curve_sections(d, ids);
@@ -948,23 +936,10 @@ const char* css() { return kChartCss; }
 std::string roofline(const std::vector<ReportRow>& rows, const std::string& device, Ids& ids) {
   return roofline_section(rows, device, ids);
 }
-std::string curves(const LoadedDocument& doc, Ids& ids) { return sweep_sections(doc, ids); }
-std::string host_curves(const LoadedDocument& doc, Ids& ids) { return host_curve_sections(doc, ids); }
+std::string curves(const Document& doc, Ids& ids) { return sweep_sections(doc, ids); }
+std::string host_curves(const Document& doc, Ids& ids) { return host_curve_sections(doc, ids); }
 std::string family_bars(const std::vector<ReportRow>& rows, Ids& ids) { return family_sections(rows, ids); }
 std::string sustain_timeline(const std::vector<ReportRow>& rows, Ids& ids) { return sustain_section(rows, ids); }
-
-LoadedDocument document_from_json(const nlohmann::json& doc, const std::string& name) {
-  LoadedDocument out;
-  out.path = name;
-  out.json = doc;
-  if (doc.is_object() && doc.contains("rows") && doc["rows"].is_array()) {
-    for (const auto& j : doc["rows"]) {
-      if (auto row = row_from_json(j)) out.rows.push_back(std::move(*row));
-    }
-  }
-  apply_roofline(out.rows);
-  return out;
-}
 
 }  // namespace charts
 

@@ -21,10 +21,10 @@ namespace wgb::report {
 // Documents measured on the same machine and build share one machine card: the later ones link
 // to it. machine_identity is what decides "the same" (adapter, driver, host, Dawn, build and
 // toggles; not clocks or anything else measured per run).
-void write_html(std::ostream& out, const std::vector<LoadedDocument>& docs);
-std::string machine_identity(const nlohmann::json& doc);
+void write_html(std::ostream& out, const std::vector<Document>& docs);
+std::string machine_identity(const Document& doc);
 
 // "26 rows: 20 ok, 6 skipped; the run is complete." (the report's summary line of one document).
-std::string rows_summary(const LoadedDocument& doc);
+std::string rows_summary(const Document& doc);
 
 }  // namespace wgb::report

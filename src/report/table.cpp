@@ -302,7 +302,7 @@ void write_table(std::ostream& out, const std::vector<BenchmarkResult>& rows, st
   write_table(out, report_rows, width);
 }
 
-void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const nlohmann::json& document,
+void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const std::optional<ReproSummary>& repro,
                    std::size_t width, bool streamed) {
   auto line = [&](const std::string& text) { out << wrap_text(text, width, 0, 2) << '\n'; };
   const bool operations = std::any_of(rows.begin(), rows.end(),
@@ -348,16 +348,11 @@ void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const 
   for (const auto& [why, ids] : none) {
     line(fmt::format("no roofline ceiling for {}: {}", fmt::join(ids, ", "), why.empty() ? "no reason recorded" : why));
   }
-  if (document.is_object() && document.contains("repro") && document["repro"].is_object()) {
-    const auto& r = document["repro"];
-    const std::string verdict = r.value("verdict", std::string("?"));
+  if (repro) {
+    const std::string& verdict = repro->verdict;
     std::string text = fmt::format("repro (second process): {}", verdict == "pass" ? "PASS" : verdict == "fail" ? "FAIL" : verdict);
-    if (r.contains("disagreeing") && r["disagreeing"].is_array() && !r["disagreeing"].empty()) {
-      std::vector<std::string> ids;
-      for (const auto& id : r["disagreeing"]) ids.push_back(id.is_string() ? id.get<std::string>() : id.dump());
-      text += fmt::format(": disagreeing rows: {}", fmt::join(ids, ", "));
-    }
-    if (r.contains("reason") && r["reason"].is_string()) text += ": " + r["reason"].get<std::string>();
+    if (!repro->disagreeing.empty()) text += fmt::format(": disagreeing rows: {}", fmt::join(repro->disagreeing, ", "));
+    if (!repro->reason.empty()) text += ": " + repro->reason;
     line(text);
   }
 }

@@ -6,13 +6,14 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "measure/units.hpp"
 #include "report/model.hpp"
+#include "report/repro.hpp"
 #include "webgpu_bench/result.hpp"
 
 namespace wgb::report {
@@ -90,7 +91,7 @@ void write_repro_table(std::ostream& out, const std::vector<ReportRow>& rows);
 // left out, the ceilings, the rows below 0.2 of their roofline and those without a ceiling (grouped
 // by the reason, said once), and the repro verdict when the document has one.
 // `streamed`: the rows were printed by a TableStream (no column was left out).
-void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const nlohmann::json& document,
+void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const std::optional<ReproSummary>& repro,
                    std::size_t width = kDefaultTableWidth, bool streamed = false);
 
 }  // namespace wgb::report

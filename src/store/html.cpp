@@ -12,6 +12,7 @@
 #include <map>
 
 #include "report/charts.hpp"
+#include "report/files.hpp"
 #include "report/roofline.hpp"
 #include "report/svg.hpp"
 #include "report/table.hpp"
@@ -205,35 +206,25 @@ std::string stack_svg(const Scale& sc, const ClassDistribution* d, double value,
 
 // Rows of a stored document, defensively (the store validated them on the way in).
 struct DocRow {
-  std::string id, status, unit, statistic, message;
-  double value = 0, cv = -1;
+  std::string id, status, unit, message;
+  double value = 0;
   bool unranked = false;
   std::string unranked_reason;  // parameters.unranked_reason, when the suite gave one
 };
 
-std::vector<DocRow> doc_rows(const nlohmann::json& doc) {
+std::vector<DocRow> doc_rows(const report::Document& doc) {
   std::vector<DocRow> out;
-  auto rows = doc.find("rows");
-  if (rows == doc.end() || !rows->is_array()) return out;
-  auto str = [](const nlohmann::json& o, const char* k) {
-    auto it = o.find(k);
-    return it != o.end() && it->is_string() ? it->get<std::string>() : std::string{};
-  };
-  for (const auto& r : *rows) {
-    if (!r.is_object()) continue;
+  for (const auto& row : doc.rows) {
+    const BenchmarkResult& r = row.result;
     DocRow d;
-    d.id = str(r, "id");
-    d.status = str(r, "status");
-    d.unit = str(r, "value_unit");
-    d.statistic = str(r, "statistic");
-    d.message = str(r, "message");
-    if (auto v = r.find("value"); v != r.end() && v->is_number()) d.value = v->get<double>();
-    if (auto st = r.find("stats_ms"); st != r.end() && st->is_object()) {
-      if (auto cv = st->find("cv"); cv != st->end() && cv->is_number()) d.cv = cv->get<double>();
-    }
-    if (auto p = r.find("parameters"); p != r.end() && p->is_object()) {
-      if (auto u = p->find("unranked"); u != p->end() && u->is_boolean()) d.unranked = u->get<bool>();
-      if (auto u = p->find("unranked_reason"); u != p->end() && u->is_string())
+    d.id = r.id;
+    d.status = to_string(r.status);
+    d.unit = r.metric.unit.empty() ? std::string() : r.metric.unit + "/s";
+    d.message = r.message;
+    d.value = r.value;
+    if (r.parameters.is_object()) {
+      if (auto u = r.parameters.find("unranked"); u != r.parameters.end() && u->is_boolean()) d.unranked = u->get<bool>();
+      if (auto u = r.parameters.find("unranked_reason"); u != r.parameters.end() && u->is_string())
         d.unranked_reason = u->get<std::string>();
     }
     out.push_back(std::move(d));
@@ -241,16 +232,9 @@ std::vector<DocRow> doc_rows(const nlohmann::json& doc) {
   return out;
 }
 
-// The string at a path of object keys ("" when any step is missing); non-strings as JSON text.
-std::string json_text(const nlohmann::json& doc, std::initializer_list<const char*> path) {
-  const nlohmann::json* node = &doc;
-  for (const char* key : path) {
-    if (!node->is_object()) return {};
-    auto it = node->find(key);
-    if (it == node->end()) return {};
-    node = &*it;
-  }
-  return node->is_string() ? node->get<std::string>() : node->dump();
+// A stored run's document, typed (the store checked it when it was submitted).
+report::Document typed(const StoredRun& run) {
+  return report::stored_document(run.document, fmt::format("run-{}", run.summary.id));
 }
 
 std::string status_badge(const std::string& status, bool unranked) {
@@ -260,11 +244,10 @@ std::string status_badge(const std::string& status, bool unranked) {
   return s;
 }
 
-std::string run_header(const StoredRun& run) {
+std::string run_header(const StoredRun& run, const report::Document& doc) {
   const auto& s = run.summary;
-  const auto& doc = run.document;
-  const std::string adapter_desc = json_text(doc, {"machine", "adapter", "description"});
-  const std::string driver = json_text(doc, {"machine", "adapter", "driver"});
+  const std::string& adapter_desc = doc.adapter.description;
+  const std::string& driver = doc.adapter.driver;
   std::string out = "<table>";
   auto line = [&out](std::string_view k, const std::string& v_html) {
     out += fmt::format("<tr><th>{}</th><td>{}</td></tr>", esc(k), v_html);
@@ -275,10 +258,10 @@ std::string run_header(const StoredRun& run) {
   if (s.runtime == "browser") {
     // Untrusted text from the visitor's browser: escaped like everything else from a document.
     std::string where = "in a browser (the /run page)";
-    const std::string thread = json_text(doc, {"machine", "browser", "webgpu_thread"});
+    const std::string& thread = doc.browser_thread;
     if (!thread.empty()) where += thread == "worker" ? ", WebGPU in a dedicated worker" : ", WebGPU on the main thread";
     line("measured", esc(where));
-    const std::string agent = json_text(doc, {"machine", "browser", "user_agent"});
+    const std::string& agent = doc.browser_user_agent;
     if (!agent.empty()) line("user agent", esc(agent));
   }
   line("suite", esc(plain(s.suite)));
@@ -287,8 +270,8 @@ std::string run_header(const StoredRun& run) {
        s.unranked_reason.empty() ? std::string("ranked (default options)") : "not ranked: " + esc(s.unranked_reason));
   line("started", esc(when(s.started_at)));
   line("submitted", esc(when(s.submitted_at)));
-  const std::string version = json_text(doc, {"build", "version"});
-  const std::string revision = json_text(doc, {"build", "git_revision"});
+  const std::string& version = doc.build_version;
+  const std::string& revision = doc.build_revision;
   if (!version.empty()) line("program", esc(version + (revision.empty() ? "" : " (" + revision + ")")));
   line("document", fmt::format("<a href=\"/api/v1/results/{}\">JSON</a>", s.id));
   return out + "</table>";
@@ -297,18 +280,12 @@ std::string run_header(const StoredRun& run) {
 // The report's charts of this run (report/charts.hpp, the same SVG as `webgpu-bench report`): the
 // roofline when the run measured a ceiling, sweep and host curves, technique families with their
 // verdicts, and the memory suite's sustain timeline. Inline SVG only; the charts escape every string.
-std::string run_charts(const StoredRun& run) {
-  const auto doc = report::charts::document_from_json(run.document, fmt::format("run-{}", run.summary.id));
+std::string run_charts(const StoredRun& run, const report::Document& doc) {
   report::charts::Ids ids;
   std::string c;
   const auto ceilings = report::find_ceilings(doc.rows);
   if (ceilings.bandwidth || !ceilings.flops.empty()) {
-    const auto& m = run.document.is_object() && run.document.contains("machine") ? run.document["machine"]
-                                                                                 : nlohmann::json::object();
-    std::string device = run.summary.device_class.label;
-    if (m.is_object() && m.contains("adapter") && m["adapter"].is_object()) {
-      device = m["adapter"].value("device", device);
-    }
+    const std::string device = doc.adapter.device.empty() ? run.summary.device_class.label : doc.adapter.device;
     c += report::charts::roofline(doc.rows, device, ids);
   }
   c += report::charts::curves(doc, ids);
@@ -553,7 +530,8 @@ std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>&
                      const std::vector<RunSummary>& class_runs) {
   const auto& s = run.summary;
   std::string b = fmt::format("<h1>The Stack: run #{}</h1>", s.id);
-  const auto rows = doc_rows(run.document);
+  const report::Document doc = typed(run);
+  const auto rows = doc_rows(doc);
   std::size_t most = 0;  // the most ranked runs the class has for one of this run's benchmarks
   for (const auto& d : class_stats) {
     if (std::any_of(rows.begin(), rows.end(), [&](const DocRow& r) { return r.id == d.benchmark; }))
@@ -578,7 +556,7 @@ std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>&
         "on the class median and labelled with how far its ends reach.</p>",
         esc(fmt::format("up to {}", plural(most, "ranked run", "ranked runs"))), esc(display_name(s.device_class)));
   }
-  b += run_header(run);
+  b += run_header(run, doc);
 
   std::map<std::string, const ClassDistribution*> dist;
   for (const auto& d : class_stats) dist[d.benchmark] = &d;
@@ -614,7 +592,7 @@ std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>&
         d != nullptr && d->ranked > 0 && !alone ? stack_svg(sc, d, r.value, r.unit) : std::string());
   }
   b += "</table></div>";
-  b += run_charts(run);
+  b += run_charts(run, doc);
 
   b += "<h2>Compare</h2>";
   b += fmt::format("<form action=\"/compare\" method=\"get\"><input type=\"hidden\" name=\"a\" value=\"{}\">"
@@ -650,7 +628,7 @@ std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
     b += "<p class=\"muted\">The runs belong to different device classes.</p>";
   }
   // Match rows by id and occurrence (a sweep may repeat an id), in A's order, then B's leftovers.
-  const auto ra = doc_rows(a.document), rb = doc_rows(b_run.document);
+  const auto ra = doc_rows(typed(a)), rb = doc_rows(typed(b_run));
   std::map<std::pair<std::string, int>, const DocRow*> in_b;
   {
     std::map<std::string, int> seen;

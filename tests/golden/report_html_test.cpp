@@ -24,7 +24,7 @@ namespace {
 constexpr const char* kHostile = "<script>alert('x')</script> & \"quotes\"";
 
 // The synthetic run plus a latency sweep document.
-std::vector<LoadedDocument> documents() {
+std::vector<nlohmann::json> document_json() {
   auto rows = test::synthetic_rows();
   rows[6].label = kHostile;  // workgroup-64
   rows[10].message = "validation failed: <b>not bold</b>";
@@ -32,10 +32,8 @@ std::vector<LoadedDocument> documents() {
   run.set_adapter(test::synthetic_adapter(), test::synthetic_dawn());
   for (const auto& r : rows) run.add_row(r);
   run.finish("complete");
-  std::vector<LoadedDocument> docs(2);
-  docs[0].path = "run.json";
-  docs[0].json = run.json();
-  for (const auto& j : run.json()["rows"]) docs[0].rows.push_back(*row_from_json(j));
+  std::vector<nlohmann::json> docs(2);
+  docs[0] = run.json();
 
   ResultDocument sweep("sweep", {"webgpu-bench", "sweep", "read-dependent-chain"});
   std::size_t i = 0;
@@ -49,10 +47,13 @@ std::vector<LoadedDocument> documents() {
   }
   sweep.json()["sweep"] = {{"benchmark", "read-dependent-chain"}, {"parameter", "size"}, {"notes", {"1 GiB clamped"}}};
   sweep.finish("complete");
-  docs[1].path = "sweep.json";
-  docs[1].json = sweep.json();
-  for (const auto& j : sweep.json()["rows"]) docs[1].rows.push_back(*row_from_json(j));
+  docs[1] = sweep.json();
   return docs;
+}
+
+std::vector<Document> documents() {
+  const auto j = document_json();
+  return {*read_document(j[0], "run.json"), *read_document(j[1], "sweep.json")};
 }
 
 std::string html() {
@@ -101,16 +102,9 @@ TEST(Html, IsSelfContainedAndEscapesEveryString) {
   EXPECT_NE(h.find("</html>"), std::string::npos);
 }
 
-LoadedDocument loaded(const nlohmann::json& json, const std::string& path) {
-  LoadedDocument d;
-  d.path = path;
-  d.json = json;
-  for (const auto& j : json["rows"]) d.rows.push_back(*row_from_json(j));
-  apply_roofline(d.rows);  // as load_document does
-  return d;
-}
+Document loaded(const nlohmann::json& json, const std::string& path) { return *read_document(json, path); }
 
-std::string html_of(const std::vector<LoadedDocument>& docs) {
+std::string html_of(const std::vector<Document>& docs) {
   std::ostringstream out;
   write_html(out, docs);
   return out.str();
@@ -145,8 +139,12 @@ TEST(Html, FamilyVerdictNextToItsBars) {
 }
 
 TEST(Html, VerdictsAreDerivedForDocumentsWithoutTheField) {
-  auto docs = documents();
-  for (auto& d : docs) d.json.erase("technique_verdicts");  // a document written before the field
+  auto json = document_json();
+  std::vector<Document> docs;
+  for (auto& j : json) {
+    j.erase("technique_verdicts");  // a document written before the field
+    docs.push_back(loaded(j, "run.json"));
+  }
   const auto h = html_of(docs);
   EXPECT_NE(h.find("id=\"verdict-workgroup\""), std::string::npos);
   EXPECT_NE(h.find("Verdict: fastest workgroup-128"), std::string::npos);
@@ -202,7 +200,7 @@ TEST(Html, IdsStayUniqueAcrossDocuments) {
 // bar's end; median bars too. Every whisker spans the plotted value.
 TEST(Html, FamilyWhiskersSurroundThePlottedValue) {
   auto rows = test::synthetic_rows();
-  std::vector<LoadedDocument> docs(1);
+  std::vector<Document> docs(1);
   ResultDocument doc("default", {"webgpu-bench", "run"});
   for (auto r : {rows[6], rows[7], rows[8]}) doc.add_row(r);
   auto best = test::measured_row(9, "workgroup-512", "technique", test::kElements, Statistic::Best, 0.03,
@@ -287,7 +285,7 @@ TEST(Html, SummaryCountsEveryRowWithItsGrammar) {
   const std::string s = rows_summary(docs[0]);
   EXPECT_EQ(s.rfind(fmt::format("{} rows: ", docs[0].rows.size()), 0), 0u) << s;
   EXPECT_NE(s.find("; the run is complete."), std::string::npos) << s;
-  LoadedDocument one = docs[1];
+  Document one = docs[1];
   one.rows.resize(1);
   EXPECT_EQ(rows_summary(one).rfind("1 row: 1 ok", 0), 0u) << rows_summary(one);
 }

@@ -14,7 +14,7 @@ namespace {
 TEST(ReportSchemaV1, OldDocumentReadsWithCurrentVocabulary) {
   auto doc = load_document(std::string(WGB_GOLDEN_DIR) + "/schema_v1.json");
   ASSERT_TRUE(doc) << doc.error().message;
-  EXPECT_EQ(doc->json["schema_version"], 1);
+  EXPECT_EQ(doc->schema_version, 1);
   ASSERT_EQ(doc->rows.size(), 4u);
   const auto& gpu = doc->rows[0].result;
   const auto& memory = doc->rows[1].result;
@@ -38,15 +38,15 @@ TEST(ReportSchemaV1, OldDocumentReadsWithCurrentVocabulary) {
 }
 
 TEST(ReportSchemaV1, UnknownVocabularyIsRefusedWithTheValue) {
-  auto doc = load_document(std::string(WGB_GOLDEN_DIR) + "/schema_v1.json");
+  auto doc = load_result_document(std::string(WGB_GOLDEN_DIR) + "/schema_v1.json");
   ASSERT_TRUE(doc) << doc.error().message;
-  nlohmann::json row = doc->json["rows"][2];
+  nlohmann::json row = (*doc)["rows"][2];
   row["procedure"]["timing_method"] = "sundial";
   auto bad = row_from_json(row);
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("'sundial', not a known timing method"), std::string::npos)
       << bad.error().message;
-  row = doc->json["rows"][1];
+  row = (*doc)["rows"][1];
   row["procedure"]["stop_reason"] = "bored";
   bad = row_from_json(row);
   ASSERT_FALSE(bad);

@@ -18,7 +18,7 @@ TEST(GoldenTable, SyntheticRows) {
   const auto doc = test::synthetic_document();
   std::ostringstream out;
   write_table(out, doc.rows());
-  write_summary(out, doc.rows(), doc.json());
+  write_summary(out, doc.rows(), doc.repro());
   test::expect_golden("table.txt", out.str());
 }
 
@@ -30,7 +30,7 @@ TEST(GoldenTable, SyntheticRowsWithRepro) {
   doc.set_repro(summary, {{"exit_code", 0}});
   std::ostringstream out;
   write_table(out, doc.rows());
-  write_summary(out, doc.rows(), doc.json());
+  write_summary(out, doc.rows(), doc.repro());
   test::expect_golden("table_repro.txt", out.str());
 }
 
@@ -42,7 +42,7 @@ TEST(GoldenTable, FitsTheWidthItIsGiven) {
   for (std::size_t width : {80u, 100u, 120u, 160u}) {
     std::ostringstream out;
     write_table(out, doc.rows(), width);
-    write_summary(out, doc.rows(), doc.json(), width);
+    write_summary(out, doc.rows(), doc.repro(), width);
     const std::string text = out.str();
     std::istringstream lines(text);
     std::string line;
@@ -101,7 +101,7 @@ TEST(GoldenTable, StreamedRowsLineUpWithTheHeader) {
 TEST(GoldenTable, EveryRowWithoutACeilingSaysWhyOnce) {
   const auto doc = test::synthetic_document();
   std::ostringstream out;
-  write_summary(out, doc.rows(), doc.json(), 1000);
+  write_summary(out, doc.rows(), doc.repro(), 1000);
   const std::string text = out.str();
   // The three workgroup rows share one reason: one line names all three with it.
   EXPECT_NE(text.find("no roofline ceiling for workgroup-64, workgroup-128, workgroup-256: the metric counts element"),

@@ -57,9 +57,8 @@ BenchmarkResult row(const std::string& id, double value, const std::string& vali
   return r;
 }
 
-report::LoadedDocument doc(std::vector<BenchmarkResult> rows) {
-  report::LoadedDocument d;
-  d.json = json::object();
+report::Document doc(std::vector<BenchmarkResult> rows) {
+  report::Document d;
   d.rows = report::to_report_rows(rows);
   return d;
 }

@@ -55,11 +55,10 @@ TEST(HostClocks, DocumentRecordsStartAndFinish) {
   }
 }
 
-LoadedDocument with_clocks(double base, double sustained, const std::string& base_source) {
-  LoadedDocument d;
-  d.path = "x.json";
-  d.json = {{"schema", kSchemaName}, {"schema_version", kSchemaVersion}, {"rows", nlohmann::json::array()}};
-  d.json["machine"]["host"]["clocks"] = {
+Document with_clocks(double base, double sustained, const std::string& base_source) {
+  Document d;
+  d.origin = "x.json";
+  d.machine["host"]["clocks"] = {
       {"base", {{"mhz", base}, {"source", base_source}}},
       {"sustained_at_start", {{"mhz", sustained}, {"source", "measured: add chain"}}}};
   return d;
@@ -96,11 +95,11 @@ TEST(CompareClocks, ReportsFrequencyDifferences) {
 }
 
 TEST(CompareClocks, OlderDocumentsAndTheHostSuiteClock) {
-  LoadedDocument a;
-  a.json = {{"machine", {{"host", {{"base_khz", 2000000}, {"observed_mhz", 2500.0}}}}}};
-  LoadedDocument b = a;
-  b.json["machine"]["host"]["observed_mhz"] = 1800.0;
-  b.json["machine"]["host"]["clock"] = {{"sustained_add_chain_mhz", {{"median", 2400.0}}}};
+  Document a;
+  a.machine = {{"host", {{"base_khz", 2000000}, {"observed_mhz", 2500.0}}}};
+  Document b = a;
+  b.machine["host"]["observed_mhz"] = 1800.0;
+  b.machine["host"]["clock"] = {{"sustained_add_chain_mhz", {{"median", 2400.0}}}};
   const auto c = compare_documents(a, b);
   ASSERT_EQ(c.clocks.size(), 3u);
   EXPECT_EQ(c.clocks[0].what, "base");

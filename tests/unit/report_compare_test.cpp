@@ -15,13 +15,7 @@
 namespace wgb::report {
 namespace {
 
-LoadedDocument loaded(const ResultDocument& d, const char* name) {
-  LoadedDocument l;
-  l.path = name;
-  l.json = d.json();
-  for (const auto& r : d.json()["rows"]) l.rows.push_back(*row_from_json(r));
-  return l;
-}
+Document loaded(const ResultDocument& d, const char* name) { return *read_document(d.json(), name); }
 
 const CompareRow& row(const Comparison& c, const std::string& key) {
   for (const auto& r : c.rows) {
@@ -173,12 +167,12 @@ TEST(Compare, TextFitsOneHundredColumnsAndDetailsWaitForVerbose) {
   const auto da = test::synthetic_document();
   auto a = loaded(da, "a.json");
   auto b = loaded(da, "b.json");
-  auto& adapter_b = b.json["machine"]["adapter"];
+  auto& adapter_b = b.machine["adapter"];
   for (int i = 0; i < 20; ++i) adapter_b["limits"][fmt::format("maxSomethingVeryLongNamedLimit{}", i)] = 4;
   nlohmann::json features = nlohmann::json::array();
   for (int i = 0; i < 40; ++i) features.push_back(fmt::format("chromium-experimental-feature-number-{}", i));
   adapter_b["features"] = features;
-  b.json["build"]["flags"] = std::string(300, 'x') + " -O3 -march=native -fno-plt " + std::string(40, 'y');
+  b.build["flags"] = std::string(300, 'x') + " -O3 -march=native -fno-plt " + std::string(40, 'y');
   for (auto& r : b.rows) {
     if (r.result.id == "read-linear") {
       r.result.wgsl_hash = "feedfacefeedface";
@@ -214,13 +208,12 @@ TEST(Compare, TextFitsOneHundredColumnsAndDetailsWaitForVerbose) {
 // Same machine, minutes apart: the observed clock moved -2.8 % (it is read at one instant); that is
 // not a difference. A base clock 3 % apart is.
 TEST(CompareClocks, ObservedClocksOfOneMachineMinutesApartAgree) {
-  LoadedDocument a;
-  a.path = "a.json";
-  a.json = {{"rows", nlohmann::json::array()}};
-  a.json["machine"]["host"]["clocks"] = {{"base", {{"mhz", 2100.0}, {"source", "cpufreq base_frequency"}}},
+  Document a;
+  a.origin = "a.json";
+  a.machine["host"]["clocks"] = {{"base", {{"mhz", 2100.0}, {"source", "cpufreq base_frequency"}}},
                                          {"observed_at_start", {{"mhz", 2900.0}, {"source", "/proc/cpuinfo"}}}};
-  LoadedDocument b = a;
-  b.json["machine"]["host"]["clocks"]["observed_at_start"]["mhz"] = 2900.0 * 0.972;
+  Document b = a;
+  b.machine["host"]["clocks"]["observed_at_start"]["mhz"] = 2900.0 * 0.972;
   auto c = compare_documents(a, b);
   ASSERT_EQ(c.clocks.size(), 2u);
   EXPECT_FALSE(c.clocks[0].differs);
@@ -229,7 +222,7 @@ TEST(CompareClocks, ObservedClocksOfOneMachineMinutesApartAgree) {
   write_comparison(out, c, a, b, std::nullopt);
   EXPECT_EQ(out.str().find("DIFFERS"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("the same within tolerance"), std::string::npos) << out.str();
-  b.json["machine"]["host"]["clocks"]["base"]["mhz"] = 2100.0 * 1.03;
+  b.machine["host"]["clocks"]["base"]["mhz"] = 2100.0 * 1.03;
   c = compare_documents(a, b);
   EXPECT_TRUE(c.clocks[0].differs);
 }
