@@ -384,6 +384,12 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
     rp.get("dispersion_first", c.dispersion_first);
     rp.get("dispersion_second", c.dispersion_second);
     rp.get("reason", c.reason);
+    // Host documents before version 3 compared per-pass times: {first_ms, second_ms, dispersion_ms, agree}.
+    if (c.verdict.empty() && j["repro"].contains("agree") && j["repro"]["agree"].is_boolean()) {
+      c.verdict = j["repro"]["agree"].get<bool>() ? "agree" : "disagree";
+      rp.get("second_ms", c.second_time_ms);
+      c.reason = "compared by the per-pass times within the larger IQR (a version 2 host document)";
+    }
     row.repro = c;
   }
   if (!error.empty()) return make_error(ErrorKind::Usage, error);

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "report/document.hpp"
 #include "report/repro.hpp"
 #include "tests/golden/synthetic.hpp"
 
@@ -90,6 +91,19 @@ TEST(Repro, CurvePointsAreMatchedBySeriesAndXAndJudgedByTheSameRule) {
   EXPECT_TRUE(p[0]["repro_agree"].get<bool>());
   EXPECT_DOUBLE_EQ(p[0]["repro_second_ms"].get<double>(), 5.1);
   EXPECT_FALSE(p[1]["repro_agree"].get<bool>());
+}
+
+// A version 2 host document's rows carry the old per-pass-time comparison: it still reads, as a verdict.
+TEST(Repro, VersionTwoHostRowsReadWithTheirVerdict) {
+  auto j = to_json(test::measured_row(0, "host-stream-triad", "host", test::kBytes, Statistic::Median, 1.0, {1e6, 0, 0}));
+  j["repro"] = {{"first_ms", 1.0}, {"second_ms", 1.3}, {"dispersion_ms", 0.1}, {"agree", false}, {"rule", "|a - b| <= IQR"}};
+  auto row = row_from_json(j);
+  ASSERT_TRUE(row) << row.error().message;
+  ASSERT_TRUE(row->repro);
+  EXPECT_EQ(row->repro->verdict, "disagree");
+  EXPECT_DOUBLE_EQ(row->repro->second_time_ms, 1.3);
+  j["repro"]["agree"] = true;
+  EXPECT_EQ(row_from_json(j)->repro->verdict, "agree");
 }
 
 TEST(Repro, RuleUsesTheLargerDispersionAndTheTolerance) {
