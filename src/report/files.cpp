@@ -85,23 +85,7 @@ Expected<nlohmann::json> load_result_document(const std::filesystem::path& path)
   return parse_result_document(buffer.str(), name);
 }
 
-// The checks of a result document, for a file (load_result_document) or a request body (the store):
-// one-line errors that name `origin` and the problem.
-Expected<nlohmann::json> parse_result_document(std::string_view text, const std::string& name) {
-  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    return make_error(ErrorKind::Usage, fmt::format("{}: not valid JSON: the file is empty", name));
-  }
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const bool at_end = e.byte >= text.size();
-    return make_error(ErrorKind::Usage,
-                      fmt::format("{}: not valid JSON ({} at byte {})", name,
-                                  at_end ? "ends early: truncated?" : "corrupt", e.byte));
-  } catch (const nlohmann::json::exception& e) {  // out_of_range: a number too large for a double (1e400)
-    return make_error(ErrorKind::Usage, fmt::format("{}: not valid JSON: {}", name, e.what()));
-  }
+Status check_result_document(const nlohmann::json& doc, const std::string& name) {
   if (!doc.is_object()) {
     return make_error(ErrorKind::Usage, fmt::format("{}: not a webgpu-bench result document (the JSON is not an object)", name));
   }
@@ -157,6 +141,27 @@ Expected<nlohmann::json> parse_result_document(std::string_view text, const std:
       return make_error(ErrorKind::Usage, fmt::format("{}: \"{}\" is not an object", name, section));
     }
   }
+  return ok();
+}
+
+// The checks of a result document, for a file (load_result_document) or a request body (the store):
+// one-line errors that name `origin` and the problem.
+Expected<nlohmann::json> parse_result_document(std::string_view text, const std::string& name) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: not valid JSON: the file is empty", name));
+  }
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    const bool at_end = e.byte >= text.size();
+    return make_error(ErrorKind::Usage,
+                      fmt::format("{}: not valid JSON ({} at byte {})", name,
+                                  at_end ? "ends early: truncated?" : "corrupt", e.byte));
+  } catch (const nlohmann::json::exception& e) {  // out_of_range: a number too large for a double (1e400)
+    return make_error(ErrorKind::Usage, fmt::format("{}: not valid JSON: {}", name, e.what()));
+  }
+  if (auto st = check_result_document(doc, name); !st) return st.error();
   return doc;
 }
 

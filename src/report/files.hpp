@@ -25,9 +25,12 @@ Status write_outputs(const std::string& json_path, const std::string& csv_path, 
 // empty, truncated, non-JSON or foreign content, a newer schema, or malformed rows.
 Expected<nlohmann::json> load_result_document(const std::filesystem::path& path);
 
-// The same checks on a document already in memory (a request body, say): `origin` names it in the
-// error messages the way the path does for load_result_document.
+// The same checks on a document's text in memory: `origin` names it in the error messages the way
+// the path does for load_result_document.
 Expected<nlohmann::json> parse_result_document(std::string_view text, const std::string& origin);
+// The checks on a parsed document (what every reader relies on: schema, a version this program reads,
+// rows with id, status and a finite rate, objects where sections are): the results server's too.
+Status check_result_document(const nlohmann::json& doc, const std::string& origin);
 
 // A result document as its readers see it (the table, CSV, HTML, compare, the results server's
 // pages): what they interpret, typed and read once. The machine description, the build and the

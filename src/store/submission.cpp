@@ -466,18 +466,9 @@ Expected<Submission> parse_submission(std::string_view text, const SubmissionLim
 }
 
 Expected<Submission> make_submission(nlohmann::json document, const SubmissionLimits& limits) {
-  // The reporting module's checks first (schema, version, rows with id/status/value).
-  auto schema = document.is_object() ? document.find("schema") : document.end();
-  if (!document.is_object() || schema == document.end() || *schema != report::kSchemaName) {
-    return refuse(fmt::format("not a webgpu-bench result document (no \"schema\": \"{}\")", report::kSchemaName));
-  }
-  auto version = document.find("schema_version");
-  if (version == document.end()) return refuse("missing schema_version");
-  if (!version->is_number_integer() || version->get<std::int64_t>() < 1 ||
-      version->get<std::int64_t>() > report::kSchemaVersion) {
-    return refuse(fmt::format("schema_version {} is not supported (this server reads 1 to {})",
-                              version->dump(), report::kSchemaVersion));
-  }
+  // The reporting module's checks first (schema, a version this program reads, rows with id, status
+  // and a finite rate): what every reader of a stored document relies on.
+  if (auto st = report::check_result_document(document, "the document"); !st) return st.error();
   if (auto st = check_tree(document, limits); !st) return st.error();
 
   Submission s;
@@ -532,12 +523,7 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
   if (rows->empty()) return refuse("the document has no rows");
   if (rows->size() > limits.max_rows) return refuse(fmt::format("more than {} rows", limits.max_rows));
   for (std::size_t i = 0; i < rows->size(); ++i) {
-    const auto& r = (*rows)[i];
-    if (!r.is_object() || !r.contains("id") || !r["id"].is_string() || !r.contains("value") ||
-        !r["value"].is_number() || !r.contains("status") || !r["status"].is_string()) {
-      return refuse(fmt::format("row {} lacks id/status/value of the right types", i));
-    }
-    auto row = check_row(r, i);
+    auto row = check_row((*rows)[i], i);
     if (!row) return row.error();
     if (auto st = check_suite_row(s.suite, row->benchmark_id, i); !st) return st.error();
     s.rows.push_back(std::move(*row));
