@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 
 #include "host/host.hpp"
@@ -130,6 +131,28 @@ TEST(HostDefinitions, ANewDefinitionRunsThroughTheGenericLoopAndGivesARow) {
   auto bad = run_host(o, doc);
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().kind, ErrorKind::Usage);
+}
+
+TEST(HostDefinitions, ACancelKeepsTheRowsThatCompleted) {
+  std::vector<HostDefinition> catalog{sum_definition(), sum_definition()};
+  catalog[1].id = "host-test-sum-2";
+  HostOptions o = quick_options();
+  o.threads = 1;
+  o.thread_sweep = false;
+  o.protocol.repetitions = 3;
+  o.protocol.warmup_ms = 1;
+  o.clock_probe_ms = 0;
+  o.definitions = &catalog;
+  std::atomic<bool> stop{false};
+  o.cancel = CancelToken{&stop};
+  o.on_row = [&](const BenchmarkResult&) { stop = true; };  // Ctrl-C right after the first row
+  report::ResultDocument doc("host", {"webgpu-bench", "host"}, native_machine());
+  auto run = run_host(o, doc);
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_TRUE(run->cancelled);
+  ASSERT_EQ(run->rows.size(), 1u);
+  EXPECT_EQ(run->rows.front().id, "host-test-sum");
+  EXPECT_EQ(doc.rows().size(), 1u);
 }
 
 }  // namespace
