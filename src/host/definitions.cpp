@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <type_traits>
 
 #include "host/buffer.hpp"
@@ -34,6 +35,12 @@ std::vector<std::uint64_t> size_points(std::uint64_t lo, std::uint64_t hi, int p
   const std::uint64_t last = round_up(hi, granule);
   if (out.empty() || out.back() < last) out.push_back(last);
   return out;
+}
+
+double Point::clock_mhz() const {
+  std::vector<double> v;
+  std::copy_if(member_mhz.begin(), member_mhz.end(), std::back_inserter(v), [](double m) { return m > 0; });
+  return measure::median(v);
 }
 
 namespace {
@@ -371,12 +378,8 @@ HostDefinition latency_definition() {
     k.work.operations = 1;  // one pass = one hop
     k.x = f.x;
     k.after = [](Point& p) {
-      std::vector<double> mhz;
-      for (double m : p.member_mhz) {
-        if (m > 0) mhz.push_back(m);
-      }
       p.x["ns_per_load"] = p.sum.time_ms * 1e6;
-      p.x["cycles_per_load"] = measure::median(mhz) * 1e6 * p.sum.time_ms * 1e-3;
+      p.x["cycles_per_load"] = p.clock_mhz() * 1e6 * p.sum.time_ms * 1e-3;
     };
     return k;
   };

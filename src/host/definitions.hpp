@@ -56,6 +56,7 @@ struct Point {  // one measured point
   bool valid = true;
   std::string validation;
   std::vector<double> member_mhz;  // add chain on every member right after the timed regions
+  double clock_mhz() const;        // their median over the members that have one (0: none)
   std::vector<int> cpus_seen;      // sched_getcpu() of every member at that moment
   std::vector<OsClock> os;
   double seconds = 0;    // wall time of the whole point (fixture to check)

@@ -31,11 +31,6 @@ using json = nlohmann::json;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-double median_of(std::vector<double> v) {
-  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !(x > 0); }), v.end());
-  return measure::median(v);
-}
-
 double region_ms_min(const Point& p) {
   const auto& r = p.timing.report.region_ms;
   return r.empty() ? 0.0 : *std::min_element(r.begin(), r.end());
@@ -79,7 +74,7 @@ json point_json(const Point& p, const Metric& metric) {
   j["warmup_runs"] = t.warmup_runs;
   j["warmup_ms"] = t.warmup_ms;
   j["warmup_steady"] = t.warmup_steady;
-  j["clock_mhz"] = median_of(p.member_mhz);
+  j["clock_mhz"] = p.clock_mhz();
   j["clock_mhz_members"] = p.member_mhz;
   j["cpus_seen"] = p.cpus_seen;
   json os = json::array();
@@ -368,6 +363,9 @@ struct Run {
   // curve is complete.
   Status run_group(const std::vector<const HostDefinition*>& group) {
     const std::vector<Curve> curves = group.front()->curves(env);
+    if (curves.empty() || curves.front().points.empty()) {
+      return make_error(ErrorKind::Usage, fmt::format("{} has no curve points for these options", group.front()->id));
+    }
     std::vector<std::vector<std::vector<Point>>> pts(group.size(), std::vector<std::vector<Point>>(curves.size()));
     std::unique_ptr<ThreadTeam> tm;
     for (std::size_t c = 0; c < curves.size(); ++c) {
@@ -612,8 +610,7 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
   {
     auto tm = r.team(1);
     if (!tm) return std::move(tm).error();
-    std::function<void(unsigned)> f = [&](unsigned) { idle_mhz = add_chain_mhz(2.0); };
-    (*tm)->run(f);
+    (*tm)->run([&](unsigned) { idle_mhz = add_chain_mhz(2.0); });
   }
   const double tsc = tsc_mhz().value_or(0);
   auto& host = doc.json()["machine"]["host"];
