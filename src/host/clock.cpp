@@ -25,14 +25,54 @@ double elapsed_ms(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-std::string read_line(const std::string& p) {
-  std::ifstream f(p);
+}  // namespace
+
+std::string read_line(const std::string& path) {
+  std::ifstream f(path);
   std::string s;
   std::getline(f, s);
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
 }
 
-}  // namespace
+long proc_kib(const char* path, const std::string& key) {
+  std::ifstream f(path);
+  for (std::string line; std::getline(f, line);) {
+    if (line.rfind(key + ":", 0) != 0) continue;
+    const auto first = line.find_first_of("0123456789");
+    return first == std::string::npos ? -1 : std::strtol(line.c_str() + first, nullptr, 10);
+  }
+  return -1;
+}
+
+std::vector<std::string> cpuinfo_values(const std::string& key) {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  std::vector<std::string> out;
+  while (std::getline(f, line)) {
+    if (line.rfind(key, 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    // The key must be followed only by blanks before the colon ("cpu MHz" is not "cpu MHz dynamic").
+    if (line.substr(key.size(), colon - key.size()).find_first_not_of(" \t") != std::string::npos) continue;
+    auto v = line.substr(colon + 1);
+    v.erase(0, v.find_first_not_of(" \t"));
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::uint64_t parse_cache_size(const std::string& s) {
+  char* end = nullptr;
+  const auto n = std::strtoull(s.c_str(), &end, 10);
+  if (end == s.c_str()) return 0;
+  switch (*end) {
+    case 'K': return n << 10;
+    case 'M': return n << 20;
+    case 'G': return n << 30;
+    default: return n;
+  }
+}
 
 TimerInfo probe_steady_clock() {
   TimerInfo info;
@@ -99,19 +139,11 @@ std::vector<OsClock> os_clock_mhz(const std::vector<int>& cpus) {
       c.mhz = std::strtod(cur.c_str(), nullptr) / 1e3;
       c.source = "cpufreq scaling_cur_freq";
     } else {
-      if (!parsed) {
+      if (!parsed) {  // every processor block of x86 /proc/cpuinfo has its "cpu MHz"
         parsed = true;
-        std::ifstream f("/proc/cpuinfo");
-        std::string line;
-        int processor = -1;
-        while (std::getline(f, line)) {
-          const auto colon = line.find(':');
-          if (colon == std::string::npos) continue;
-          if (line.rfind("processor", 0) == 0) {
-            processor = static_cast<int>(std::strtol(line.c_str() + colon + 1, nullptr, 10));
-          } else if (line.rfind("cpu MHz", 0) == 0 && processor >= 0) {
-            cpuinfo[processor] = std::strtod(line.c_str() + colon + 1, nullptr);
-          }
+        const auto procs = cpuinfo_values("processor"), mhz = cpuinfo_values("cpu MHz");
+        for (std::size_t i = 0; i < procs.size() && i < mhz.size(); ++i) {
+          cpuinfo[std::atoi(procs[i].c_str())] = std::strtod(mhz[i].c_str(), nullptr);
         }
       }
       if (auto it = cpuinfo.find(cpu); it != cpuinfo.end()) {

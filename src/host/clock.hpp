@@ -5,6 +5,7 @@
 // (scaling_cur_freq) or /proc/cpuinfo where the system offers it.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -33,6 +34,16 @@ struct OsClock {
   std::string source;
 };
 std::vector<OsClock> os_clock_mhz(const std::vector<int>& cpus);
+
+// Small readers of /proc and /sys files. The first line of a file, trailing blanks removed; empty
+// when unreadable.
+std::string read_line(const std::string& path);
+// The number of a "Key:  123 kB" line of a /proc file (/proc/meminfo, smaps_rollup); -1 when absent.
+long proc_kib(const char* path, const std::string& key);
+// The values of every /proc/cpuinfo line whose key is exactly `key`, in order.
+std::vector<std::string> cpuinfo_values(const std::string& key);
+// A sysfs cache size ("48K", "2048K", "1M") in bytes; 0 when unparseable.
+std::uint64_t parse_cache_size(const std::string& s);
 
 // Base and maximum clocks from cpufreq (kHz files), when present.
 nlohmann::json cpufreq_limits(int cpu);

@@ -13,81 +13,58 @@
 // Fully unrolled so the accumulator arrays become registers (no loads/stores in the loop).
 #define WGB_UNROLL _Pragma("GCC unroll 16")
 
+// One kernel: K independent chains of W-lane vectors x <- x*m + a, loaded from and stored to
+// `state`, every step one FMA instruction of the function's target.
+#define WGB_FMA_KERNEL(NAME, TARGET, T, V, K, W, LOAD, SET1, FMADD, STORE) \
+  TARGET void NAME(T* state, T m, T a, std::uint64_t iterations) {          \
+    V x[K];                                                                 \
+    WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = LOAD(state + W * k);      \
+    const V vm = SET1(m), va = SET1(a);                                     \
+    for (std::uint64_t i = 0; i < iterations; ++i) {                        \
+      WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = FMADD(x[k], vm, va);    \
+    }                                                                       \
+    WGB_UNROLL for (int k = 0; k < K; ++k) STORE(state + W * k, x[k]);      \
+  }
+
+namespace {
+template <class T>
+inline T load1(const T* p) {
+  return *p;
+}
+template <class T>
+inline T same(T v) {
+  return v;
+}
+template <class T>
+inline T fma1(T x, T m, T a) {
+  return std::fma(x, m, a);
+}
+template <class T>
+inline void store1(T* p, T v) {
+  *p = v;
+}
+}  // namespace
+
+#define WGB_AVX512 __attribute__((target("avx512f")))
+#define WGB_AVX2 __attribute__((target("avx2,fma")))
+
 extern "C" {
 
 #if defined(WGB_HOST_X86)
-
-__attribute__((target("avx512f"))) void wgb_host_fma_f32_avx512(float* state, float m, float a,
-                                                                std::uint64_t iterations) {
-  constexpr int K = 16;
-  __m512 x[K];
-  WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = _mm512_loadu_ps(state + 16 * k);
-  const __m512 vm = _mm512_set1_ps(m), va = _mm512_set1_ps(a);
-  for (std::uint64_t i = 0; i < iterations; ++i) {
-    WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = _mm512_fmadd_ps(x[k], vm, va);
-  }
-  WGB_UNROLL for (int k = 0; k < K; ++k) _mm512_storeu_ps(state + 16 * k, x[k]);
-}
-
-__attribute__((target("avx512f"))) void wgb_host_fma_f64_avx512(double* state, double m, double a,
-                                                                std::uint64_t iterations) {
-  constexpr int K = 16;
-  __m512d x[K];
-  WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = _mm512_loadu_pd(state + 8 * k);
-  const __m512d vm = _mm512_set1_pd(m), va = _mm512_set1_pd(a);
-  for (std::uint64_t i = 0; i < iterations; ++i) {
-    WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = _mm512_fmadd_pd(x[k], vm, va);
-  }
-  WGB_UNROLL for (int k = 0; k < K; ++k) _mm512_storeu_pd(state + 8 * k, x[k]);
-}
-
-__attribute__((target("avx2,fma"))) void wgb_host_fma_f32_avx2(float* state, float m, float a,
-                                                               std::uint64_t iterations) {
-  constexpr int K = 12;
-  __m256 x[K];
-  WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = _mm256_loadu_ps(state + 8 * k);
-  const __m256 vm = _mm256_set1_ps(m), va = _mm256_set1_ps(a);
-  for (std::uint64_t i = 0; i < iterations; ++i) {
-    WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = _mm256_fmadd_ps(x[k], vm, va);
-  }
-  WGB_UNROLL for (int k = 0; k < K; ++k) _mm256_storeu_ps(state + 8 * k, x[k]);
-}
-
-__attribute__((target("avx2,fma"))) void wgb_host_fma_f64_avx2(double* state, double m, double a,
-                                                               std::uint64_t iterations) {
-  constexpr int K = 12;
-  __m256d x[K];
-  WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = _mm256_loadu_pd(state + 4 * k);
-  const __m256d vm = _mm256_set1_pd(m), va = _mm256_set1_pd(a);
-  for (std::uint64_t i = 0; i < iterations; ++i) {
-    WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = _mm256_fmadd_pd(x[k], vm, va);
-  }
-  WGB_UNROLL for (int k = 0; k < K; ++k) _mm256_storeu_pd(state + 4 * k, x[k]);
-}
-
+WGB_FMA_KERNEL(wgb_host_fma_f32_avx512, WGB_AVX512, float, __m512, 16, 16, _mm512_loadu_ps, _mm512_set1_ps,
+               _mm512_fmadd_ps, _mm512_storeu_ps)
+WGB_FMA_KERNEL(wgb_host_fma_f64_avx512, WGB_AVX512, double, __m512d, 16, 8, _mm512_loadu_pd, _mm512_set1_pd,
+               _mm512_fmadd_pd, _mm512_storeu_pd)
+WGB_FMA_KERNEL(wgb_host_fma_f32_avx2, WGB_AVX2, float, __m256, 12, 8, _mm256_loadu_ps, _mm256_set1_ps,
+               _mm256_fmadd_ps, _mm256_storeu_ps)
+WGB_FMA_KERNEL(wgb_host_fma_f64_avx2, WGB_AVX2, double, __m256d, 12, 4, _mm256_loadu_pd, _mm256_set1_pd,
+               _mm256_fmadd_pd, _mm256_storeu_pd)
 #endif  // WGB_HOST_X86
 
 // Portable fallback: 8 scalar chains through std::fma. Correct, not a peak (no vectors; a
 // software fma where the CPU has none); rows say so.
-void wgb_host_fma_f32_scalar(float* state, float m, float a, std::uint64_t iterations) {
-  constexpr int K = 8;
-  float x[K];
-  WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = state[k];
-  for (std::uint64_t i = 0; i < iterations; ++i) {
-    WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = std::fma(x[k], m, a);
-  }
-  WGB_UNROLL for (int k = 0; k < K; ++k) state[k] = x[k];
-}
-
-void wgb_host_fma_f64_scalar(double* state, double m, double a, std::uint64_t iterations) {
-  constexpr int K = 8;
-  double x[K];
-  WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = state[k];
-  for (std::uint64_t i = 0; i < iterations; ++i) {
-    WGB_UNROLL for (int k = 0; k < K; ++k) x[k] = std::fma(x[k], m, a);
-  }
-  WGB_UNROLL for (int k = 0; k < K; ++k) state[k] = x[k];
-}
+WGB_FMA_KERNEL(wgb_host_fma_f32_scalar, , float, float, 8, 1, load1, same, fma1, store1)
+WGB_FMA_KERNEL(wgb_host_fma_f64_scalar, , double, double, 8, 1, load1, same, fma1, store1)
 
 }  // extern "C"
 
@@ -122,40 +99,50 @@ FmaShape fma_shape(FmaIsa isa, bool f64) noexcept {
   return {1, 8};
 }
 
-void fma_f32(FmaIsa isa, float* state, float m, float a, std::uint64_t iterations) {
-  switch (isa) {
+namespace {
+
 #if defined(WGB_HOST_X86)
-    case FmaIsa::Avx512: wgb_host_fma_f32_avx512(state, m, a, iterations); return;
-    case FmaIsa::Avx2: wgb_host_fma_f32_avx2(state, m, a, iterations); return;
+#define WGB_IF_X86(f) f
+#else
+#define WGB_IF_X86(f) nullptr
 #endif
-    default: wgb_host_fma_f32_scalar(state, m, a, iterations); return;
+
+template <class T>
+using FmaFn = void (*)(T*, T, T, std::uint64_t);
+
+template <class T>
+void run_fma(FmaIsa isa, FmaFn<T> avx512, FmaFn<T> avx2, FmaFn<T> scalar, T* state, T m, T a, std::uint64_t n) {
+  const FmaFn<T> f = isa == FmaIsa::Avx512 && avx512 ? avx512 : isa == FmaIsa::Avx2 && avx2 ? avx2 : scalar;
+  f(state, m, a, n);
+}
+
+template <class T>
+void reference(T* state, std::size_t n, T m, T a, std::uint64_t iterations) {
+  for (std::size_t j = 0; j < n; ++j) {
+    T x = state[j];
+    for (std::uint64_t i = 0; i < iterations; ++i) x = std::fma(x, m, a);
+    state[j] = x;
   }
+}
+
+}  // namespace
+
+void fma_f32(FmaIsa isa, float* state, float m, float a, std::uint64_t iterations) {
+  run_fma<float>(isa, WGB_IF_X86(wgb_host_fma_f32_avx512), WGB_IF_X86(wgb_host_fma_f32_avx2), wgb_host_fma_f32_scalar,
+                 state, m, a, iterations);
 }
 
 void fma_f64(FmaIsa isa, double* state, double m, double a, std::uint64_t iterations) {
-  switch (isa) {
-#if defined(WGB_HOST_X86)
-    case FmaIsa::Avx512: wgb_host_fma_f64_avx512(state, m, a, iterations); return;
-    case FmaIsa::Avx2: wgb_host_fma_f64_avx2(state, m, a, iterations); return;
-#endif
-    default: wgb_host_fma_f64_scalar(state, m, a, iterations); return;
-  }
+  run_fma<double>(isa, WGB_IF_X86(wgb_host_fma_f64_avx512), WGB_IF_X86(wgb_host_fma_f64_avx2), wgb_host_fma_f64_scalar,
+                  state, m, a, iterations);
 }
 
 void fma_reference_f32(float* state, std::size_t n, float m, float a, std::uint64_t iterations) {
-  for (std::size_t j = 0; j < n; ++j) {
-    float x = state[j];
-    for (std::uint64_t i = 0; i < iterations; ++i) x = std::fma(x, m, a);
-    state[j] = x;
-  }
+  reference(state, n, m, a, iterations);
 }
 
 void fma_reference_f64(double* state, std::size_t n, double m, double a, std::uint64_t iterations) {
-  for (std::size_t j = 0; j < n; ++j) {
-    double x = state[j];
-    for (std::uint64_t i = 0; i < iterations; ++i) x = std::fma(x, m, a);
-    state[j] = x;
-  }
+  reference(state, n, m, a, iterations);
 }
 
 }  // namespace wgb::host

@@ -1,4 +1,4 @@
-// The host CPU as a second device (docs/host.md): runs the host kernels with the harness protocol,
+// The host CPU as a second device (docs/host.md): runs the host definitions with the harness protocol,
 // as curves over thread count and working-set size, and writes them into the same result document
 // as GPU runs (suite "host", rows of category "host", curves in row.parameters.series), with every
 // item the document records of the host in machine.host and in each row.
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "host/definitions.hpp"
 #include "host/harness.hpp"
 #include "host/team.hpp"
 #include "report/document.hpp"
@@ -23,16 +24,10 @@
 
 namespace wgb::host {
 
-struct HostBenchmark {
-  std::string id;  // public name, never renamed
-  std::string label;
-  std::string description;
-};
-// host-fma-f32, host-fma-f64, host-stream-copy, host-stream-scale, host-stream-add,
-// host-stream-triad, host-load-latency (the order they run in).
-const std::vector<HostBenchmark>& host_benchmarks();
-// Comma-separated globs over the ids; empty = all. A glob matching nothing is a usage error.
-Expected<std::vector<std::string>> select_host_benchmarks(const std::string& filter);
+// Comma-separated globs over the ids of `catalog`; empty = all. A glob matching nothing is a usage
+// error.
+Expected<std::vector<std::string>> select_host_benchmarks(const std::string& filter,
+                                                          const std::vector<HostDefinition>& catalog = host_benchmarks());
 
 struct HostOptions {
   std::string filter;                 // globs over host ids; empty = all
@@ -55,6 +50,7 @@ struct HostOptions {
   CancelToken cancel;
   std::function<void(const std::string&)> on_progress;  // one line per measured point
   std::function<void(const BenchmarkResult&)> on_row;   // after each row is added to the document
+  const std::vector<HostDefinition>* definitions = nullptr;  // the catalog; nullptr: host_benchmarks()
 };
 
 // Small sizes and few repetitions: the whole suite in seconds (CI, smoke tests). Arrays are far
@@ -83,9 +79,6 @@ struct Rates {
 };
 Rates derive(double seconds, double flops, double bytes, double peak_flops, double peak_bandwidth) noexcept;
 
-// Geometric size list from lo to hi (both included), `per_octave` points per doubling, each a
-// multiple of `granule` bytes.
-std::vector<std::uint64_t> size_points(std::uint64_t lo, std::uint64_t hi, int per_octave, std::uint64_t granule);
 // Default thread sweep up to n: every count to 8, then steps of n/8, always ending at n.
 std::vector<unsigned> default_thread_list(unsigned n);
 

@@ -22,35 +22,11 @@ namespace wgb::host {
 
 namespace {
 
-std::string read_line(const std::filesystem::path& p) {
-  std::ifstream f(p);
-  std::string s;
-  std::getline(f, s);
-  return s;
-}
-
 // A whole-number sysfs value, or null when the file is absent or not a number.
 nlohmann::json read_number(const std::filesystem::path& p) {
   const auto s = read_line(p);
   if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0]))) return nullptr;
   return std::strtoull(s.c_str(), nullptr, 10);
-}
-
-std::vector<std::string> cpuinfo_values(const std::string& key) {
-  std::ifstream f("/proc/cpuinfo");
-  std::string line;
-  std::vector<std::string> out;
-  while (std::getline(f, line)) {
-    if (line.rfind(key, 0) != 0) continue;
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    // The key must be followed only by blanks before the colon ("cpu MHz" is not "cpu MHz dynamic").
-    if (line.substr(key.size(), colon - key.size()).find_first_not_of(" \t") != std::string::npos) continue;
-    auto v = line.substr(colon + 1);
-    v.erase(0, v.find_first_not_of(" \t"));
-    out.push_back(v);
-  }
-  return out;
 }
 
 std::string cpuinfo_field(const std::string& key) {
@@ -69,19 +45,6 @@ nlohmann::json vector_isa(const std::string& flags) {
     if (have.count(name)) isa.push_back(name);
   }
   return isa;
-}
-
-// "48K" -> 49152, "2048K" -> ..., "32M" -> ...; 0 when unparseable.
-std::uint64_t parse_cache_size(const std::string& s) {
-  char* end = nullptr;
-  const auto n = std::strtoull(s.c_str(), &end, 10);
-  if (end == s.c_str()) return 0;
-  switch (*end) {
-    case 'K': return n << 10;
-    case 'M': return n << 20;
-    case 'G': return n << 30;
-    default: return n;
-  }
 }
 
 nlohmann::json caches() {

@@ -13,19 +13,13 @@
 #include <set>
 #include <tuple>
 
-namespace wgb::host {
+#include "host/clock.hpp"
 
-namespace {
+namespace wgb::host {
 
 namespace fs = std::filesystem;
 
-std::string read_line(const fs::path& p) {
-  std::ifstream f(p);
-  std::string s;
-  std::getline(f, s);
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  return s;
-}
+namespace {
 
 long read_long(const fs::path& p, long fallback = -1) {
   const auto s = read_line(p);
@@ -34,35 +28,8 @@ long read_long(const fs::path& p, long fallback = -1) {
   return s.empty() ? fallback : v;
 }
 
-// sysfs cache sizes: "48K", "2048K", "266240K", "1M".
-std::uint64_t parse_size(const std::string& s) {
-  std::uint64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{}) return 0;
-  if (p != s.data() + s.size()) {
-    switch (*p) {
-      case 'K': v <<= 10; break;
-      case 'M': v <<= 20; break;
-      case 'G': v <<= 30; break;
-      default: break;
-    }
-  }
-  return v;
-}
-
 std::uint64_t meminfo_bytes(const std::string& key) {
-  std::ifstream f("/proc/meminfo");
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.rfind(key + ":", 0) == 0) {
-      std::uint64_t kb = 0;
-      const auto first = line.find_first_of("0123456789");
-      if (first == std::string::npos) return 0;
-      std::from_chars(line.data() + first, line.data() + line.size(), kb);
-      return kb << 10;
-    }
-  }
-  return 0;
+  return static_cast<std::uint64_t>(std::max(0L, proc_kib("/proc/meminfo", key))) << 10;
 }
 
 std::string mempolicy_name() {
@@ -134,7 +101,7 @@ std::vector<CacheLevel> caches_for(const std::vector<int>& cpus) {
       c.type = read_line(e.path() / "type");
       if (c.type == "Instruction") continue;
       c.level = static_cast<int>(read_long(e.path() / "level", 0));
-      c.bytes = parse_size(read_line(e.path() / "size"));
+      c.bytes = parse_cache_size(read_line(e.path() / "size"));
       c.ways = static_cast<int>(read_long(e.path() / "ways_of_associativity", 0));
       c.line_bytes = static_cast<int>(read_long(e.path() / "coherency_line_size", 0));
       const auto shared = read_line(e.path() / "shared_cpu_list");

@@ -14,12 +14,18 @@ TimingArbiter::TimingArbiter(bool timestamps_available, double empty_submit_ms, 
 
 TimingArbiter TimingArbiter::whole_operation() {
   TimingArbiter a(false, 0.0);
-  a.whole_operation_ = true;
+  a.as_measured_ = ClockKind::OperationWallClock;
+  return a;
+}
+
+TimingArbiter TimingArbiter::host_steady_clock() {
+  TimingArbiter a(false, 0.0);
+  a.as_measured_ = ClockKind::HostSteadyClock;
   return a;
 }
 
 ClockKind TimingArbiter::clock() const {
-  if (whole_operation_) return ClockKind::OperationWallClock;
+  if (as_measured_ != ClockKind::None) return as_measured_;
   return timestamps_available_ && !demoted_ ? ClockKind::GpuTimestamp : ClockKind::WallClock;
 }
 
@@ -32,9 +38,10 @@ TimedSample TimingArbiter::wall(const RawTiming& raw, bool rejected, std::string
 }
 
 TimedSample TimingArbiter::resolve(const RawTiming& raw) {
-  if (whole_operation_) {
-    // No timestamp applies to a host-side operation; a reading is kept even when one came along.
-    return TimedSample{std::max(raw.wall_ms, kMinWallMs), ClockKind::OperationWallClock, false, {}};
+  if (as_measured_ != ClockKind::None) {
+    // No timestamp applies to a host-side operation or a host CPU region; a reading is kept even
+    // when one came along.
+    return TimedSample{std::max(raw.wall_ms, kMinWallMs), as_measured_, false, {}};
   }
   if (!timestamps_available_) return wall(raw, false, "timestamps unavailable");
   if (demoted_) return wall(raw, false, "demoted to wall clock after repeated bad timestamps");

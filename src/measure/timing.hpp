@@ -40,6 +40,9 @@ class TimingArbiter {
   // submit, a pipeline compile): every reading is the wall clock as measured, nothing subtracted
   // (the submit and completion cost is part of the thing measured), on TimingMethod::OperationWallClock.
   static TimingArbiter whole_operation();
+  // The arbiter of a host CPU row (docs/method.md#host-protocol): the host times its own regions
+  // with std::chrono::steady_clock; every reading is kept as measured, on TimingMethod::HostSteadyClock.
+  static TimingArbiter host_steady_clock();
 
   TimedSample resolve(const RawTiming& raw);
   ClockKind clock() const;  // current policy: GpuTimestamp until demoted / unavailable
@@ -55,7 +58,7 @@ class TimingArbiter {
   int max_strikes_;
   int strikes_ = 0;
   bool demoted_ = false;
-  bool whole_operation_ = false;
+  ClockKind as_measured_ = ClockKind::None;  // whole operation or host: kept as measured on it
 };
 
 }  // namespace wgb::measure
