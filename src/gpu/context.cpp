@@ -17,7 +17,6 @@
 #include <webgpu/webgpu_cpp_print.h>
 
 #include "gpu/build_info.hpp"
-#include "gpu/fill_wgsl.hpp"
 #include "gpu/hash.hpp"
 #include "gpu/names.hpp"
 
@@ -394,13 +393,6 @@ Status Context::wait(wgpu::Future future, std::uint64_t timeout_ms, std::string_
   return ok();
 }
 
-Status Context::check_errors() {
-  if (errors_->device_lost()) return make_error(ErrorKind::DeviceLost, errors_->lost_message());
-  auto pending = errors_->take();
-  if (!pending.empty()) return make_error(ErrorKind::GpuError, pending.front());
-  return ok();
-}
-
 Status Context::finish(std::uint64_t timeout_ms) {
   if (!device_) return ok();
   wgpu::Future f = queue_.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
@@ -537,45 +529,6 @@ Expected<wgpu::Buffer> Context::buffer_with_data(std::span<const std::byte> byte
 
 void Context::write(const wgpu::Buffer& buffer, std::uint64_t offset, const void* data, std::size_t size) {
   queue_.WriteBuffer(buffer, offset, data, size);
-}
-
-Status Context::fill_hashed(const wgpu::Buffer& buffer, std::uint64_t size, std::uint32_t seed) {
-  if (!fill_pipeline_) {
-    auto p = pipeline(kFillWgsl, "fill-hashed");
-    if (!p) return std::move(p).error();
-    fill_pipeline_ = *p;
-  }
-  // Chunks of 32 MiB: 32768 workgroups of 256 words, under every adapter's dispatch and binding limits.
-  constexpr std::uint64_t kChunk = 32ull << 20;
-  auto params = this->buffer(16, wgpu::BufferUsage::Uniform | wgpu::BufferUsage::CopyDst, "fill-params");
-  if (!params) return std::move(params).error();
-  for (std::uint64_t off = 0; off < size; off += kChunk) {
-    const std::uint64_t bytes = std::min(kChunk, size - off);
-    const std::uint32_t words = static_cast<std::uint32_t>(bytes / 4);
-    const std::uint32_t p[4] = {static_cast<std::uint32_t>(off / 4), words, seed, 0};
-    queue_.WriteBuffer(*params, 0, p, sizeof(p));
-    wgpu::BindGroupEntry entries[2];
-    entries[0].binding = 0;
-    entries[0].buffer = buffer;
-    entries[0].offset = off;
-    entries[0].size = (bytes + 3) & ~std::uint64_t{3};
-    entries[1].binding = 1;
-    entries[1].buffer = *params;
-    entries[1].size = 16;
-    wgpu::BindGroupDescriptor bg;
-    bg.layout = fill_pipeline_.GetBindGroupLayout(0);
-    bg.entryCount = 2;
-    bg.entries = entries;
-    wgpu::BindGroup group = device_.CreateBindGroup(&bg);
-    const std::uint32_t groups = (words + 255) / 256;
-    auto st = run_pass([&](wgpu::ComputePassEncoder& pass) {
-      pass.SetPipeline(fill_pipeline_);
-      pass.SetBindGroup(0, group);
-      pass.DispatchWorkgroups(std::min<std::uint32_t>(groups, 32768), (groups + 32767) / 32768);
-    });
-    if (!st) return st;
-  }
-  return ok();
 }
 
 Expected<std::vector<std::byte>> Context::read(const wgpu::Buffer& buffer, std::uint64_t offset,
