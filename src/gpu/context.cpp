@@ -723,19 +723,9 @@ Expected<RawTiming> Context::time_pass(const PassEncoder& encode) {
   timing.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
   if (ts) {
     if (before_timestamp_readback_) before_timestamp_readback_();
-    bool mapped = false;
-    wgpu::Future f = readback_buffer_.MapAsync(wgpu::MapMode::Read, 0, 16, wgpu::CallbackMode::WaitAnyOnly,
-                                               [&mapped](wgpu::MapAsyncStatus status, wgpu::StringView) {
-                                                 mapped = status == wgpu::MapAsyncStatus::Success;
-                                               });
-    if (auto st = wait(f, 60000, "timestamp read-back"); !st) return std::move(st).error();
-    if (mapped) {
-      std::uint64_t stamps[2];
-      std::memcpy(stamps, readback_buffer_.GetConstMappedRange(0, 16), sizeof(stamps));
-      readback_buffer_.Unmap();
-      // Signed difference: a negative reading is possible on some drivers and must be seen.
-      timing.gpu_ms = static_cast<double>(static_cast<std::int64_t>(stamps[1] - stamps[0])) / 1e6;
-    }
+    auto gpu_ms = read_pass_timestamps();
+    if (!gpu_ms) return std::move(gpu_ms).error();
+    timing.gpu_ms = *gpu_ms;
   }
   return timing;
 }
