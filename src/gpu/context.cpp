@@ -95,6 +95,15 @@ struct Found {
   AdapterDescription description;
 };
 
+// Fills `properties`, an extension struct of wgpu::AdapterInfo, from the adapter; false when it
+// cannot (the caller leaves that part of the description empty).
+template <class Properties>
+bool adapter_properties(const wgpu::Adapter& adapter, Properties& properties) {
+  wgpu::AdapterInfo info;
+  info.nextInChain = &properties;
+  return adapter.GetInfo(&info) == wgpu::Status::Success;
+}
+
 AdapterDescription describe(const wgpu::Adapter& adapter, const wgpu::Instance& instance) {
   AdapterDescription d;
   wgpu::AdapterInfo info;
@@ -122,10 +131,8 @@ AdapterDescription describe(const wgpu::Adapter& adapter, const wgpu::Instance& 
   std::sort(d.wgsl_features.begin(), d.wgsl_features.end());
   for (const char* t : dawn::native::GetTogglesUsed(adapter)) d.adapter_toggles.emplace_back(t);
   if (adapter.HasFeature(wgpu::FeatureName::ChromiumExperimentalSubgroupMatrix)) {
-    wgpu::AdapterInfo matrix_info;
     wgpu::AdapterPropertiesSubgroupMatrixConfigs configs;
-    matrix_info.nextInChain = &configs;
-    if (adapter.GetInfo(&matrix_info) == wgpu::Status::Success) {
+    if (adapter_properties(adapter, configs)) {
       for (std::size_t i = 0; i < configs.configCount; ++i) {
         const auto& c = configs.configs[i];
         d.subgroup_matrix_configs.push_back({subgroup_matrix_component_name(c.componentType),
@@ -134,10 +141,8 @@ AdapterDescription describe(const wgpu::Adapter& adapter, const wgpu::Instance& 
     }
   }
   if (adapter.HasFeature(wgpu::FeatureName::AdapterPropertiesMemoryHeaps)) {
-    wgpu::AdapterInfo heap_info;
     wgpu::AdapterPropertiesMemoryHeaps heaps;
-    heap_info.nextInChain = &heaps;
-    if (adapter.GetInfo(&heap_info) == wgpu::Status::Success) {
+    if (adapter_properties(adapter, heaps)) {
       for (std::size_t i = 0; i < heaps.heapCount; ++i) {
         const auto& h = heaps.heapInfo[i];
         AdapterDescription::MemoryHeap heap;
