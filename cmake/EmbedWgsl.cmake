@@ -15,7 +15,7 @@ function(wgb_embed_wgsl target)
     COMMAND ${CMAKE_COMMAND} "-DOUT=${out}" "-DROOT=${PROJECT_SOURCE_DIR}/kernels"
             "-DFILES=${files}" "-DNAMESPACE=${arg_NAMESPACE}"
             -P "${PROJECT_SOURCE_DIR}/cmake/embed_wgsl_script.cmake"
-    DEPENDS ${files} "${PROJECT_SOURCE_DIR}/cmake/embed_wgsl_script.cmake"
+    DEPENDS ${files} "${PROJECT_SOURCE_DIR}/cmake/embed_wgsl_script.cmake" "${PROJECT_SOURCE_DIR}/cmake/embed_table.cmake"
     COMMENT "Embedding WGSL kernels into ${target}"
     VERBATIM)
   target_sources(${target} PRIVATE "${out}")

@@ -40,23 +40,6 @@ const BenchmarkResult* find_row(const report::Document& d, const std::string& ke
   return nullptr;
 }
 
-// The validation text with every number replaced by "#". Each side calibrates its own loop count
-// (from its timings) and the check's numbers follow from it (the loop count, the worst error), so
-// rows whose loop counts differ are compared on the check that passed; with equal loop counts the
-// inputs are the same and the texts must be identical.
-std::string without_numbers(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size();) {
-    if (std::isdigit(static_cast<unsigned char>(text[i])) == 0) {
-      out += text[i++];
-      continue;
-    }
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) != 0 || text[i] == '.')) ++i;
-    out += '#';  // "12", "4.8", "1e-07" -> "#", "#", "#e-#"
-  }
-  return out;
-}
-
 std::string outputs_text(const BenchmarkResult* b, const BenchmarkResult* n) {
   if (b == nullptr || n == nullptr || b->validation.empty() || n->validation.empty()) return "-";
   if (b->wgsl_hash != n->wgsl_hash) return "differ: the WGSL differs";
@@ -74,6 +57,19 @@ std::string per_second(const std::string& unit) {
 }
 
 }  // namespace
+
+std::string without_numbers(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (std::isdigit(static_cast<unsigned char>(text[i])) == 0) {
+      out += text[i++];
+      continue;
+    }
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) != 0 || text[i] == '.')) ++i;
+    out += '#';  // "12", "4.8", "1e-07" -> "#", "#", "#e-#"
+  }
+  return out;
+}
 
 std::optional<std::size_t> match_native_adapter(const json& browser_adapter, const json& native_devices) {
   if (!native_devices.is_array()) return std::nullopt;

@@ -35,6 +35,12 @@ std::string adapter_text(const nlohmann::json& adapter);
 // SwiftShader Vulkan driver: VK_DRIVER_FILES).
 bool is_swiftshader(const nlohmann::json& adapter);
 
+// The validation text with every number replaced by "#" ("12", "4.8", "1e-07" -> "#", "#", "#e-#").
+// Each side calibrates its own loop count (from its timings) and the check's numbers follow from it
+// (the loop count, the worst error), so rows whose loop counts differ are compared on the check that
+// passed; with equal loop counts the inputs are the same and the texts must be identical.
+std::string without_numbers(const std::string& text);
+
 struct Round {
   int index = 0;                 // 1-based
   bool browser_first = true;     // the order alternates: B N, N B, B N, ...

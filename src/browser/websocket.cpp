@@ -25,21 +25,33 @@ int remaining_ms(Deadline deadline) {
 
 Error timed_out(const char* what) { return make_error(ErrorKind::Failed, fmt::format("timed out {}", what)); }
 
-Status write_all(int fd, const char* data, std::size_t n, Deadline deadline) {
+// Moves `n` bytes through the socket: waits (until the deadline) for `events`, then calls `step`
+// with the bytes left, a send or recv that returns how many it moved. `waiting` names the wait in
+// the time-out error; a step that moves 0 bytes means the browser closed the connection.
+template <class Step>
+Status move_bytes(int fd, short events, std::size_t n, Deadline deadline, const char* waiting, Step step) {
   while (n > 0) {
-    pollfd p{fd, POLLOUT, 0};
+    pollfd p{fd, events, 0};
     const int r = poll(&p, 1, remaining_ms(deadline));
     if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return timed_out("writing to the browser's DevTools socket");
-    const auto w = ::send(fd, data, n, MSG_NOSIGNAL);
-    if (w < 0) {
+    if (r <= 0) return timed_out(waiting);
+    const auto moved = step(n);
+    if (moved == 0) return make_error(ErrorKind::Failed, "the browser closed the DevTools connection");
+    if (moved < 0) {
       if (errno == EINTR || errno == EAGAIN) continue;
       return make_error(ErrorKind::Failed, fmt::format("DevTools socket: {}", std::strerror(errno)));
     }
-    data += w;
-    n -= static_cast<std::size_t>(w);
+    n -= static_cast<std::size_t>(moved);
   }
   return ok();
+}
+
+Status write_all(int fd, const char* data, std::size_t n, Deadline deadline) {
+  return move_bytes(fd, POLLOUT, n, deadline, "writing to the browser's DevTools socket", [&](std::size_t left) {
+    const auto w = ::send(fd, data, left, MSG_NOSIGNAL);
+    if (w > 0) data += w;
+    return w;
+  });
 }
 
 void random_mask(std::uint8_t mask[4]) {
@@ -186,24 +198,12 @@ Status WebSocket::read_exact(char* dst, std::size_t n, Deadline deadline) {
   buffered_.erase(0, from_buffer);
   dst += from_buffer;
   n -= from_buffer;
-  while (n > 0) {
-    pollfd p{fd_, POLLIN, 0};
-    const int r = poll(&p, 1, remaining_ms(deadline));
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return timed_out("waiting for the browser (DevTools)");
-    const auto got = ::recv(fd_, dst, n, 0);
-    if (got == 0) {
-      close();
-      return make_error(ErrorKind::Failed, "the browser closed the DevTools connection");
-    }
-    if (got < 0) {
-      if (errno == EINTR || errno == EAGAIN) continue;
-      return make_error(ErrorKind::Failed, fmt::format("DevTools socket: {}", std::strerror(errno)));
-    }
-    dst += got;
-    n -= static_cast<std::size_t>(got);
-  }
-  return ok();
+  return move_bytes(fd_, POLLIN, n, deadline, "waiting for the browser (DevTools)", [&](std::size_t left) {
+    const auto got = ::recv(fd_, dst, left, 0);
+    if (got > 0) dst += got;
+    if (got == 0) close();
+    return got;
+  });
 }
 
 Expected<std::string> WebSocket::receive(Deadline deadline) {

@@ -65,13 +65,21 @@ std::unique_ptr<Workload> make_kernel_workload(gpu::Context& gpu, KernelSpec spe
 
 wgpu::BindGroup bind_buffers(gpu::Context& gpu, const wgpu::ComputePipeline& pipeline,
                              std::initializer_list<wgpu::Buffer> buffers) {
+  std::vector<std::pair<std::uint32_t, wgpu::Buffer>> numbered;
+  for (const auto& b : buffers) numbered.emplace_back(static_cast<std::uint32_t>(numbered.size()), b);
+  return catalog::bind_at(gpu, pipeline, numbered);
+}
+
+namespace catalog {
+
+wgpu::BindGroup bind_at(gpu::Context& gpu, const wgpu::ComputePipeline& pipeline,
+                        const std::vector<std::pair<std::uint32_t, wgpu::Buffer>>& buffers) {
   std::vector<wgpu::BindGroupEntry> entries;
-  std::uint32_t binding = 0;
-  for (const auto& b : buffers) {
+  for (const auto& [binding, buffer] : buffers) {
     wgpu::BindGroupEntry e;
-    e.binding = binding++;
-    e.buffer = b;
-    e.size = b.GetSize();
+    e.binding = binding;
+    e.buffer = buffer;
+    e.size = buffer.GetSize();
     entries.push_back(e);
   }
   wgpu::BindGroupDescriptor desc;
@@ -80,8 +88,6 @@ wgpu::BindGroup bind_buffers(gpu::Context& gpu, const wgpu::ComputePipeline& pip
   desc.entries = entries.data();
   return gpu.device().CreateBindGroup(&desc);
 }
-
-namespace catalog {
 
 std::string kernel_source(std::string_view name) { return gpu::kernel_text(name, kernels::find(name)); }
 

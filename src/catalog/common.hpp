@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "webgpu_bench/definition.hpp"
@@ -24,6 +25,11 @@ std::string kernel_source(std::string_view name);
 inline constexpr wgpu::BufferUsage kStorage =
     wgpu::BufferUsage::Storage | wgpu::BufferUsage::CopySrc | wgpu::BufferUsage::CopyDst;
 inline constexpr wgpu::BufferUsage kUniform = wgpu::BufferUsage::Uniform | wgpu::BufferUsage::CopyDst;
+
+// Binds (binding, buffer) pairs, each buffer whole, to group 0 of the pipeline's automatic layout
+// (only the bindings its entry point uses); bind_buffers numbers them 0..n-1.
+wgpu::BindGroup bind_at(gpu::Context& gpu, const wgpu::ComputePipeline& pipeline,
+                        const std::vector<std::pair<std::uint32_t, wgpu::Buffer>>& buffers);
 
 // Sentinels that a kernel's folded result is compared with: drawn from a hash, never zero, so a
 // match is practically impossible but unprovable for the compiler.

@@ -20,7 +20,35 @@ std::string text(wgpu::StringView sv) { return std::string(std::string_view(sv))
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
+// A batch that began at t0 and has just completed, on the wall clock; an error the device reported
+// meanwhile fails it.
+Expected<RawTiming> wall_timing(Context& gpu, Clock::time_point t0) {
+  RawTiming timing;
+  timing.wall_ms = ms_since(t0);
+  if (auto st = gpu.check_errors(); !st) return std::move(st).error();
+  return timing;
+}
+
 constexpr std::uint64_t kWaitMs = 600000;  // a batch that has not completed in 10 minutes is stuck
+
+// The completion of everything submitted to `queue` so far, for Context::wait.
+wgpu::Future queue_done(const wgpu::Queue& queue) {
+  return queue.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly, [](wgpu::QueueWorkDoneStatus, wgpu::StringView) {});
+}
+
+// mapAsync of the first `bytes` of `buffer`, for Context::wait; `result` says whether it mapped and,
+// when not, why.
+struct MapResult {
+  bool mapped = false;
+  std::string why;
+};
+wgpu::Future map_async(const wgpu::Buffer& buffer, wgpu::MapMode mode, std::uint64_t bytes, MapResult& result) {
+  return buffer.MapAsync(mode, 0, bytes, wgpu::CallbackMode::WaitAnyOnly,
+                         [&result](wgpu::MapAsyncStatus status, wgpu::StringView message) {
+                           result.mapped = status == wgpu::MapAsyncStatus::Success;
+                           if (!result.mapped) result.why = text(message);
+                         });
+}
 
 }  // namespace
 
@@ -55,15 +83,15 @@ Expected<RawTiming> Context::time_upload(const wgpu::Buffer& dst, std::span<cons
       // An empty submit carries the write to the GPU (Dawn queues it until the next submit).
       queue_.Submit(0, nullptr);
     } else {
-      bool mapped = false;
-      std::string why;
-      wgpu::Future m = staging.MapAsync(wgpu::MapMode::Write, 0, bytes, wgpu::CallbackMode::WaitAnyOnly,
-                                        [&](wgpu::MapAsyncStatus status, wgpu::StringView message) {
-                                          mapped = status == wgpu::MapAsyncStatus::Success;
-                                          if (!mapped) why = text(message);
-                                        });
-      if (auto st = wait(m, kWaitMs, "mapping the upload's staging buffer"); !st) return std::move(st).error();
-      if (!mapped) return make_error(ErrorKind::Failed, fmt::format("mapping the upload's staging buffer failed: {}", why));
+      MapResult map;
+      if (auto st = wait(map_async(staging, wgpu::MapMode::Write, bytes, map), kWaitMs,
+                         "mapping the upload's staging buffer");
+          !st) {
+        return std::move(st).error();
+      }
+      if (!map.mapped) {
+        return make_error(ErrorKind::Failed, fmt::format("mapping the upload's staging buffer failed: {}", map.why));
+      }
       void* dst_range = staging.GetMappedRange(0, bytes);
       if (dst_range == nullptr) return make_error(ErrorKind::Failed, "the upload's staging buffer has no mapped range");
       std::memcpy(dst_range, data.data(), bytes);
@@ -74,14 +102,9 @@ Expected<RawTiming> Context::time_upload(const wgpu::Buffer& dst, std::span<cons
       queue_.Submit(1, &commands);
     }
     // Each upload to its completion: what a program that uploads and then uses the data waits for.
-    wgpu::Future done = queue_.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
-                                                   [](wgpu::QueueWorkDoneStatus, wgpu::StringView) {});
-    if (auto st = wait(done, kWaitMs, "an upload"); !st) return std::move(st).error();
+    if (auto st = wait(queue_done(queue_), kWaitMs, "an upload"); !st) return std::move(st).error();
   }
-  RawTiming timing;
-  timing.wall_ms = ms_since(t0);
-  if (auto st = check_errors(); !st) return std::move(st).error();
-  return timing;
+  return wall_timing(*this, t0);
 }
 
 Expected<RawTiming> Context::time_readback(const wgpu::Buffer& src, const wgpu::Buffer& staging,
@@ -98,24 +121,17 @@ Expected<RawTiming> Context::time_readback(const wgpu::Buffer& src, const wgpu::
     encoder.CopyBufferToBuffer(src, 0, staging, 0, bytes);
     wgpu::CommandBuffer commands = encoder.Finish();
     queue_.Submit(1, &commands);
-    bool mapped = false;
-    std::string why;
-    wgpu::Future m = staging.MapAsync(wgpu::MapMode::Read, 0, bytes, wgpu::CallbackMode::WaitAnyOnly,
-                                      [&](wgpu::MapAsyncStatus status, wgpu::StringView message) {
-                                        mapped = status == wgpu::MapAsyncStatus::Success;
-                                        if (!mapped) why = text(message);
-                                      });
-    if (auto st = wait(m, kWaitMs, "a read-back"); !st) return std::move(st).error();
-    if (!mapped) return make_error(ErrorKind::Failed, fmt::format("mapping the read-back buffer failed: {}", why));
+    MapResult map;
+    if (auto st = wait(map_async(staging, wgpu::MapMode::Read, bytes, map), kWaitMs, "a read-back"); !st) {
+      return std::move(st).error();
+    }
+    if (!map.mapped) return make_error(ErrorKind::Failed, fmt::format("mapping the read-back buffer failed: {}", map.why));
     const void* range = staging.GetConstMappedRange(0, bytes);
     if (range == nullptr) return make_error(ErrorKind::Failed, "the read-back buffer has no mapped range");
     std::memcpy(out.data(), range, bytes);
     staging.Unmap();
   }
-  RawTiming timing;
-  timing.wall_ms = ms_since(t0);
-  if (auto st = check_errors(); !st) return std::move(st).error();
-  return timing;
+  return wall_timing(*this, t0);
 }
 
 Expected<RawTiming> Context::time_copy(const wgpu::Buffer& src, const wgpu::Buffer& dst, std::uint64_t bytes,
@@ -146,17 +162,12 @@ Expected<RawTiming> Context::time_copy(const wgpu::Buffer& src, const wgpu::Buff
   wgpu::CommandBuffer commands = encoder.Finish();
   const auto t0 = Clock::now();
   queue_.Submit(1, &commands);
-  wgpu::Future done = queue_.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
-                                                 [](wgpu::QueueWorkDoneStatus, wgpu::StringView) {});
-  if (auto st = wait(done, kWaitMs, "a batch of buffer copies"); !st) return std::move(st).error();
-  RawTiming timing;
-  timing.wall_ms = ms_since(t0);
-  if (auto st = check_errors(); !st) return std::move(st).error();
-  if (ts) {
-    auto gpu_ms = read_pass_timestamps();
-    if (!gpu_ms) return std::move(gpu_ms).error();
-    timing.gpu_ms = *gpu_ms;
-  }
+  if (auto st = wait(queue_done(queue_), kWaitMs, "a batch of buffer copies"); !st) return std::move(st).error();
+  auto timing = wall_timing(*this, t0);
+  if (!timing || !ts) return timing;
+  auto gpu_ms = read_pass_timestamps();
+  if (!gpu_ms) return std::move(gpu_ms).error();
+  timing->gpu_ms = *gpu_ms;
   return timing;
 }
 
@@ -225,10 +236,7 @@ Expected<RawTiming> Context::time_pipelines(std::span<const PipelineSource> sour
     }
     if (last != nullptr && i + 1 == sources.size()) *last = std::move(pipeline);
   }
-  RawTiming timing;
-  timing.wall_ms = ms_since(t0);
-  if (auto st = check_errors(); !st) return std::move(st).error();
-  return timing;
+  return wall_timing(*this, t0);
 }
 
 }  // namespace wgb::gpu

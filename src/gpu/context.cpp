@@ -17,7 +17,6 @@
 #include <webgpu/webgpu_cpp_print.h>
 
 #include "gpu/build_info.hpp"
-#include "gpu/fill_wgsl.hpp"
 #include "gpu/hash.hpp"
 #include "gpu/names.hpp"
 
@@ -96,6 +95,15 @@ struct Found {
   AdapterDescription description;
 };
 
+// Fills `properties`, an extension struct of wgpu::AdapterInfo, from the adapter; false when it
+// cannot (the caller leaves that part of the description empty).
+template <class Properties>
+bool adapter_properties(const wgpu::Adapter& adapter, Properties& properties) {
+  wgpu::AdapterInfo info;
+  info.nextInChain = &properties;
+  return adapter.GetInfo(&info) == wgpu::Status::Success;
+}
+
 AdapterDescription describe(const wgpu::Adapter& adapter, const wgpu::Instance& instance) {
   AdapterDescription d;
   wgpu::AdapterInfo info;
@@ -123,10 +131,8 @@ AdapterDescription describe(const wgpu::Adapter& adapter, const wgpu::Instance& 
   std::sort(d.wgsl_features.begin(), d.wgsl_features.end());
   for (const char* t : dawn::native::GetTogglesUsed(adapter)) d.adapter_toggles.emplace_back(t);
   if (adapter.HasFeature(wgpu::FeatureName::ChromiumExperimentalSubgroupMatrix)) {
-    wgpu::AdapterInfo matrix_info;
     wgpu::AdapterPropertiesSubgroupMatrixConfigs configs;
-    matrix_info.nextInChain = &configs;
-    if (adapter.GetInfo(&matrix_info) == wgpu::Status::Success) {
+    if (adapter_properties(adapter, configs)) {
       for (std::size_t i = 0; i < configs.configCount; ++i) {
         const auto& c = configs.configs[i];
         d.subgroup_matrix_configs.push_back({subgroup_matrix_component_name(c.componentType),
@@ -135,10 +141,8 @@ AdapterDescription describe(const wgpu::Adapter& adapter, const wgpu::Instance& 
     }
   }
   if (adapter.HasFeature(wgpu::FeatureName::AdapterPropertiesMemoryHeaps)) {
-    wgpu::AdapterInfo heap_info;
     wgpu::AdapterPropertiesMemoryHeaps heaps;
-    heap_info.nextInChain = &heaps;
-    if (adapter.GetInfo(&heap_info) == wgpu::Status::Success) {
+    if (adapter_properties(adapter, heaps)) {
       for (std::size_t i = 0; i < heaps.heapCount; ++i) {
         const auto& h = heaps.heapInfo[i];
         AdapterDescription::MemoryHeap heap;
@@ -394,13 +398,6 @@ Status Context::wait(wgpu::Future future, std::uint64_t timeout_ms, std::string_
   return ok();
 }
 
-Status Context::check_errors() {
-  if (errors_->device_lost()) return make_error(ErrorKind::DeviceLost, errors_->lost_message());
-  auto pending = errors_->take();
-  if (!pending.empty()) return make_error(ErrorKind::GpuError, pending.front());
-  return ok();
-}
-
 Status Context::finish(std::uint64_t timeout_ms) {
   if (!device_) return ok();
   wgpu::Future f = queue_.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
@@ -537,45 +534,6 @@ Expected<wgpu::Buffer> Context::buffer_with_data(std::span<const std::byte> byte
 
 void Context::write(const wgpu::Buffer& buffer, std::uint64_t offset, const void* data, std::size_t size) {
   queue_.WriteBuffer(buffer, offset, data, size);
-}
-
-Status Context::fill_hashed(const wgpu::Buffer& buffer, std::uint64_t size, std::uint32_t seed) {
-  if (!fill_pipeline_) {
-    auto p = pipeline(kFillWgsl, "fill-hashed");
-    if (!p) return std::move(p).error();
-    fill_pipeline_ = *p;
-  }
-  // Chunks of 32 MiB: 32768 workgroups of 256 words, under every adapter's dispatch and binding limits.
-  constexpr std::uint64_t kChunk = 32ull << 20;
-  auto params = this->buffer(16, wgpu::BufferUsage::Uniform | wgpu::BufferUsage::CopyDst, "fill-params");
-  if (!params) return std::move(params).error();
-  for (std::uint64_t off = 0; off < size; off += kChunk) {
-    const std::uint64_t bytes = std::min(kChunk, size - off);
-    const std::uint32_t words = static_cast<std::uint32_t>(bytes / 4);
-    const std::uint32_t p[4] = {static_cast<std::uint32_t>(off / 4), words, seed, 0};
-    queue_.WriteBuffer(*params, 0, p, sizeof(p));
-    wgpu::BindGroupEntry entries[2];
-    entries[0].binding = 0;
-    entries[0].buffer = buffer;
-    entries[0].offset = off;
-    entries[0].size = (bytes + 3) & ~std::uint64_t{3};
-    entries[1].binding = 1;
-    entries[1].buffer = *params;
-    entries[1].size = 16;
-    wgpu::BindGroupDescriptor bg;
-    bg.layout = fill_pipeline_.GetBindGroupLayout(0);
-    bg.entryCount = 2;
-    bg.entries = entries;
-    wgpu::BindGroup group = device_.CreateBindGroup(&bg);
-    const std::uint32_t groups = (words + 255) / 256;
-    auto st = run_pass([&](wgpu::ComputePassEncoder& pass) {
-      pass.SetPipeline(fill_pipeline_);
-      pass.SetBindGroup(0, group);
-      pass.DispatchWorkgroups(std::min<std::uint32_t>(groups, 32768), (groups + 32767) / 32768);
-    });
-    if (!st) return st;
-  }
-  return ok();
 }
 
 Expected<std::vector<std::byte>> Context::read(const wgpu::Buffer& buffer, std::uint64_t offset,
@@ -770,19 +728,9 @@ Expected<RawTiming> Context::time_pass(const PassEncoder& encode) {
   timing.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
   if (ts) {
     if (before_timestamp_readback_) before_timestamp_readback_();
-    bool mapped = false;
-    wgpu::Future f = readback_buffer_.MapAsync(wgpu::MapMode::Read, 0, 16, wgpu::CallbackMode::WaitAnyOnly,
-                                               [&mapped](wgpu::MapAsyncStatus status, wgpu::StringView) {
-                                                 mapped = status == wgpu::MapAsyncStatus::Success;
-                                               });
-    if (auto st = wait(f, 60000, "timestamp read-back"); !st) return std::move(st).error();
-    if (mapped) {
-      std::uint64_t stamps[2];
-      std::memcpy(stamps, readback_buffer_.GetConstMappedRange(0, 16), sizeof(stamps));
-      readback_buffer_.Unmap();
-      // Signed difference: a negative reading is possible on some drivers and must be seen.
-      timing.gpu_ms = static_cast<double>(static_cast<std::int64_t>(stamps[1] - stamps[0])) / 1e6;
-    }
+    auto gpu_ms = read_pass_timestamps();
+    if (!gpu_ms) return std::move(gpu_ms).error();
+    timing.gpu_ms = *gpu_ms;
   }
   return timing;
 }

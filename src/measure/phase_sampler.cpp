@@ -23,17 +23,12 @@ PhaseSampler::PhaseSampler(PhaseConfig cfg) : cfg_(cfg) {
 }
 
 Action PhaseSampler::next() {
-  Action a;
-  if (phase_ == Phase::Done) return a;
+  if (phase_ == Phase::Done) return Action{};
   awaiting_result_ = true;
-  a.kind = Action::Kind::Run;
-  a.knob = 1;
-  a.repetitions = dispatches_;
-  a.recorded = phase_ == Phase::Sample;
-  a.stage = phase_ == Phase::Sample   ? Action::Stage::Sample
-            : phase_ == Phase::WarmUp ? Action::Stage::WarmUp
-                                      : Action::Stage::Calibrate;
-  return a;
+  return Action::run(1, dispatches_,
+                     phase_ == Phase::Sample   ? Action::Stage::Sample
+                     : phase_ == Phase::WarmUp ? Action::Stage::WarmUp
+                                               : Action::Stage::Calibrate);
 }
 
 double PhaseSampler::warmup_limit_ms() const {

@@ -78,15 +78,10 @@ Sampler::Sampler(SamplerConfig cfg, KnobRange knob, CooldownBudget& budget)
 }
 
 Action Sampler::run_action() const {
-  Action a;
-  a.kind = Action::Kind::Run;
-  a.knob = knob_;
-  a.repetitions = reps_;
-  a.recorded = phase_ == Phase::Sample;
-  a.stage = phase_ == Phase::Sample   ? Action::Stage::Sample
-            : phase_ == Phase::WarmUp ? Action::Stage::WarmUp
-                                      : Action::Stage::Calibrate;
-  return a;
+  return Action::run(knob_, reps_,
+                     phase_ == Phase::Sample   ? Action::Stage::Sample
+                     : phase_ == Phase::WarmUp ? Action::Stage::WarmUp
+                                               : Action::Stage::Calibrate);
 }
 
 Action Sampler::next() {

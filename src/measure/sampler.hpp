@@ -57,6 +57,17 @@ struct Action {
   double sleep_ms = 0;
   bool cooldown = false;
   enum class Stage { Calibrate, WarmUp, Sample, Idle, Cooldown, Done } stage = Stage::Done;
+
+  // A Run at `stage` (Calibrate, WarmUp or Sample); only a Sample batch is recorded.
+  static Action run(std::uint64_t knob, std::uint32_t repetitions, Stage stage) {
+    Action a;
+    a.kind = Kind::Run;
+    a.knob = knob;
+    a.repetitions = repetitions;
+    a.recorded = stage == Stage::Sample;
+    a.stage = stage;
+    return a;
+  }
 };
 const char* to_string(Action::Stage);  // "calibrate", "warm-up", "sample", "idle", "cooldown", "done"
 

@@ -17,6 +17,7 @@
 #include <set>
 #include <thread>
 
+#include "browser/against_native.hpp"
 #include "browser/cdp.hpp"
 #include "tests/browser/ci_skip.hpp"
 #include "store/server.hpp"
@@ -131,20 +132,6 @@ json RunPage::completed_;
 bool validated(const json& row) {
   const std::string status = row.value("status", "");
   return (status == "ok" || status == "throttled" || status == "suspect") && !row.value("validation", "").empty();
-}
-
-// The validation text with every number replaced by "#".
-std::string without_numbers(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size();) {
-    if (std::isdigit(static_cast<unsigned char>(text[i])) == 0) {
-      out += text[i++];
-      continue;
-    }
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) != 0 || text[i] == '.')) ++i;
-    out += '#';  // "12", "4.8", "1e-07" -> "#", "#", "#e-#"
-  }
-  return out;
 }
 
 json knob(const json& row) { return row.value("procedure", json::object()).value("knob", json()); }

@@ -133,6 +133,14 @@ TEST(PoolRounds, ErrorRowsAreCountedButNotMeasuredAndOutputsCompare) {
   EXPECT_DOUBLE_EQ(j["rows"][0]["ratio"].get<double>(), 0.9);
 }
 
+TEST(WithoutNumbers, EveryNumberBecomesOneMark) {
+  EXPECT_EQ(without_numbers("32 invocations matched at 22 loop trips (worst relative error 4.8e-07)"),
+            "# invocations matched at # loop trips (worst relative error #e-#)");
+  EXPECT_EQ(without_numbers("no digits here"), "no digits here");
+  EXPECT_EQ(without_numbers(""), "");
+  EXPECT_NE(without_numbers("matched 12"), without_numbers("differed 12"));
+}
+
 TEST(PoolRounds, OutputsAgreeAcrossDifferentCalibratedLoopCounts) {
   Round r = round(1, 100, 100);
   r.browser.rows[0].result.knob = 22;

@@ -52,17 +52,9 @@ std::string pipeline_wgsl(std::uint32_t instance) {
 }
 
 std::uint32_t pipeline_value(std::uint32_t i, std::uint32_t salt, std::uint32_t seed, std::uint32_t iterations) {
-  auto hash32 = [](std::uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-  };
-  std::uint32_t x0 = hash32(i ^ seed ^ salt);
+  std::uint32_t x0 = gpu::hash32(i ^ seed ^ salt);
   std::uint32_t x1 = x0 ^ 0x9e3779b9u, x2 = x0 ^ 0x7f4a7c15u, x3 = x0 ^ 0x85ebca6bu;
-  const std::uint32_t a = hash32(salt) | 1u;
+  const std::uint32_t a = gpu::hash32(salt) | 1u;
   const std::uint32_t b = salt * 2654435761u + 1u;
   for (std::uint32_t k = 0; k < iterations; ++k) {
     x0 = x0 * a + b;
@@ -356,16 +348,26 @@ Expected<std::unique_ptr<Workload>> prepare_pipeline(PrepareContext& pc) {
   return std::unique_ptr<Workload>(std::make_unique<PipelineWorkload>(*out, *params));
 }
 
-BenchmarkDefinition api_row(std::string id, std::string label, std::string description, Metric metric) {
+using Prepare = decltype(BenchmarkDefinition::prepare);
+
+// What distinguishes the family's rows goes in; what they share (category, the median, out of the
+// default suite) is set here. Sweep::Size: the prepare step reads the transfer size, so
+// `sweep --param size` varies it; no other parameter is swept.
+enum class Sweep { None, Size };
+BenchmarkDefinition api_row(std::string id, std::string label, std::string description, Metric metric,
+                            Prepare prepare, Sweep sweep, std::string source = {}) {
   BenchmarkDefinition d;
   d.id = std::move(id);
   d.label = std::move(label);
   d.description = std::move(description);
   d.category = "api";
   d.metric = std::move(metric);
+  d.source = std::move(source);
+  d.prepare = std::move(prepare);
   d.statistic = Statistic::Median;
   d.statistic_reason = kMedianReason;
   d.sweep_parameters = {};
+  if (sweep == Sweep::Size) d.sweep_parameters = {"size"};
   // Out of the default suite: on the 2-core CPU driver the family lengthened it by about a sixth
   // (docs/results/api-cost-lavapipe-2026-12-01.md); `run --filter` selects it.
   d.in_default_suite = false;
@@ -377,92 +379,67 @@ BenchmarkDefinition api_row(std::string id, std::string label, std::string descr
 std::vector<BenchmarkDefinition> api_benchmarks() {
   std::vector<BenchmarkDefinition> v;
   const Metric uploaded{"bytes", "B", "Bytes uploaded, host to device"};
-  {
-    auto d = api_row("upload-writebuffer", "Upload, queue.writeBuffer",
-                     "Host to device: queue.writeBuffer of the transfer size (64 MiB by default; sweep --param size) "
-                     "into a device buffer, then a submit that carries it, waited for to its completion; each "
-                     "repetition one upload. Counts the bytes uploaded. Timed on the wall clock around the whole "
-                     "operation. The destination starts out holding other data and is compared word by word with "
-                     "the hashed upload after timing.",
-                     uploaded);
-    d.prepare = [](PrepareContext& pc) { return prepare_upload(pc, gpu::Context::UploadPath::WriteBuffer); };
-    d.sweep_parameters = {"size"};
-    v.push_back(std::move(d));
-  }
-  {
-    auto d = api_row("upload-mapped", "Upload, mapped staging buffer + copy",
-                     "Host to device through a staging buffer: mapAsync(Write) of a MAP_WRITE buffer, a memcpy of "
-                     "the transfer size (64 MiB by default; sweep --param size) into it, unmap, copyBufferToBuffer "
-                     "into a device buffer, submit, waited for to its completion; each repetition one upload. "
-                     "Counts the bytes uploaded. Timed on the wall clock around the whole operation; the "
-                     "destination is compared word by word with the hashed data after timing.",
-                     uploaded);
-    d.prepare = [](PrepareContext& pc) { return prepare_upload(pc, gpu::Context::UploadPath::MappedStaging); };
-    d.sweep_parameters = {"size"};
-    v.push_back(std::move(d));
-  }
-  {
-    auto d = api_row("readback-mapasync", "Read-back, copy + mapAsync",
-                     "Device to host: copyBufferToBuffer of the transfer size (64 MiB by default; sweep --param "
-                     "size) into a MAP_READ buffer, submit, mapAsync(Read), a memcpy of the mapped range into host "
-                     "memory, unmap; each repetition one read-back. Counts the bytes read back. Timed on the wall "
-                     "clock around the whole operation; the host copy is compared word by word with the hashed "
-                     "source after timing.",
-                     {"bytes", "B", "Bytes read back, device to host"});
-    d.prepare = prepare_readback;
-    d.sweep_parameters = {"size"};
-    v.push_back(std::move(d));
-  }
-  {
-    auto d = api_row("copy-buffer-to-buffer", "Copy command, device to device",
-                     "The copyBufferToBuffer command between two device buffers of the transfer size (64 MiB by "
-                     "default; sweep --param size), repetitions back to back in one submit. Counts bytes read + "
-                     "written (2x the size per copy), like memory-copy. GPU timestamps from an empty compute pass "
-                     "before the copies to one after them (WebGPU writes timestamps only at passes), cross-checked "
-                     "against the wall clock. Compare with memory-copy: the same bytes moved by a compute kernel. "
-                     "The destination is compared word by word with the hashed source after timing.",
-                     {"bytes", "B", "Bytes read + written"});
-    d.prepare = prepare_copy;
-    d.sweep_parameters = {"size"};
-    v.push_back(std::move(d));
-  }
-  {
-    auto d = api_row("dispatch-overhead", "Dispatches per second in one pass",
-                     "The cost of one dispatch of a minimal kernel within one compute pass: repetitions are "
-                     "dispatches of one workgroup of one invocation, back to back in one pass, each adding 1 to a "
-                     "read_write storage counter (so they are ordered like dependent dispatches). Counts "
-                     "dispatches. GPU timestamps around the pass. The counter must equal the dispatches submitted.",
-                     {"dispatches", "dispatch", "Dispatches"});
-    d.source = kernel_source("api/dispatch_minimal");
-    d.prepare = prepare_dispatch;
-    v.push_back(std::move(d));
-  }
-  {
-    auto d = api_row("submit-latency", "Empty submit to completion",
-                     "The round trip of queue.submit of an empty command buffer to its onSubmittedWorkDone "
-                     "callback, one submit at a time (the command buffers are encoded before timing). Counts "
-                     "submits; the time per repetition is the latency. Timed on the wall clock, nothing "
-                     "subtracted. Every completion must report success.",
-                     {"submits", "submit", "Empty submits completed"});
-    d.prepare = [](PrepareContext&) -> Expected<std::unique_ptr<Workload>> {
-      return std::unique_ptr<Workload>(std::make_unique<SubmitWorkload>());
-    };
-    v.push_back(std::move(d));
-  }
-  {
-    auto d = api_row("pipeline-create", "Compute pipeline creation, uncached",
-                     "A compute pipeline from a typical probe's WGSL (kernels/api/pipeline_typical.wgsl) to ready: "
-                     "createShaderModule, then createComputePipelineAsync to its callback, one after the other. "
-                     "Uncached: every pipeline has a new WGSL text (a leading comment with its number) and a new "
-                     "value of the override `salt`, which enters the arithmetic, so neither Dawn's shader-module "
-                     "and pipeline caches nor a driver's shader cache can hit. Counts pipelines; the time per "
-                     "repetition is the creation time. Timed on the wall clock. The last pipeline is dispatched "
-                     "after timing and its output compared with a CPU reference.",
-                     {"pipelines", "pipeline", "Compute pipelines created"});
-    d.source = kernel_source("api/pipeline_typical");
-    d.prepare = prepare_pipeline;
-    v.push_back(std::move(d));
-  }
+  v.push_back(api_row(
+      "upload-writebuffer", "Upload, queue.writeBuffer",
+      "Host to device: queue.writeBuffer of the transfer size (64 MiB by default; sweep --param size) "
+      "into a device buffer, then a submit that carries it, waited for to its completion; each "
+      "repetition one upload. Counts the bytes uploaded. Timed on the wall clock around the whole "
+      "operation. The destination starts out holding other data and is compared word by word with "
+      "the hashed upload after timing.",
+      uploaded, [](PrepareContext& pc) { return prepare_upload(pc, gpu::Context::UploadPath::WriteBuffer); },
+      Sweep::Size));
+  v.push_back(api_row(
+      "upload-mapped", "Upload, mapped staging buffer + copy",
+      "Host to device through a staging buffer: mapAsync(Write) of a MAP_WRITE buffer, a memcpy of "
+      "the transfer size (64 MiB by default; sweep --param size) into it, unmap, copyBufferToBuffer "
+      "into a device buffer, submit, waited for to its completion; each repetition one upload. "
+      "Counts the bytes uploaded. Timed on the wall clock around the whole operation; the "
+      "destination is compared word by word with the hashed data after timing.",
+      uploaded, [](PrepareContext& pc) { return prepare_upload(pc, gpu::Context::UploadPath::MappedStaging); },
+      Sweep::Size));
+  v.push_back(api_row("readback-mapasync", "Read-back, copy + mapAsync",
+                      "Device to host: copyBufferToBuffer of the transfer size (64 MiB by default; sweep --param "
+                      "size) into a MAP_READ buffer, submit, mapAsync(Read), a memcpy of the mapped range into host "
+                      "memory, unmap; each repetition one read-back. Counts the bytes read back. Timed on the wall "
+                      "clock around the whole operation; the host copy is compared word by word with the hashed "
+                      "source after timing.",
+                      {"bytes", "B", "Bytes read back, device to host"}, prepare_readback, Sweep::Size));
+  v.push_back(api_row("copy-buffer-to-buffer", "Copy command, device to device",
+                      "The copyBufferToBuffer command between two device buffers of the transfer size (64 MiB by "
+                      "default; sweep --param size), repetitions back to back in one submit. Counts bytes read + "
+                      "written (2x the size per copy), like memory-copy. GPU timestamps from an empty compute pass "
+                      "before the copies to one after them (WebGPU writes timestamps only at passes), cross-checked "
+                      "against the wall clock. Compare with memory-copy: the same bytes moved by a compute kernel. "
+                      "The destination is compared word by word with the hashed source after timing.",
+                      {"bytes", "B", "Bytes read + written"}, prepare_copy, Sweep::Size));
+  v.push_back(api_row("dispatch-overhead", "Dispatches per second in one pass",
+                      "The cost of one dispatch of a minimal kernel within one compute pass: repetitions are "
+                      "dispatches of one workgroup of one invocation, back to back in one pass, each adding 1 to a "
+                      "read_write storage counter (so they are ordered like dependent dispatches). Counts "
+                      "dispatches. GPU timestamps around the pass. The counter must equal the dispatches submitted.",
+                      {"dispatches", "dispatch", "Dispatches"}, prepare_dispatch, Sweep::None,
+                      kernel_source("api/dispatch_minimal")));
+  v.push_back(api_row(
+      "submit-latency", "Empty submit to completion",
+      "The round trip of queue.submit of an empty command buffer to its onSubmittedWorkDone "
+      "callback, one submit at a time (the command buffers are encoded before timing). Counts "
+      "submits; the time per repetition is the latency. Timed on the wall clock, nothing "
+      "subtracted. Every completion must report success.",
+      {"submits", "submit", "Empty submits completed"},
+      [](PrepareContext&) -> Expected<std::unique_ptr<Workload>> {
+        return std::unique_ptr<Workload>(std::make_unique<SubmitWorkload>());
+      },
+      Sweep::None));
+  v.push_back(api_row("pipeline-create", "Compute pipeline creation, uncached",
+                      "A compute pipeline from a typical probe's WGSL (kernels/api/pipeline_typical.wgsl) to ready: "
+                      "createShaderModule, then createComputePipelineAsync to its callback, one after the other. "
+                      "Uncached: every pipeline has a new WGSL text (a leading comment with its number) and a new "
+                      "value of the override `salt`, which enters the arithmetic, so neither Dawn's shader-module "
+                      "and pipeline caches nor a driver's shader cache can hit. Counts pipelines; the time per "
+                      "repetition is the creation time. Timed on the wall clock. The last pipeline is dispatched "
+                      "after timing and its output compared with a CPU reference.",
+                      {"pipelines", "pipeline", "Compute pipelines created"}, prepare_pipeline, Sweep::None,
+                      kernel_source("api/pipeline_typical")));
   return v;
 }
 

@@ -68,6 +68,21 @@ Expected<BufferPair> filled_pair(gpu::Context& gpu, std::uint64_t bytes, const s
   return BufferPair{*a, *b};
 }
 
+// `pipeline` over `groups` workgroups, its repetitions alternating between the pair's buffers (bound
+// at 0, `rest` after them at 1..n).
+KernelSpec alternating_spec(gpu::Context& gpu, const wgpu::ComputePipeline& pipeline, const BufferPair& pair,
+                            std::initializer_list<wgpu::Buffer> rest, std::uint32_t groups) {
+  KernelSpec spec;
+  spec.pipeline = pipeline;
+  for (const auto& buffer : {pair.a, pair.b}) {
+    std::vector<std::pair<std::uint32_t, wgpu::Buffer>> bindings{{0, buffer}};
+    for (const auto& r : rest) bindings.emplace_back(static_cast<std::uint32_t>(bindings.size()), r);
+    spec.bind_groups.push_back(bind_at(gpu, pipeline, bindings));
+  }
+  spec.workgroups = {groups, 1, 1};
+  return spec;
+}
+
 Status dispatch_once(gpu::Context& g, const wgpu::ComputePipeline& pipeline, const wgpu::BindGroup& group,
                      std::uint32_t groups) {
   return g.run_pass([&](wgpu::ComputePassEncoder& pass) {
@@ -150,11 +165,7 @@ Expected<std::unique_ptr<Workload>> prepare_read(PrepareContext& pc, const std::
   auto uniform = gpu.buffer_with(std::span<const ReadParams>(&params, 1), kUniform, id + " params");
   if (!uniform) return std::move(uniform).error();
 
-  KernelSpec spec;
-  spec.pipeline = *pipeline;
-  spec.bind_groups = {bind_buffers(gpu, *pipeline, {pair->a, *sink, *uniform}),
-                      bind_buffers(gpu, *pipeline, {pair->b, *sink, *uniform})};
-  spec.workgroups = {grid.groups, 1, 1};
+  KernelSpec spec = alternating_spec(gpu, *pipeline, *pair, {*sink, *uniform}, grid.groups);
   spec.work = [bytes](std::uint64_t) { return WorkModel{.bytes_read = static_cast<double>(bytes)}; };
   spec.parameters = {{"buffer_bytes", bytes}, {"buffers", 2}, {"element", "vec4<u32>"},
                      {"workgroup_size", kWorkgroup}, {"invocations", grid.threads}, {"loads", count}};
@@ -200,11 +211,7 @@ Expected<std::unique_ptr<Workload>> prepare_write_linear(PrepareContext& pc) {
   auto uniform = gpu.buffer_with(std::span<const WriteParams>(&params, 1), kUniform, id + " params");
   if (!uniform) return std::move(uniform).error();
 
-  KernelSpec spec;
-  spec.pipeline = *pipeline;
-  spec.bind_groups = {bind_buffers(gpu, *pipeline, {pair->a, *uniform}),
-                      bind_buffers(gpu, *pipeline, {pair->b, *uniform})};
-  spec.workgroups = {grid.groups, 1, 1};
+  KernelSpec spec = alternating_spec(gpu, *pipeline, *pair, {*uniform}, grid.groups);
   spec.work = [bytes](std::uint64_t) { return WorkModel{.bytes_written = static_cast<double>(bytes)}; };
   spec.parameters = {{"buffer_bytes", bytes},       {"buffers", 2},
                      {"element", "vec4<u32>"},      {"workgroup_size", kWorkgroup},
@@ -253,11 +260,7 @@ Expected<std::unique_ptr<Workload>> prepare_write_scatter(PrepareContext& pc, co
   auto uniform = gpu.buffer_with(std::span<const ScatterParams>(&params, 1), kUniform, id + " params");
   if (!uniform) return std::move(uniform).error();
 
-  KernelSpec spec;
-  spec.pipeline = *pipeline;
-  spec.bind_groups = {bind_buffers(gpu, *pipeline, {pair->a, *uniform}),
-                      bind_buffers(gpu, *pipeline, {pair->b, *uniform})};
-  spec.workgroups = {grid.groups, 1, 1};
+  KernelSpec spec = alternating_spec(gpu, *pipeline, *pair, {*uniform}, grid.groups);
   const auto written = static_cast<double>(plan.bytes_written);
   spec.work = [written](std::uint64_t) { return WorkModel{.bytes_written = written}; };
   spec.parameters = {{"window_bytes", window_bytes},

@@ -34,6 +34,22 @@ double trip_frac(const Params& p, u32 n) { return static_cast<double>(trip_word(
 
 Expectation exact(u32 v) { return Expectation{.exact = true, .bits = v}; }
 
+// What the integer chains store: the wrapping u32 sum of their final values.
+template <class T, std::size_t N>
+u32 wrapping_sum(const T (&x)[N]) {
+  u32 sum = 0;
+  for (T v : x) sum += static_cast<u32>(v);
+  return sum;
+}
+
+// The starting values of eight u32 chains, bits(t, 0..7), and their per-chain operands, bits(t, 8..15).
+void chains_and_operands(const Params& p, u32 t, u32 (&x)[8], u32 (&c)[8]) {
+  for (u32 k = 0; k < 8; ++k) {
+    x[k] = bits(p, t, k);
+    c[k] = bits(p, t, 8 + k);
+  }
+}
+
 // f32 -> f16 -> f32 of a normal f16 value, rounding to nearest with ties to even (nearbyint under
 // the default rounding mode).
 double round_to_f16(double x) {
@@ -87,29 +103,49 @@ Expectation int_chains(const Params& p, u32 t, u32 steps_per_trip, Step step) {
   for (std::uint64_t s = 0; s < steps; ++s) {
     for (auto& v : x) v = step(v);
   }
-  u32 sum = 0;
-  for (u32 v : x) sum += v;
-  return exact(sum);
+  return exact(wrapping_sum(x));
 }
 
 // ---- matrix references ---------------------------------------------------------------------------
+
+// S' = M S + C, `updates` times, on a 4x4 state s[column][row] with m, c laid out as the uniform
+// holds them (m[4 column + row]): fma_mat4.wgsl in double for the float probe, mad_mat4.wgsl wrapping.
+template <class T, class U>
+void mat4_updates(T (&s)[4][4], const U (&m)[16], const U (&c)[16], std::uint64_t updates) {
+  for (std::uint64_t u = 0; u < updates; ++u) {
+    for (u32 j = 0; j < 4; ++j) {
+      T next[4];
+      for (u32 i = 0; i < 4; ++i) {
+        next[i] = c[4 * j + i];
+        for (u32 k = 0; k < 4; ++k) next[i] += static_cast<T>(m[4 * k + i]) * s[j][k];
+      }
+      std::copy(std::begin(next), std::end(next), std::begin(s[j]));
+    }
+  }
+}
+
+// x' = A x + c on each of two vectors, `updates` times, a[column][row] (fma_matvec.wgsl,
+// mad_matvec.wgsl).
+template <class T>
+void matvec_updates(const T (&a)[4][4], T c, T (&v)[2][4], std::uint64_t updates) {
+  for (std::uint64_t u = 0; u < updates; ++u) {
+    for (auto& x : v) {
+      T next[4];
+      for (u32 i = 0; i < 4; ++i) {
+        next[i] = c;
+        for (u32 k = 0; k < 4; ++k) next[i] += a[k][i] * x[k];
+      }
+      std::copy(std::begin(next), std::end(next), std::begin(x));
+    }
+  }
+}
 
 Expectation fma_mat4_ref(const Params& p, u32 t) {
   double s[4][4];  // s[column][row]
   for (u32 j = 0; j < 4; ++j) {
     for (u32 i = 0; i < 4; ++i) s[j][i] = start(p, t, 4 * j + i);
   }
-  const std::uint64_t updates = static_cast<std::uint64_t>(p.iterations) * 4;
-  for (std::uint64_t u = 0; u < updates; ++u) {
-    for (u32 j = 0; j < 4; ++j) {
-      double next[4];
-      for (u32 i = 0; i < 4; ++i) {
-        next[i] = p.C[4 * j + i];
-        for (u32 k = 0; k < 4; ++k) next[i] += static_cast<double>(p.M[4 * k + i]) * s[j][k];
-      }
-      std::copy(std::begin(next), std::end(next), std::begin(s[j]));
-    }
-  }
+  mat4_updates(s, p.M, p.C, static_cast<std::uint64_t>(p.iterations) * 4);
   double flat[16];
   for (u32 j = 0; j < 4; ++j) std::copy(std::begin(s[j]), std::end(s[j]), flat + 4 * j);
   return float_sum(flat);
@@ -130,17 +166,7 @@ Expectation fma_matvec_ref(const Params& p, u32 t) {
     v[0][i] = start(p, t, i);
     v[1][i] = start(p, t, 4 + i);
   }
-  const std::uint64_t updates = static_cast<std::uint64_t>(p.iterations) * 8;
-  for (std::uint64_t u = 0; u < updates; ++u) {
-    for (auto& x : v) {
-      double next[4];
-      for (u32 i = 0; i < 4; ++i) {
-        next[i] = c;
-        for (u32 k = 0; k < 4; ++k) next[i] += a[k][i] * x[k];
-      }
-      std::copy(std::begin(next), std::end(next), std::begin(x));
-    }
-  }
+  matvec_updates(a, c, v, static_cast<std::uint64_t>(p.iterations) * 8);
   double flat[8];
   std::copy(std::begin(v[0]), std::end(v[0]), flat);
   std::copy(std::begin(v[1]), std::end(v[1]), flat + 4);
@@ -152,21 +178,9 @@ Expectation mad_mat4_ref(const Params& p, u32 t) {
   for (u32 j = 0; j < 4; ++j) {
     for (u32 i = 0; i < 4; ++i) s[j][i] = bits(p, t, 4 * j + i);
   }
-  const std::uint64_t updates = static_cast<std::uint64_t>(p.iterations) * 4;
-  for (std::uint64_t u = 0; u < updates; ++u) {
-    for (u32 j = 0; j < 4; ++j) {
-      u32 next[4];
-      for (u32 i = 0; i < 4; ++i) {
-        next[i] = p.IC[4 * j + i];
-        for (u32 k = 0; k < 4; ++k) next[i] += p.IM[4 * k + i] * s[j][k];
-      }
-      std::copy(std::begin(next), std::end(next), std::begin(s[j]));
-    }
-  }
+  mat4_updates(s, p.IM, p.IC, static_cast<std::uint64_t>(p.iterations) * 4);
   u32 sum = 0;
-  for (const auto& col : s) {
-    for (u32 v : col) sum += v;
-  }
+  for (const auto& col : s) sum += wrapping_sum(col);
   return exact(sum);
 }
 
@@ -180,22 +194,8 @@ Expectation mad_matvec_ref(const Params& p, u32 t) {
     v[0][i] = bits(p, t, i);
     v[1][i] = bits(p, t, 4 + i);
   }
-  const std::uint64_t updates = static_cast<std::uint64_t>(p.iterations) * 8;
-  for (std::uint64_t u = 0; u < updates; ++u) {
-    for (auto& x : v) {
-      u32 next[4];
-      for (u32 i = 0; i < 4; ++i) {
-        next[i] = p.ib;
-        for (u32 k = 0; k < 4; ++k) next[i] += a[k][i] * x[k];
-      }
-      std::copy(std::begin(next), std::end(next), std::begin(x));
-    }
-  }
-  u32 sum = 0;
-  for (const auto& x : v) {
-    for (u32 e : x) sum += e;
-  }
-  return exact(sum);
+  matvec_updates(a, p.ib, v, static_cast<std::uint64_t>(p.iterations) * 8);
+  return exact(wrapping_sum(v[0]) + wrapping_sum(v[1]));
 }
 
 // ---- packed 8-bit dot products -------------------------------------------------------------------
@@ -226,9 +226,7 @@ Expectation dp4a_ref(const Params& p, u32 t) {
   for (std::uint64_t s = 0; s < steps; ++s) {
     for (u32 k = 0; k < 8; ++k) x[k] += Dot(x[k], x[(k + 1) % 8]);
   }
-  u32 sum = 0;
-  for (u32 v : x) sum += v;
-  return exact(sum);
+  return exact(wrapping_sum(x));
 }
 
 Expectation dp4a_matvec_ref(const Params& p, u32 t) {
@@ -247,17 +245,14 @@ Expectation dp4a_matvec_ref(const Params& p, u32 t) {
     }
     std::copy(std::begin(y), std::end(y), std::begin(x));
   }
-  return exact(x[0] + x[1] + x[2] + x[3]);
+  return exact(wrapping_sum(x));
 }
 
 // ---- shifts, branches ----------------------------------------------------------------------------
 
 Expectation shift_ref(const Params& p, u32 t) {
   u32 x[8], c[8];
-  for (u32 k = 0; k < 8; ++k) {
-    x[k] = bits(p, t, k);
-    c[k] = bits(p, t, 8 + k);
-  }
+  chains_and_operands(p, t, x, c);
   for (u32 n = 0; n < p.iterations; ++n) {
     for (u32 s = 0; s < 32; ++s) {
       const u32 a = (p.ib + n + s) & 31u;
@@ -265,9 +260,7 @@ Expectation shift_ref(const Params& p, u32 t) {
       for (u32 k = 4; k < 8; ++k) x[k] = (x[k] >> a) ^ c[k];
     }
   }
-  u32 sum = 0;
-  for (u32 v : x) sum += v;
-  return exact(sum);
+  return exact(wrapping_sum(x));
 }
 
 enum class Branch { None, Uniform, Coherent, Divergent };
@@ -315,9 +308,7 @@ Expectation i32_f32_ref(const Params& p, u32 t) {
       for (u32 k = 0; k < 8; ++k) x[k] = static_cast<i32>(std::trunc(static_cast<double>(x[k]) * h + c[k] + dn));
     }
   }
-  u32 sum = 0;
-  for (i32 v : x) sum += static_cast<u32>(v);
-  return exact(sum);
+  return exact(wrapping_sum(x));
 }
 
 Expectation i32_div_ref(const Params& p, u32 t) {
@@ -330,9 +321,7 @@ Expectation i32_div_ref(const Params& p, u32 t) {
       for (auto& v : x) v = a / v + b;  // positive operands: C++ and WGSL both truncate
     }
   }
-  u32 sum = 0;
-  for (i32 v : x) sum += static_cast<u32>(v);
-  return exact(sum);
+  return exact(wrapping_sum(x));
 }
 
 u32 repack(u32 v, u32 e) {
@@ -343,10 +332,7 @@ u32 repack(u32 v, u32 e) {
 
 Expectation packunpack_ref(const Params& p, u32 t) {
   u32 x[8], c[8];
-  for (u32 k = 0; k < 8; ++k) {
-    x[k] = bits(p, t, k);
-    c[k] = bits(p, t, 8 + k);
-  }
+  chains_and_operands(p, t, x, c);
   for (u32 n = 0; n < p.iterations; ++n) {
     const u32 w = trip_word(p, n);
     for (u32 k = 0; k < 8; ++k) {
@@ -354,9 +340,7 @@ Expectation packunpack_ref(const Params& p, u32 t) {
       for (u32 s = 0; s < 32; ++s) x[k] = repack(x[k], e) + c[k];
     }
   }
-  u32 sum = 0;
-  for (u32 v : x) sum += v;
-  return exact(sum);
+  return exact(wrapping_sum(x));
 }
 
 u32 first_leading_bit(u32 x) { return x == 0 ? 0xFFFFFFFFu : 31u - static_cast<u32>(std::countl_zero(x)); }
@@ -370,27 +354,42 @@ u32 reverse_bits(u32 x) {
 
 const Metric kFlops{"flops", "FLOP", "Floating-point ops (an FMA counts 2)"};
 const Metric kMadOps{"ops", "OP", "Integer ops (a multiply-add counts 2)"};
+const Metric kConversions{"ops", "OP", "Conversions (each direction counts 1)"};
+const char* const kConversionNote = "8 chains x 32 steps x 2 conversions per invocation per loop trip";
 const Metric kDotOps{"ops", "OP", "Integer ops (a 4-wide 8-bit dot product with its accumulate counts 8)"};
 
-Probe fma_probe(std::string type, std::string shape, std::string kernel, std::string what,
-                std::function<Expectation(const Params&, u32)> ref, std::array<float, 4> f,
-                Substitutions substitutions = {}) {
-  const bool half = type == "f16";
+using Reference = std::function<Expectation(const Params&, u32)>;
+
+// The fields every probe states: what it is, its kernel, what it counts and how much per invocation
+// per loop trip, and its host reference. The callers add what only some probes have (operands,
+// substitutions, features, iteration cap, tolerance).
+Probe probe(std::string id, std::string label, std::string description, std::string kernel, Metric metric,
+            std::string peak_class, double ops_per_iteration, std::string work_note, Reference reference) {
   Probe p;
-  p.id = type + "-fma-" + shape;
-  p.label = type + " FMA, " + shape;
-  p.description = what + (half ? " In f16 (needs shader-f16)." : "") +
-                  " Counts results: 2 FLOP per FMA (256 FMAs per invocation per loop trip).";
+  p.id = std::move(id);
+  p.label = std::move(label);
+  p.description = std::move(description);
   p.kernel = std::move(kernel);
+  p.metric = std::move(metric);
+  p.peak_class = std::move(peak_class);
+  p.ops_per_iteration = ops_per_iteration;
+  p.work_note = std::move(work_note);
+  p.reference = std::move(reference);
+  return p;
+}
+
+Probe fma_probe(std::string type, std::string shape, std::string kernel, std::string what,
+                Reference ref, std::array<float, 4> f, Substitutions substitutions = {}) {
+  const bool half = type == "f16";
+  Probe p = probe(type + "-fma-" + shape, type + " FMA, " + shape,
+                  what + (half ? " In f16 (needs shader-f16)." : "") +
+                      " Counts results: 2 FLOP per FMA (256 FMAs per invocation per loop trip).",
+                  std::move(kernel), kFlops, half ? "fp16" : "fp32", 512,
+                  "256 FMAs x 2 FLOP per invocation per loop trip", std::move(ref));
   p.substitutions = std::move(substitutions);
   p.f16 = half;
-  p.metric = kFlops;
-  p.peak_class = half ? "fp16" : "fp32";
-  p.ops_per_iteration = 512;
-  p.work_note = "256 FMAs x 2 FLOP per invocation per loop trip";
   std::copy(f.begin(), f.end(), p.f);
   p.tolerance = half ? 0.015 : 1e-5;
-  p.reference = std::move(ref);
   return p;
 }
 
@@ -398,62 +397,47 @@ Probe unary_probe(std::string type, std::string name, std::string op, std::strin
                   double ops_per_step, std::function<double(double, double, const Params&)> step,
                   std::array<float, 4> f, double tol32, double tol16, std::uint64_t max_iterations) {
   const bool half = type == "f16";
-  Probe p;
-  p.id = type + "-" + name;
-  p.label = type + " " + name;
-  p.description = what + (half ? " In f16 (needs shader-f16)." : "") +
-                  " Eight independent chains, 32 steps each per loop trip; d is a per-trip operand (the top byte "
-                  "of a hash of the trip index and a uniform, / 256, times a scale), so every trip moves the fixed "
-                  "point and the result depends on the trip count. Counts results: " +
-                  metric.name + ".";
-  p.kernel = "float_unary";
+  std::string description =
+      what + (half ? " In f16 (needs shader-f16)." : "") +
+      " Eight independent chains, 32 steps each per loop trip; d is a per-trip operand (the top byte "
+      "of a hash of the trip index and a uniform, / 256, times a scale), so every trip moves the fixed "
+      "point and the result depends on the trip count. Counts results: " +
+      metric.name + ".";
+  Probe p = probe(type + "-" + name, type + " " + name, std::move(description), "float_unary", std::move(metric),
+                  "alu", 256 * ops_per_step,
+                  ops_per_step == 1 ? "8 chains x 32 steps per invocation per loop trip"
+                                    : "8 chains x 32 steps x 2 per invocation per loop trip",
+                  [step = std::move(step)](const Params& prm, u32 t) {
+                    return float_trip_chains<8>(prm, t, [&](double x, double d) { return step(x, d, prm); });
+                  });
   p.substitutions = {{"OP", std::move(op)}};
   p.f16 = half;
-  p.metric = std::move(metric);
-  p.peak_class = "alu";
-  p.ops_per_iteration = 256 * ops_per_step;
-  p.work_note = ops_per_step == 1 ? "8 chains x 32 steps per invocation per loop trip"
-                                  : "8 chains x 32 steps x 2 per invocation per loop trip";
   p.max_iterations = max_iterations;
   std::copy(f.begin(), f.end(), p.f);
   p.tolerance = half ? tol16 : tol32;
-  p.reference = [step = std::move(step)](const Params& prm, u32 t) {
-    return float_trip_chains<8>(prm, t, [&](double x, double d) { return step(x, d, prm); });
-  };
   return p;
 }
 
 Probe bit_probe(std::string name, std::string op, std::string what, std::string counted, u32 (*fn)(u32)) {
-  Probe p;
-  p.id = "u32-" + name;
-  p.label = "u32 " + name;
-  p.description = what +
-                  " Eight independent chains, 32 steps each per loop trip; the add of a per-chain operand c "
-                  "after each keeps the chain varying, and c moves every trip (plus a hash of the trip index "
-                  "and a uniform), so the result depends on the trip count. Counts results: 1 per " +
-                  counted + " (the adds are not counted).";
-  p.kernel = "u32_unary";
+  std::string description = what +
+                            " Eight independent chains, 32 steps each per loop trip; the add of a per-chain operand c "
+                            "after each keeps the chain varying, and c moves every trip (plus a hash of the trip index "
+                            "and a uniform), so the result depends on the trip count. Counts results: 1 per " +
+                            counted + " (the adds are not counted).";
+  Probe p = probe("u32-" + name, "u32 " + name, std::move(description), "u32_unary",
+                  {"ops", "OP", "Bit operations (the add after each is not counted)"}, "alu", 256,
+                  "8 chains x 32 steps per invocation per loop trip", [fn](const Params& prm, u32 t) {
+                    u32 x[8], c[8];
+                    chains_and_operands(prm, t, x, c);
+                    for (u32 n = 0; n < prm.iterations; ++n) {
+                      const u32 w = trip_word(prm, n);
+                      for (u32 s = 0; s < 32; ++s) {
+                        for (u32 k = 0; k < 8; ++k) x[k] = fn(x[k]) + (c[k] + w);
+                      }
+                    }
+                    return exact(wrapping_sum(x));
+                  });
   p.substitutions = {{"OP", std::move(op)}};
-  p.metric = {"ops", "OP", "Bit operations (the add after each is not counted)"};
-  p.peak_class = "alu";
-  p.ops_per_iteration = 256;
-  p.work_note = "8 chains x 32 steps per invocation per loop trip";
-  p.reference = [fn](const Params& prm, u32 t) {
-    u32 x[8], c[8];
-    for (u32 k = 0; k < 8; ++k) {
-      x[k] = bits(prm, t, k);
-      c[k] = bits(prm, t, 8 + k);
-    }
-    for (u32 n = 0; n < prm.iterations; ++n) {
-      const u32 w = trip_word(prm, n);
-      for (u32 s = 0; s < 32; ++s) {
-        for (u32 k = 0; k < 8; ++k) x[k] = fn(x[k]) + (c[k] + w);
-      }
-    }
-    u32 sum = 0;
-    for (u32 v : x) sum += v;
-    return exact(sum);
-  };
   return p;
 }
 
@@ -468,17 +452,23 @@ std::vector<Probe> build() {
     const auto scalar_ref = [](const Params& p, u32 t) {
       return float_chains<8>(p, t, 32, [&](double x) { return x * p.f[0] + p.f[1]; });
     };
-    if (type == "f32") {
-      // The multiply-add written out, as webgpu-bench-core's f32-fma-scalar has it: WGSL lets the
-      // compiler contract it into one FMA, and f32-fma-builtin beside it shows whether it does.
-      v.push_back(fma_probe(type, "scalar", "fma_scalar",
-                            "Eight independent scalar chains x = x * m + c per invocation, 32 steps each per loop "
-                            "trip, four trips per pass of the kernel's loop; m, c from a uniform, starting values "
-                            "from the invocation id. Written as a multiply and an add, which WGSL lets the compiler "
-                            "contract into one FMA: f32-fma-builtin runs the same chains with fma() asked for by "
-                            "name, so equal rates mean the compiler contracts, and a lower rate here means it "
-                            "does not.",
-                            scalar_ref, chain_ops, {{"STEP", "x$k * m + c"}}));
+    // f32: the multiply-add written out, as webgpu-bench-core's f32-fma-scalar has it: WGSL lets the
+    // compiler contract it into one FMA, and f32-fma-builtin beside it shows whether it does.
+    const bool f32 = type == "f32";
+    v.push_back(fma_probe(
+        type, "scalar", "fma_scalar",
+        f32 ? "Eight independent scalar chains x = x * m + c per invocation, 32 steps each per loop "
+              "trip, four trips per pass of the kernel's loop; m, c from a uniform, starting values "
+              "from the invocation id. Written as a multiply and an add, which WGSL lets the compiler "
+              "contract into one FMA: f32-fma-builtin runs the same chains with fma() asked for by "
+              "name, so equal rates mean the compiler contracts, and a lower rate here means it "
+              "does not."
+            : "Eight independent scalar FMA chains x = fma(x, m, c) per invocation, 32 steps each per "
+              "loop trip, four trips per pass of the kernel's loop; m, c from a uniform, starting "
+              "values from the invocation id. Written with fma(), where webgpu-bench-core's "
+              "f16-fma-scalar writes x * m + c and leaves the contraction to the compiler.",
+        scalar_ref, chain_ops, {{"STEP", f32 ? "x$k * m + c" : "fma(x$k, m, c)"}}));
+    if (f32) {
       v.push_back(fma_probe(type, "builtin", "fma_scalar",
                             "The f32-fma-scalar chains with the fused multiply-add asked for by name: eight "
                             "independent scalar chains x = fma(x, m, c) per invocation, 32 steps each per loop "
@@ -486,13 +476,6 @@ std::vector<Probe> build() {
                             "faster where it does not.",
                             scalar_ref, chain_ops, {{"STEP", "fma(x$k, m, c)"}}));
       v.back().label = "f32 FMA, fma() builtin";
-    } else {
-      v.push_back(fma_probe(type, "scalar", "fma_scalar",
-                            "Eight independent scalar FMA chains x = fma(x, m, c) per invocation, 32 steps each per "
-                            "loop trip, four trips per pass of the kernel's loop; m, c from a uniform, starting "
-                            "values from the invocation id. Written with fma(), where webgpu-bench-core's "
-                            "f16-fma-scalar writes x * m + c and leaves the contraction to the compiler.",
-                            scalar_ref, chain_ops, {{"STEP", "fma(x$k, m, c)"}}));
     }
     v.push_back(fma_probe(type, "vec4", "fma_vec4",
                           "Four independent vec4 FMA chains (16 lanes) per invocation, 16 steps each per loop trip, "
@@ -513,20 +496,12 @@ std::vector<Probe> build() {
                           "two independent vectors, x' = A x + c (32 FMAs per update), eight updates per loop trip.",
                           fma_matvec_ref, matvec_ops));
   }
-  auto mad = [&](std::string shape, std::string kernel, std::string what,
-                 std::function<Expectation(const Params&, u32)> ref) {
-    Probe p;
-    p.id = "i32-mad-" + shape;
-    p.label = "i32 multiply-add, " + shape;
-    p.description = what + " Wrapping 32-bit integer arithmetic. Counts results: 2 ops per multiply-add (256 per "
-                           "invocation per loop trip).";
-    p.kernel = std::move(kernel);
-    p.metric = kMadOps;
-    p.peak_class = "int32";
-    p.ops_per_iteration = 512;
-    p.work_note = "256 multiply-adds x 2 ops per invocation per loop trip";
-    p.reference = std::move(ref);
-    v.push_back(std::move(p));
+  auto mad = [&](std::string shape, std::string kernel, std::string what, Reference ref) {
+    v.push_back(probe("i32-mad-" + shape, "i32 multiply-add, " + shape,
+                      what + " Wrapping 32-bit integer arithmetic. Counts results: 2 ops per multiply-add (256 per "
+                             "invocation per loop trip).",
+                      std::move(kernel), kMadOps, "int32", 512, "256 multiply-adds x 2 ops per invocation per loop trip",
+                      std::move(ref)));
   };
   mad("scalar", "mad_scalar", "Eight independent chains x = x * m + c per invocation (m odd), 32 steps each per loop trip.",
       [](const Params& p, u32 t) { return int_chains<8>(p, t, 32, [&](u32 x) { return x * p.ia + p.ib; }); });
@@ -542,21 +517,16 @@ std::vector<Probe> build() {
       mad_matvec_ref);
 
   auto dot = [&](std::string id, std::string label, std::string kernel, Substitutions subst, std::string what,
-                 u32 dots_per_trip, std::function<Expectation(const Params&, u32)> ref) {
-    Probe p;
-    p.id = std::move(id);
-    p.label = std::move(label);
-    p.description = what + fmt::format(" Needs the WGSL language feature packed_4x8_integer_dot_product. Counts results: "
-                                       "8 ops per dot product with its accumulate (4 multiplies, 4 adds; {} dot products "
-                                       "per invocation per loop trip).", dots_per_trip);
-    p.kernel = std::move(kernel);
+                 u32 dots_per_trip, Reference ref) {
+    Probe p = probe(std::move(id), std::move(label),
+                    what + fmt::format(" Needs the WGSL language feature packed_4x8_integer_dot_product. Counts "
+                                       "results: 8 ops per dot product with its accumulate (4 multiplies, 4 adds; {} "
+                                       "dot products per invocation per loop trip).",
+                                       dots_per_trip),
+                    std::move(kernel), kDotOps, "int8-dot", dots_per_trip * 8,
+                    fmt::format("{} dot products x 8 ops per invocation per loop trip", dots_per_trip), std::move(ref));
     p.substitutions = std::move(subst);
     p.dot4 = true;
-    p.metric = kDotOps;
-    p.peak_class = "int8-dot";
-    p.ops_per_iteration = dots_per_trip * 8;
-    p.work_note = fmt::format("{} dot products x 8 ops per invocation per loop trip", dots_per_trip);
-    p.reference = std::move(ref);
     v.push_back(std::move(p));
   };
   dot("i8-dp4a", "int8 dot product (dot4I8Packed)", "dp4a", {{"DOT", "dot4I8Packed"}, {"ACC", "i32"}},
@@ -572,22 +542,13 @@ std::vector<Probe> build() {
       "per loop trip.",
       8 * kDp4aSteps, dp4a_ref<dot4_u8>);
 
-  {
-    Probe p;
-    p.id = "u32-shift";
-    p.label = "u32 variable shift";
-    p.description =
-        "Eight independent u32 chains per invocation, four shifting left and four right by a variable amount that "
-        "cycles through all 32 values over the 32 steps of a loop trip; an XOR with a per-chain operand after each "
-        "shift keeps the bits alive. Counts results: 1 per shift (256 per invocation per loop trip; the XOR is not counted).";
-    p.kernel = "u32_shift";
-    p.metric = {"ops", "OP", "Shifts (the XOR after each is not counted)"};
-    p.peak_class = "alu";
-    p.ops_per_iteration = 256;
-    p.work_note = "8 chains x 32 shifts per invocation per loop trip";
-    p.reference = shift_ref;
-    v.push_back(std::move(p));
-  }
+  v.push_back(probe(
+      "u32-shift", "u32 variable shift",
+      "Eight independent u32 chains per invocation, four shifting left and four right by a variable amount that "
+      "cycles through all 32 values over the 32 steps of a loop trip; an XOR with a per-chain operand after each "
+      "shift keeps the bits alive. Counts results: 1 per shift (256 per invocation per loop trip; the XOR is not counted).",
+      "u32_shift", {"ops", "OP", "Shifts (the XOR after each is not counted)"}, "alu", 256,
+      "8 chains x 32 shifts per invocation per loop trip", shift_ref));
 
   struct BranchKind {
     const char* name;
@@ -609,24 +570,17 @@ std::vector<Probe> build() {
        branch_ref<Branch::Divergent>},
   };
   for (const auto& b : branches) {
-    Probe p;
-    p.id = std::string("branch-") + b.name;
-    p.label = std::string("Branch, ") + b.name;
-    p.description = std::string("The f32 scalar FMA chains (eight per invocation, 32 steps per loop trip) ") + b.what +
-                    "; both sides do equal work (side B swaps chain pairs and uses other operands). Counts results "
-                    "of the side taken: 2 FLOP per FMA (256 FMAs per invocation per loop trip).";
-    p.kernel = "branch";
+    Probe p = probe(std::string("branch-") + b.name, std::string("Branch, ") + b.name,
+                    std::string("The f32 scalar FMA chains (eight per invocation, 32 steps per loop trip) ") + b.what +
+                        "; both sides do equal work (side B swaps chain pairs and uses other operands). Counts "
+                        "results of the side taken: 2 FLOP per FMA (256 FMAs per invocation per loop trip).",
+                    "branch", kFlops, "fp32", 512, "256 FMAs x 2 FLOP per invocation per loop trip (one side)", b.ref);
     p.substitutions = {{"COND", b.cond}};
-    p.metric = kFlops;
-    p.peak_class = "fp32";
-    p.ops_per_iteration = 512;
-    p.work_note = "256 FMAs x 2 FLOP per invocation per loop trip (one side)";
     p.f[0] = 0.9375f;  // side A: x' = 0.9375 x + 0.125 -> 2
     p.f[1] = 0.125f;
     p.f[2] = 0.875f;  // side B: x' = 0.875 y + 0.375 -> 3
     p.f[3] = 0.375f;
     p.tolerance = 1e-5;
-    p.reference = b.ref;
     v.push_back(std::move(p));
   }
 
@@ -689,63 +643,50 @@ std::vector<Probe> build() {
   }
 
   {
-    Probe p;
-    p.id = "i32-div";
-    p.label = "i32 division";
-    p.description =
+    Probe p = probe(
+        "i32-div", "i32 division",
         "Eight independent i32 chains x = a / x + b per invocation, 32 steps each per loop trip: the divisor is "
         "the loop-carried value, so no reciprocal can be hoisted (a = 152,671 from a uniform; b = 5 + a per-trip "
         "0..255 hashed from the trip index, so every trip moves the chains; x stays in [5, 30,794]: no zero "
         "divisor, no overflow). Counts results: 2 ops per step (the division and the add, as a multiply-add "
-        "counts 2; 512 per invocation per loop trip), as webgpu-bench-core counts its i32-div.";
-    p.kernel = "i32_div";
-    p.metric = {"ops", "OP", "Integer ops (a divide-add counts 2, like a multiply-add)"};
-    p.peak_class = "alu";
-    p.ops_per_iteration = 512;
-    p.work_note = "8 chains x 32 divide-adds x 2 ops per invocation per loop trip";
+        "counts 2; 512 per invocation per loop trip), as webgpu-bench-core counts its i32-div.",
+        "i32_div", {"ops", "OP", "Integer ops (a divide-add counts 2, like a multiply-add)"}, "alu", 512,
+        "8 chains x 32 divide-adds x 2 ops per invocation per loop trip", i32_div_ref);
     p.max_iterations = 1 << 14;
-    p.reference = i32_div_ref;
     v.push_back(std::move(p));
   }
 
   {
-    Probe p;
-    p.id = "i32-f32-convert";
-    p.label = "i32 <-> f32 conversion";
-    p.description =
+    Probe p = probe(
+        "i32-f32-convert", "i32 <-> f32 conversion",
         "Eight independent chains x = i32(f32(x) * h + c) per invocation (h = 0.5, c = 1000 + a per-chain 0..1023 + a "
         "per-trip 0..255 hashed from the trip index, so every trip moves the chain: every intermediate exact), "
         "32 steps each per loop trip. Counts results: 2 conversions per step (i32 to f32 and back; the multiply-add "
-        "is not counted).";
-    p.kernel = "i32_f32_convert";
-    p.metric = {"ops", "OP", "Conversions (each direction counts 1)"};
-    p.peak_class = "alu";
-    p.ops_per_iteration = 512;
-    p.work_note = "8 chains x 32 steps x 2 conversions per invocation per loop trip";
+        "is not counted).",
+        "i32_f32_convert", kConversions, "alu", 512, kConversionNote, i32_f32_ref);
     p.max_iterations = 1 << 14;
     p.f[0] = 0.5f;
     p.f[1] = 1000.0f;
-    p.reference = i32_f32_ref;
     v.push_back(std::move(p));
   }
   {
-    Probe p;
-    p.id = "f32-f16-convert";
-    p.label = "f32 <-> f16 conversion";
-    p.description =
+    Probe p = probe(
+        "f32-f16-convert", "f32 <-> f16 conversion",
         "Eight independent chains x = f32(f16(x)) * m + c per invocation (m = 0.5, c = 1 + 2^-12 + a per-trip d in [0, 1) "
         "hashed from the trip index: contracts towards 2c, which moves every trip), 32 steps each per loop trip. "
         "Needs shader-f16. c carries a bit below f16's precision, so the f16 rounding moves the chain's fixed "
         "point; the result is checked against a reference that rounds to nearest even, and dropped conversions "
         "fail validation. Counts results: 2 conversions per step (f32 to f16 and back; the multiply-add is not counted). "
         "webgpu-bench-core's probe of this id converts through pack2x16float / unpack2x16float instead, which needs "
-        "no shader-f16: the same count, another instruction path.";
-    p.kernel = "f32_f16_convert";
+        "no shader-f16: the same count, another instruction path.",
+        "f32_f16_convert", kConversions, "alu", 512, kConversionNote,
+        // The reference rounds to f16 at every step (to nearest, ties to even: IEEE's default, what
+        // NVIDIA's cvt.rn and LLVM's fptrunc do; no value here is a tie).
+        [](const Params& prm, u32 t) {
+          return float_trip_chains<8>(
+              prm, t, [&](double x, double d) { return round_to_f16(x) * prm.f[0] + (prm.f[1] + d); });
+        });
     p.f16 = true;
-    p.metric = {"ops", "OP", "Conversions (each direction counts 1)"};
-    p.peak_class = "alu";
-    p.ops_per_iteration = 512;
-    p.work_note = "8 chains x 32 steps x 2 conversions per invocation per loop trip";
     p.max_iterations = 1 << 14;
     p.f[0] = 0.5f;
     // c = 1 + 2^-12 carries a bit below f16's precision, so the chain's fixed point 2c is not an f16
@@ -753,15 +694,10 @@ std::vector<Probe> build() {
     // away), without them at 2c, 2^-12 (about 1e-4 relative) off. Exact in f32.
     p.f[1] = 1.0f + 0x1p-12f;
     p.f[3] = 1.0f;  // the per-trip operand's scale
-    // The reference rounds to f16 at every step (to nearest, ties to even: IEEE's default, what NVIDIA's
-    // cvt.rn and LLVM's fptrunc do; no value here is a tie). Every other operation is exact in f32
-    // (starts on a 2^-10 grid, d on a 2^-8 grid, c on a 2^-12 grid), so the tolerance is tiny and a
-    // kernel whose conversions were dropped or fused away fails (checked with such a kernel).
+    // Beside the reference's f16 rounding every operation is exact in f32 (starts on a 2^-10 grid,
+    // d on a 2^-8 grid, c on a 2^-12 grid), so the tolerance is tiny and a kernel whose conversions
+    // were dropped or fused away fails (checked with such a kernel).
     p.tolerance = 1e-6;
-    p.reference = [](const Params& prm, u32 t) {
-      return float_trip_chains<8>(prm, t,
-                                  [&](double x, double d) { return round_to_f16(x) * prm.f[0] + (prm.f[1] + d); });
-    };
     v.push_back(std::move(p));
   }
   v.push_back(bit_probe("countonebits", "countOneBits(x$k) + cn$k", "Population-count chains x = countOneBits(x) + c.",
@@ -771,28 +707,19 @@ std::vector<Probe> build() {
   v.push_back(bit_probe("firstleadingbit", "firstLeadingBit(x$k) + cn$k",
                         "Leading-bit chains x = firstLeadingBit(x) + c (0xFFFFFFFF for 0).", "leading-bit search",
                         first_leading_bit));
-  {
-    Probe p;
-    p.id = "u32-packunpack";
-    p.label = "u32 byte unpack/pack";
-    p.description =
-        "Eight independent u32 chains per invocation, 32 steps each per loop trip; a step unpacks the word's four "
-        "bytes with shifts and masks, adds e to each (wrapping within the byte) and packs them again: the bit "
-        "operations of unpack4xU8 / pack4xU8, written out (no builtin). A whole-word add of a per-chain operand "
-        "after each step carries across the bytes, so the bytes cannot be kept unpacked between steps (without "
-        "it a compiler folds the 32 steps into one add per byte, as LLVM does on lavapipe). e is odd, per chain "
-        "and per trip (hashed from the trip index), so every trip moves every byte. Counts results: 2 ops per "
-        "step (one unpack and one pack of a whole u32, since the compiler is free to merge the individual shifts "
-        "and masks; the add is not counted; 512 per invocation per loop trip), as webgpu-bench-core counts its "
-        "u32-packunpack, whose kernel lacks the add.";
-    p.kernel = "u32_packunpack";
-    p.metric = {"ops", "OP", "Byte unpacks and packs (each of a whole u32 counts 1; the add is not counted)"};
-    p.peak_class = "alu";
-    p.ops_per_iteration = 512;
-    p.work_note = "8 chains x 32 steps x (1 unpack + 1 pack) per invocation per loop trip";
-    p.reference = packunpack_ref;
-    v.push_back(std::move(p));
-  }
+  v.push_back(probe(
+      "u32-packunpack", "u32 byte unpack/pack",
+      "Eight independent u32 chains per invocation, 32 steps each per loop trip; a step unpacks the word's four "
+      "bytes with shifts and masks, adds e to each (wrapping within the byte) and packs them again: the bit "
+      "operations of unpack4xU8 / pack4xU8, written out (no builtin). A whole-word add of a per-chain operand "
+      "after each step carries across the bytes, so the bytes cannot be kept unpacked between steps (without "
+      "it a compiler folds the 32 steps into one add per byte, as LLVM does on lavapipe). e is odd, per chain "
+      "and per trip (hashed from the trip index), so every trip moves every byte. Counts results: 2 ops per "
+      "step (one unpack and one pack of a whole u32, since the compiler is free to merge the individual shifts "
+      "and masks; the add is not counted; 512 per invocation per loop trip), as webgpu-bench-core counts its "
+      "u32-packunpack, whose kernel lacks the add.",
+      "u32_packunpack", {"ops", "OP", "Byte unpacks and packs (each of a whole u32 counts 1; the add is not counted)"},
+      "alu", 512, "8 chains x 32 steps x (1 unpack + 1 pack) per invocation per loop trip", packunpack_ref));
 
   // Select, clamp and min/max (f32): the float_unary chains with a per-trip operand. Operands and
   // starts are on a 2^-11 grid, so select's chains are exact in f32; clamp and min/max contract

@@ -75,25 +75,6 @@ struct Stage {
   std::uint32_t workgroups = 1;
 };
 
-// Binds (binding, buffer) pairs to group 0 of the pipeline's automatic layout (only the bindings
-// that entry point uses).
-wgpu::BindGroup bind(gpu::Context& gpu, const wgpu::ComputePipeline& pipeline,
-                     std::initializer_list<std::pair<std::uint32_t, wgpu::Buffer>> buffers) {
-  std::vector<wgpu::BindGroupEntry> entries;
-  for (const auto& [binding, buffer] : buffers) {
-    wgpu::BindGroupEntry e;
-    e.binding = binding;
-    e.buffer = buffer;
-    e.size = buffer.GetSize();
-    entries.push_back(e);
-  }
-  wgpu::BindGroupDescriptor desc;
-  desc.layout = pipeline.GetBindGroupLayout(0);
-  desc.entryCount = entries.size();
-  desc.entries = entries.data();
-  return gpu.device().CreateBindGroup(&desc);
-}
-
 std::uint32_t groups_for(std::uint64_t items, std::uint32_t per_group) {
   return static_cast<std::uint32_t>((items + per_group - 1) / per_group);
 }
@@ -173,9 +154,20 @@ struct Builder {
     }
     return *p;
   }
-  // Reads `words` u32 back from a buffer.
-  static Expected<std::vector<std::uint32_t>> read_words(gpu::Context& g, const wgpu::Buffer& b, std::size_t words) {
-    return g.read_as<std::uint32_t>(b, 0, words);
+  // The shape most families share: one pass of `pipe` over `groups` workgroups with the workload's
+  // input at binding 0, its output at 1 and its parameters at 2.
+  void one_pass(const wgpu::ComputePipeline& pipe, const wgpu::Buffer& input, const wgpu::Buffer& output,
+                const wgpu::Buffer& params, std::uint32_t groups) {
+    w->input = input;
+    w->stages = {Stage{pipe, bind_at(gpu, pipe, {{0, input}, {1, output}, {2, params}}), groups}};
+  }
+  // The output is the first `words` u32 of `buffer`.
+  void output_words(const wgpu::Buffer& buffer, std::size_t words) {
+    w->reader = [buffer, words](gpu::Context& g) -> Expected<LogicalOutput> {
+      auto got = g.read_as<std::uint32_t>(buffer, 0, words);
+      if (!got) return std::move(got).error();
+      return LogicalOutput{std::move(*got), {}};
+    };
   }
   Expected<std::unique_ptr<TechniqueWorkload>> finish() {
     if (error) return std::move(*error);
@@ -215,16 +207,11 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_workgroup(gpu::Context& gpu
   auto params = b.uniform(n, kWorkgroupSteps);
   auto pipe = b.pipeline(variant_source(v));
   if (b.error) return b.finish();
-  b.w->input = src;
-  b.w->stages = {Stage{pipe, bind(gpu, pipe, {{0, src}, {1, dst}, {2, params}}), groups}};
+  b.one_pass(pipe, src, dst, params, groups);
   b.w->model = WorkModel{.bytes_read = 4.0 * n, .bytes_written = 4.0 * n, .operations = static_cast<double>(n)};
   b.w->params = {{"elements", n}, {"steps_per_element", kWorkgroupSteps}, {"workgroup_size", wg},
                  {"workgroups", groups}, {"element", "u32"}, {"dispatches_per_repetition", 1}};
-  b.w->reader = [dst, n](gpu::Context& g) -> Expected<LogicalOutput> {
-    auto words = Builder::read_words(g, dst, n);
-    if (!words) return std::move(words).error();
-    return LogicalOutput{std::move(*words), {}};
-  };
+  b.output_words(dst, n);
   b.w->checked = fmt::format("all {} elements equal the CPU reference (16 u32 steps each) exactly", n);
   return b.finish();
 }
@@ -251,8 +238,7 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_layout(gpu::Context& gpu, V
   auto params = b.uniform(n, dt_bits);
   auto pipe = b.pipeline(variant_source(v));
   if (b.error) return b.finish();
-  b.w->input = src;
-  b.w->stages = {Stage{pipe, bind(gpu, pipe, {{0, src}, {1, dst}, {2, params}}), groups}};
+  b.one_pass(pipe, src, dst, params, groups);
   b.w->model = WorkModel{.bytes_read = 24.0 * n, .bytes_written = 12.0 * n, .operations = static_cast<double>(n)};
   const char* shape = layout == ParticleLayout::Aos   ? "array of 32-byte structs"
                       : layout == ParticleLayout::Soa ? "eight arrays of f32 (field f at f*count+i)"
@@ -286,7 +272,7 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_tile(gpu::Context& gpu, Var
   auto pipe = b.pipeline(variant_source(v));  // one workgroup per tile: no size uniform needed
   if (b.error) return b.finish();
   b.w->input = src;
-  b.w->stages = {Stage{pipe, bind(gpu, pipe, {{0, src}, {1, dst}}), tiles}};
+  b.w->stages = {Stage{pipe, bind_at(gpu, pipe, {{0, src}, {1, dst}}), tiles}};
   b.w->model = WorkModel{.bytes_read = 4.0 * static_cast<double>(cells),
                          .bytes_written = 4.0 * static_cast<double>(cells),
                          .operations = static_cast<double>(cells)};
@@ -325,8 +311,7 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_reduction(gpu::Context& gpu
   auto params = b.uniform(segments, length);
   auto pipe = b.pipeline(variant_source(v));
   if (b.error) return b.finish();
-  b.w->input = src;
-  b.w->stages = {Stage{pipe, bind(gpu, pipe, {{0, src}, {1, dst}, {2, params}}), groups}};
+  b.one_pass(pipe, src, dst, params, groups);
   const double values = static_cast<double>(segments) * length;
   b.w->model = WorkModel{.bytes_read = 4.0 * values, .bytes_written = 4.0 * segments, .operations = values};
   const char* how = v == Variant::ReductionSerial      ? "one invocation sums a segment in order"
@@ -336,11 +321,7 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_reduction(gpu::Context& gpu
                  {"technique", how}, {"workgroup_size", v == Variant::ReductionSerial ? 64 : 256},
                  {"workgroups", groups}, {"output", "one sum per segment (not a global sum)"},
                  {"dispatches_per_repetition", 1}};
-  b.w->reader = [dst, segments](gpu::Context& g) -> Expected<LogicalOutput> {
-    auto words = Builder::read_words(g, dst, segments);
-    if (!words) return std::move(words).error();
-    return LogicalOutput{std::move(*words), {}};
-  };
+  b.output_words(dst, segments);
   b.w->checked = fmt::format("all {} segment sums ({} values each) equal the CPU reference exactly", segments,
                              length);
   return b.finish();
@@ -361,18 +342,14 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_branch(gpu::Context& gpu, V
   auto pipe = b.pipeline(variant_source(v));
   if (b.error) return b.finish();
   b.w->input = vbuf;
-  b.w->stages = {Stage{pipe, bind(gpu, pipe, {{0, vbuf}, {1, mbuf}, {2, dst}, {3, params}}), groups}};
+  b.w->stages = {Stage{pipe, bind_at(gpu, pipe, {{0, vbuf}, {1, mbuf}, {2, dst}, {3, params}}), groups}};
   const double choices = static_cast<double>(n) * kBranchSteps * 4;
   b.w->model = WorkModel{.bytes_read = 20.0 * n, .bytes_written = 16.0 * n, .operations = choices};
   b.w->params = {{"elements", n}, {"element", "vec4<u32>"}, {"steps", kBranchSteps},
                  {"choices_per_element", kBranchSteps * 4},
                  {"technique", v == Variant::BranchVec4Select ? "both arms, vector select()" : "four scalar if/else"},
                  {"workgroup_size", 64}, {"workgroups", groups}, {"dispatches_per_repetition", 1}};
-  b.w->reader = [dst, n](gpu::Context& g) -> Expected<LogicalOutput> {
-    auto words = Builder::read_words(g, dst, static_cast<std::size_t>(n) * 4);
-    if (!words) return std::move(words).error();
-    return LogicalOutput{std::move(*words), {}};
-  };
+  b.output_words(dst, static_cast<std::size_t>(n) * 4);
   b.w->checked = fmt::format("all {} vec4 results ({} component choices each) equal the CPU reference exactly", n,
                              kBranchSteps * 4);
   return b.finish();
@@ -399,9 +376,9 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_atomic(gpu::Context& gpu, V
   auto merge = b.pipeline(src, "merge");
   if (b.error) return b.finish();
   b.w->input = kbuf;
-  b.w->stages = {Stage{reset, bind(gpu, reset, {{1, bins}}), 1},
-                 Stage{count, bind(gpu, count, {{0, kbuf}, {1, bins}, {3, params}}), groups},
-                 Stage{merge, bind(gpu, merge, {{1, bins}, {2, hist}}), 1}};
+  b.w->stages = {Stage{reset, bind_at(gpu, reset, {{1, bins}}), 1},
+                 Stage{count, bind_at(gpu, count, {{0, kbuf}, {1, bins}, {3, params}}), groups},
+                 Stage{merge, bind_at(gpu, merge, {{1, bins}, {2, hist}}), 1}};
   b.w->model = WorkModel{.bytes_read = 4.0 * n, .bytes_written = 4.0 * kHistogramBins,
                          .operations = static_cast<double>(n)};
   std::uint32_t in_zero = 0;
@@ -412,11 +389,7 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_atomic(gpu::Context& gpu, V
   b.w->params = {{"keys", n}, {"bins", kHistogramBins}, {"keys_in_bin_0", in_zero}, {"technique", how},
                  {"shards", shards}, {"workgroup_size", 256}, {"keys_per_invocation", 16}, {"workgroups", groups},
                  {"dispatches_per_repetition", 3}, {"repetition", "reset -> count -> merge"}};
-  b.w->reader = [hist](gpu::Context& g) -> Expected<LogicalOutput> {
-    auto words = Builder::read_words(g, hist, kHistogramBins);
-    if (!words) return std::move(words).error();
-    return LogicalOutput{std::move(*words), {}};
-  };
+  b.output_words(hist, kHistogramBins);
   b.w->checked = fmt::format("the 32-bin histogram of {} keys ({} in bin 0) equals the CPU reference exactly after "
                              "the last repetition's reset, count and merge", n, in_zero);
   return b.finish();
@@ -435,8 +408,7 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_chain(gpu::Context& gpu, Va
   auto params = b.uniform(kStart, hops);
   auto pipe = b.pipeline(variant_source(v));
   if (b.error) return b.finish();
-  b.w->input = chain;
-  b.w->stages = {Stage{pipe, bind(gpu, pipe, {{0, chain}, {1, result}, {2, params}}), 1}};
+  b.one_pass(pipe, chain, result, params, 1);
   b.w->model = WorkModel{.bytes_read = 4.0 * hops, .bytes_written = 4.0, .operations = static_cast<double>(hops)};
   b.w->params = {{"buffer_bytes", static_cast<std::uint64_t>(words) * 4}, {"words", words}, {"hops", hops},
                  {"start", kStart}, {"invocations", 1}, {"permutation", "seeded single cycle (Sattolo)"},
@@ -444,11 +416,7 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_chain(gpu::Context& gpu, Va
                   "ns_per_hop = 1e9 / (hops/s): amortised nanoseconds per hop, including loop and dispatch cost; "
                   "not a physical memory-cycle time"},
                  {"dispatches_per_repetition", 1}};
-  b.w->reader = [result](gpu::Context& g) -> Expected<LogicalOutput> {
-    auto w = Builder::read_words(g, result, 1);
-    if (!w) return std::move(w).error();
-    return LogicalOutput{std::move(*w), {}};
-  };
+  b.output_words(result, 1);
   b.w->checked = fmt::format("the index after {} dependent hops from {} equals the CPU walk of the same "
                              "single-cycle permutation", hops, kStart);
   return b.finish();
