@@ -7,6 +7,7 @@
 #   bench/h200.sh part1   default suite (robust and --no-robustness), experimental rows, CUDA reference
 #   bench/h200.sh part2   memory suite at 256 and 512 MiB, host CPU suite
 # WGB_H200_SKIP="name ..." leaves out the named steps (e.g. "memory-512 host" when device time is short).
+# WGB_H200_REPRO="" runs the default suite without its second process (the call's time is short).
 # The markdown table is made here afterwards by bench/h200_table.py from the archive's JSON files.
 set -uo pipefail
 part=${1:-part1}
@@ -50,7 +51,8 @@ case "$part" in
     step devices wgb devices --json
     step devices-experimental wgb devices --experimental
     # --repro: the whole procedure again in a second process (docs/method.md#reproducibility).
-    step default wgb run --quiet --repro --json "$res/default.json" --csv "$res/default.csv"
+    # shellcheck disable=SC2086  # an empty WGB_H200_REPRO must vanish
+    step default wgb run --quiet ${WGB_H200_REPRO---repro} --json "$res/default.json" --csv "$res/default.csv"
     step no-robustness wgb run --quiet --no-robustness --json "$res/no-robustness.json"
     # Like with like: the CUDA reference streams 1 GiB buffers, so the bandwidth probes run at 1 GiB too.
     step bandwidth-1g wgb run --quiet --bandwidth-mib 1024 --filter 'read-linear,write-linear,read-gather-*,write-scatter-*' --json "$res/bandwidth-1g.json"
