@@ -372,6 +372,7 @@ struct Run {
       for (const PointSpec& at : curves[c].points) {
         if (cancelled()) break;
         if (!tm || tm->size() != at.threads) {
+          tm.reset();  // the old team ends (and gives the caller back its CPUs) before a new one starts
           auto made = team(at.threads);
           if (!made) return std::move(made).error();
           tm = std::move(*made);

@@ -7,10 +7,26 @@
 
 #include <chrono>
 #include <cstring>
+#include <mutex>
 
 namespace wgb::host {
 
 namespace {
+
+// The calling thread's affinity before the first pinning team, restored when the last one ends,
+// whatever order the teams end in (a team made while another still lives finds the caller already
+// pinned; restoring what each team found would leave the caller pinned, and every process it starts,
+// such as --repro's second process, would inherit one CPU). Teams are made by one thread.
+struct CallerMask {
+  std::mutex mutex;
+  int teams = 0;
+  cpu_set_t original{};
+  bool saved = false;
+};
+CallerMask& caller_mask() {
+  static CallerMask m;
+  return m;
+}
 
 inline void cpu_relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
@@ -93,14 +109,14 @@ Expected<std::unique_ptr<ThreadTeam>> ThreadTeam::create(unsigned threads, std::
   std::unique_ptr<ThreadTeam> team(new ThreadTeam(threads, std::move(cpus)));
   team->pin_errors_.assign(threads, {});
   if (team->pinned()) {
-    // Member 0 is the caller: remember its mask so the team leaves it as it found it.
-    cpu_set_t old;
-    CPU_ZERO(&old);
-    if (pthread_getaffinity_np(pthread_self(), sizeof(old), &old) == 0) {
-      team->caller_mask_.resize(sizeof(old));
-      std::memcpy(team->caller_mask_.data(), &old, sizeof(old));
-      team->restore_caller_ = true;
+    // Member 0 is the caller: the first pinning team remembers its mask, the last one restores it.
+    auto& m = caller_mask();
+    std::lock_guard lock(m.mutex);
+    if (m.teams++ == 0) {
+      CPU_ZERO(&m.original);
+      m.saved = pthread_getaffinity_np(pthread_self(), sizeof(m.original), &m.original) == 0;
     }
+    team->restore_caller_ = true;
     team->pin_errors_[0] = pin_self(team->cpus_[0]);
   }
   team->threads_.reserve(threads - 1);
@@ -120,9 +136,9 @@ ThreadTeam::~ThreadTeam() {
   generation_.notify_all();
   threads_.clear();  // jthread joins
   if (restore_caller_) {
-    cpu_set_t old;
-    std::memcpy(&old, caller_mask_.data(), sizeof(old));
-    pthread_setaffinity_np(pthread_self(), sizeof(old), &old);
+    auto& m = caller_mask();
+    std::lock_guard lock(m.mutex);
+    if (--m.teams == 0 && m.saved) pthread_setaffinity_np(pthread_self(), sizeof(m.original), &m.original);
   }
 }
 

@@ -54,8 +54,7 @@ class ThreadTeam {
   unsigned size_ = 1;
   std::vector<int> cpus_;
   bool spin_ = true;
-  bool restore_caller_ = false;
-  std::vector<unsigned char> caller_mask_;  // the caller's affinity before pinning, restored after
+  bool restore_caller_ = false;  // this team pinned the caller: it counts among the pinning teams
   const std::function<void(unsigned)>* task_ = nullptr;
   std::atomic<std::uint64_t> generation_{0};
   std::atomic<unsigned> remaining_{0};
