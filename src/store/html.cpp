@@ -580,6 +580,8 @@ std::string run_page(const StoredRun& run, const std::vector<ClassDistribution>&
       const std::string reason = !r.unranked_reason.empty() ? r.unranked_reason : s.unranked_reason;
       if (!reason.empty()) why = fmt::format("<div class=\"why\">{}</div>", esc(reason));
     }
+    // A measured row that is not ok (suspect, throttled) says why beside its value.
+    if (r.status != "ok" && r.value > 0 && !r.message.empty()) why += fmt::format("<div class=\"why\">{}</div>", esc(r.message));
     b += fmt::format(
         "<tr><td class=\"id\"><a href=\"{}\">{}</a></td><td>{}{}{}</td><td class=\"{}\">{}</td><td class=\"n\">{}</td>"
         "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",

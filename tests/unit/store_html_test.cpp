@@ -127,6 +127,24 @@ TEST(StoreHtml, ARunAloneInItsClassIsNotComparedWithItself) {
   EXPECT_EQ(page.find("1 ranked runs"), std::string::npos);
 }
 
+// A suspect row (the second process disagreed, or a rate above a ceiling) shows its reason on the
+// run page, not only its value.
+TEST(StoreHtml, ASuspectRowSaysWhy) {
+  StoredRun run;
+  run.summary.id = 2;
+  run.summary.suite = "default";
+  run.summary.state = "complete";
+  run.summary.device_class = h200();
+  auto doc = test::synthetic_document();
+  doc.rows()[1].result.status = RowStatus::Suspect;
+  doc.rows()[1].result.message = "the second process disagrees beyond the dispersion (repro)";
+  doc.refresh();
+  run.document = doc.json();
+  const std::string page = html::run_page(run, {}, {});
+  EXPECT_NE(page.find("<div class=\"why\">the second process disagrees beyond the dispersion (repro)</div>"),
+            std::string::npos);
+}
+
 TEST(StoreHtml, RunCountsReadAsSentences) {
   EXPECT_EQ(html::runs_count_text(3, 0, 3), "3 runs match");
   EXPECT_EQ(html::runs_count_text(1, 0, 1), "1 run matches");
