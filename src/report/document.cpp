@@ -387,7 +387,16 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
     // Host documents before version 3 compared per-pass times: {first_ms, second_ms, dispersion_ms, agree}.
     if (c.verdict.empty() && j["repro"].contains("agree") && j["repro"]["agree"].is_boolean()) {
       c.verdict = j["repro"]["agree"].get<bool>() ? "agree" : "disagree";
+      double first_ms = 0, dispersion_ms = 0;
+      rp.get("first_ms", first_ms);
       rp.get("second_ms", c.second_time_ms);
+      rp.get("dispersion_ms", dispersion_ms);
+      c.second_status = "ok";  // only rows ok in both were compared
+      if (first_ms > 0 && c.second_time_ms > 0) {
+        c.ratio = first_ms / c.second_time_ms;  // second / first rate
+        c.difference = std::fabs(c.second_time_ms / first_ms - 1.0);
+        c.allowed = dispersion_ms / first_ms;
+      }
       c.reason = "compared by the per-pass times within the larger IQR (a version 2 host document)";
     }
     row.repro = c;

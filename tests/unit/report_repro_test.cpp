@@ -102,6 +102,9 @@ TEST(Repro, VersionTwoHostRowsReadWithTheirVerdict) {
   ASSERT_TRUE(row->repro);
   EXPECT_EQ(row->repro->verdict, "disagree");
   EXPECT_DOUBLE_EQ(row->repro->second_time_ms, 1.3);
+  EXPECT_NEAR(row->repro->difference, 0.3, 1e-12);  // the second run's time 30 % longer
+  EXPECT_NEAR(row->repro->allowed, 0.1, 1e-12);     // the IQR, relative to the first run's time
+  EXPECT_NEAR(row->repro->ratio, 1 / 1.3, 1e-12);
   j["repro"]["agree"] = true;
   EXPECT_EQ(row_from_json(j)->repro->verdict, "agree");
 }
