@@ -646,7 +646,9 @@ std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
     std::string ratio = va > 0 && vb > 0 ? fmt::format("{:.3f}", vb / va) : "-";
     auto cell = [](const DocRow* r) {
       if (r == nullptr) return std::string("-");
-      return r->value > 0 ? esc(format_value(r->value, r->unit)) : esc(r->status);
+      if (!(r->value > 0)) return esc(r->status);
+      // A measured row that is not ok (suspect, throttled) keeps its status beside the value.
+      return esc(format_value(r->value, r->unit)) + (r->status == "ok" ? "" : status_badge(r->status, false));
     };
     b += fmt::format(
         "<tr><td class=\"id\"><a href=\"{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td>"

@@ -143,6 +143,12 @@ TEST(StoreHtml, ASuspectRowSaysWhy) {
   const std::string page = html::run_page(run, {}, {});
   EXPECT_NE(page.find("<div class=\"why\">the second process disagrees beyond the dispersion (repro)</div>"),
             std::string::npos);
+  // Compared with another run, it keeps its status beside its value.
+  StoredRun other = run;
+  other.summary.id = 3;
+  other.document = test::synthetic_document().json();
+  const std::string compared = html::compare_page(run, other);
+  EXPECT_NE(compared.find("<span class=\"badge bad\">suspect</span>"), std::string::npos);
 }
 
 TEST(StoreHtml, RunCountsReadAsSentences) {
