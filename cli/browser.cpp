@@ -20,7 +20,7 @@
 #include "browser/against_native.hpp"
 #include "browser/cdp.hpp"
 #include "cli/common.hpp"
-#include "cli/filter.hpp"
+#include "catalog/select.hpp"
 #include "cli/session.hpp"
 #include "cli/terminal.hpp"
 #include "report/document.hpp"
@@ -136,7 +136,7 @@ struct PageResult {
 
 int browser_command(const BrowserFlags& f) {
   if (f.filter_given) {
-    if (auto st = require_globs(f.filter); !st) return fail(st.error());
+    if (auto st = catalog::require_globs(f.filter); !st) return fail(st.error());
   }
   const Interrupt stop(/*also_sigterm=*/true);
   TempDir tmp;

@@ -12,18 +12,7 @@
 
 namespace wgb::cli {
 
-int exit_code_for(const Error& e) {
-  switch (e.kind) {
-    case ErrorKind::Usage:
-    case ErrorKind::Compile: return kExitUsage;
-    case ErrorKind::NoAdapter: return kExitNoAdapter;
-    case ErrorKind::DeviceLost:
-    case ErrorKind::GpuError: return kExitDeviceLost;
-    case ErrorKind::Io: return kExitIo;
-    case ErrorKind::Cancelled: return kExitCancelled;
-    default: return kExitBenchmarkFailed;
-  }
-}
+int exit_code_for(const Error& e) { return frontend::exit_code_for(e.kind); }
 
 int fail(const Error& e) {
   std::string msg = e.message;

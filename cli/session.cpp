@@ -256,6 +256,59 @@ report::ReproSummary Session::reproduce(report::ResultDocument& doc, double tole
   return summary;
 }
 
+Status TerminalFrontEnd::started(frontend::Job& job) {
+  // An unwritable file fails before any work.
+  if (auto st = s_.write_first(job.document()); !st) return st;
+  const gpu::Context* gpu = job.device();
+  // Informational, like the bar: only where the bar is drawn (a terminal, or --progress). Two short
+  // lines rather than one that wraps: the driver string alone can fill a terminal.
+  if (gpu != nullptr && s_.display().enabled()) {
+    const auto& a = gpu->adapter();
+    std::cerr << fmt::format("adapter: {} ({}, {}), robustness {}, clock {}\n  driver: {}\n",
+                             a.device.empty() ? a.description : a.device, a.backend, a.adapter_type,
+                             gpu->options().robustness ? "on" : "off",
+                             gpu->has_timestamps() ? "gpu-timestamp" : "wall-clock", a.driver);
+  }
+  return ok();
+}
+
+void TerminalFrontEnd::header(const std::string& table_header) {
+  if (layout_.stream_table) std::cout << table_header << std::flush;
+}
+
+void TerminalFrontEnd::begin(std::size_t count, std::vector<double> estimates_s) {
+  if (layout_.bar) s_.display().begin(count, std::move(estimates_s));
+}
+
+void TerminalFrontEnd::row(const BenchmarkResult& row, const std::string& table_line, const std::string& progress_line,
+                           const report::ResultDocument& doc) {
+  s_.write(doc);  // after every row, atomically
+  // Each row is printed on stdout as it completes, in columns sized up front; where stdout is not
+  // the terminal the bar is on (or there is no table), the row's one-line summary is shown above
+  // the bar too.
+  static const bool stdout_is_terminal = ::isatty(STDOUT_FILENO) != 0;
+  auto print = [&] {
+    if (layout_.stream_table) std::cout << table_line << std::flush;
+  };
+  const bool note = row.status != RowStatus::Cancelled && (!layout_.stream_table || !stdout_is_terminal);
+  if (!layout_.bar) {
+    print();
+    return;
+  }
+  if (note && layout_.notes_without_bar && !s_.display().enabled()) s_.note(progress_line);
+  s_.display().on_result(row.index, note ? progress_line : "", print);
+}
+
+void TerminalFrontEnd::end(bool completed) {
+  if (!layout_.bar) return;
+  // Only a run that completed reaches 100 %; an interrupted one stops drawing where it was.
+  if (completed) {
+    s_.display().finish();
+  } else {
+    s_.display().stop();
+  }
+}
+
 int submit_exit_code(const Error& e) {
   // The client's own check of the document before anything is sent, and a malformed URL, are the
   // user's input; everything after the request left (no connection, an HTTP error) is the network.

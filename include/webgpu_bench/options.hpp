@@ -71,6 +71,9 @@ struct SuiteOptions {
   std::uint64_t working_set_bytes = 0;
   // Ceilings measured earlier on this adapter, for the plausibility check (`run --ceilings`).
   std::optional<MeasuredCeilings> measured_ceilings;
+  // Run the selection in reverse order: a rate that moves with its position in the run is not a
+  // property of the kernel (`run --reverse`, the order-independence check).
+  bool reverse = false;
   CancelToken cancel;
   std::function<void(const ProgressEvent&)> on_progress;
 };

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -98,6 +99,28 @@ struct MemoryRun {
   std::string end_state() const;          // "complete", "cancelled", "device-lost", "gpu-error", ...
 };
 
+// The suite, pull style: start() checks the options (usage errors) and sets the fixture up (a fixture
+// that cannot be set up makes every row "not run", with the reason); next() runs the next phase
+// through the one driver and returns its row, nullopt at the end.
+class MemorySuite {
+ public:
+  MemorySuite(gpu::Context& gpu, MemoryOptions options);
+  ~MemorySuite();
+  MemorySuite(const MemorySuite&) = delete;
+  MemorySuite& operator=(const MemorySuite&) = delete;
+  Status start();
+  std::optional<BenchmarkResult> next();
+  const MemoryRun& result() const;  // the rows so far, the working set, why it stopped
+  const MemoryOptions& options() const;
+  std::vector<BenchmarkResult> planned() const;  // the phases' rows before measurement (after start())
+  std::vector<double> estimates_s() const;       // per phase (after start())
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The whole suite in one call (MemorySuite until its end).
 MemoryRun run_memory(gpu::Context& gpu, const MemoryOptions& options);
 
 // Expected seconds per selected phase (transition, calibration, warm-up, sampling), for the
