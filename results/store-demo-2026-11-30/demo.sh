@@ -8,8 +8,8 @@ rm -f "${TMPDIR:-/tmp}"/store-demo.db*
 ./scripts/wgb serve --quiet --store "${TMPDIR:-/tmp}/store-demo.db" --listen 127.0.0.1:18480 & S1=$!
 ./scripts/wgb serve --quiet --store "${PG%/postgres}/wgb_demo" --listen 127.0.0.1:18481 & S2=$!
 sleep 2
-N=docs/results/store-demo-2026-11-30 F=docs/results/h200-2026-11-30/final A=docs/results/h200-2026-11-30/two-adapters
-DOCS="$N/lvp-run.json docs/results/lavapipe-2026-11-30/lvp-default.json $N/lvp-memory-16.json \
+N=results/store-demo-2026-11-30 F=results/h200-2026-11-30/final A=results/h200-2026-11-30/two-adapters
+DOCS="$N/lvp-run.json results/lavapipe-2026-11-30/lvp-default.json $N/lvp-memory-16.json \
   $N/vm-host-fma.json $N/vm-host-quick.json $F/part2/host.json \
   $F/part1/default.json $A/all.0.json $A/all.1.json $F/part1/no-robustness.json $F/part1/experimental.json \
   $F/part1/bandwidth-1g.json $F/part1/sweep-read-linear.json $F/part2/memory-256.json $F/part2/memory-512.json"
