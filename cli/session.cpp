@@ -58,8 +58,8 @@ void add_output_flags(CLI::App& cmd, OutputFlags& f, const OutputFlagSet& set) {
   }
   if (set.repro) {
     cmd.add_flag("--repro", f.repro,
-                 "Run everything again in a second process and flag rows where the two runs disagree by more than "
-                 "the reported dispersion (exit code 1 when any does)");
+                 "Run everything again in a second process and flag rows where the two runs disagree beyond their "
+                 "noise (docs/method.md#differ; exit code 1 when any does)");
     cmd.add_flag(report::kSecondRunFlag, f.second_run)->group("");  // hidden: set by --repro
   }
   if (set.submit) {

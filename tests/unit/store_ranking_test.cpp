@@ -1,5 +1,5 @@
 // Which way a leaderboard ranks (from the unit) and which runs it ranks at all (default options
-// only), on real documents from docs/results/ and on both databases.
+// only), on real documents from results/ and on both databases.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -22,7 +22,7 @@ using test::AdapterSpec;
 using test::make_document;
 
 const std::filesystem::path kResults =
-    test::source_root() / "docs" / "results";
+    test::source_root() / "results";
 
 json load(const std::string& relative) {
   std::ifstream in(kResults / relative);

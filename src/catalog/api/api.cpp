@@ -369,7 +369,7 @@ BenchmarkDefinition api_row(std::string id, std::string label, std::string descr
   d.sweep_parameters = {};
   if (sweep == Sweep::Size) d.sweep_parameters = {"size"};
   // Out of the default suite: on the 2-core CPU driver the family lengthened it by about a sixth
-  // (docs/results/api-cost-lavapipe-2026-12-01.md); `run --filter` selects it.
+  // (results/api-cost-lavapipe-2026-12-01.md); `run --filter` selects it.
   d.in_default_suite = false;
   return d;
 }
