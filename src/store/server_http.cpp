@@ -41,9 +41,11 @@ const char* status_text(int status) {
 }  // namespace
 
 std::optional<Head> read_head(std::string_view bytes, const Limits& limits) {
-  const auto end = bytes.find("\r\n\r\n");
-  if (end == std::string_view::npos || end > limits.max_header_bytes) {
-    if (bytes.size() <= limits.max_header_bytes) return std::nullopt;  // more to come
+  // A head that ends within the cap is read, however its bytes arrive: the verdict waits for the
+  // cap and the four bytes of the empty line, which may still complete a head ending at the cap.
+  const auto end = bytes.substr(0, limits.max_header_bytes + 4).find("\r\n\r\n");
+  if (end == std::string_view::npos) {
+    if (bytes.size() < limits.max_header_bytes + 4) return std::nullopt;  // more to come
     Head h;
     h.status = 431;
     h.reason = fmt::format("the request line and headers exceed {} bytes", limits.max_header_bytes);

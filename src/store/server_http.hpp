@@ -39,8 +39,9 @@ struct Head {
 };
 
 // The head of the request that starts `bytes`, once it has arrived whole: nullopt while it has
-// not (and is still within the header cap); a refused Head when it breaks a rule, e.g. 431 as soon
-// as `max_header_bytes` arrived without the empty line that ends a head.
+// not (and may still end within the header cap); a refused Head when it breaks a rule, e.g. 431
+// once `max_header_bytes` + 4 bytes arrived without the empty line that ends a head. The verdict
+// depends on the bytes only, never on how they were cut into reads.
 std::optional<Head> read_head(std::string_view bytes, const Limits& limits);
 
 // The request line and header lines (without the empty line that ends them). Strict where

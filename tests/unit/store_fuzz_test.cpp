@@ -213,9 +213,10 @@ std::string raw_request(Mutator& m, int i) {
 }
 
 // The request-head parser alone (src/store/server_http.hpp) under the same hostile bytes as the
-// server below, plus heads with bytes flipped: every input gets a verdict
-// the limits allow, and the input cut in random pieces gets nothing until the head is in, then the
-// verdict of the whole, whatever the pieces (the event thread reads whatever the socket gives).
+// server below, plus heads with bytes flipped and heads ending around the cap: every input gets a
+// verdict the limits allow, and the input cut in random pieces gets nothing until the head is in,
+// then the verdict of the whole, whatever the pieces (the event thread reads whatever the socket
+// gives).
 TEST(StoreFuzzParser, HostileHeadsGetTheVerdictOfTheWholeInAnyPieces) {
   const http::Limits limits{.max_header_bytes = 32 * 1024, .max_headers = 100, .max_body_bytes = 1u << 20};
   const std::set<int> refusals = {400, 411, 413, 417, 431, 505};
@@ -227,6 +228,10 @@ TEST(StoreFuzzParser, HostileHeadsGetTheVerdictOfTheWholeInAnyPieces) {
       bytes = post_request(m.next(i), i % 4 == 0);
     } else if (i % 2 == 1) {
       bytes = raw_request(m, i / 2);
+    } else if (i % 6 == 4) {  // a head that ends a few bytes either side of the cap
+      const std::string line = "GET /runs HTTP/1.1\r\nX-Pad: ";
+      const std::size_t end = limits.max_header_bytes - 6 + static_cast<std::size_t>(m.pick(13));
+      bytes = line + std::string(end - line.size(), 'p') + "\r\n\r\n";
     } else {  // a head with bytes flipped
       bytes = post_request(std::string(static_cast<std::size_t>(m.pick(3000)), 'x'), i % 4 == 0);
       const auto end = bytes.find("\r\n\r\n") + 4;
@@ -249,11 +254,14 @@ TEST(StoreFuzzParser, HostileHeadsGetTheVerdictOfTheWholeInAnyPieces) {
       EXPECT_LE(all->body, limits.max_body_bytes) << "input " << i;
       EXPECT_FALSE(all->method.empty() || all->target.empty()) << "input " << i;
     }
-    // Only the first max_header_bytes + 4 bytes can decide: pieces up to there (and one past).
+    // Only the first max_header_bytes + 4 bytes can decide: pieces up to there (and one past),
+    // one byte at a time around the cap.
     const std::size_t decided = std::min(bytes.size(), limits.max_header_bytes + 5);
+    const std::size_t near_cap = limits.max_header_bytes - 8;
     bool seen = false;
     for (std::size_t at = 0; at < decided;) {
-      at = std::min(decided, at + 1 + static_cast<std::size_t>(m.pick(700)));
+      at = at >= near_cap ? at + 1 : std::min(near_cap, at + 1 + static_cast<std::size_t>(m.pick(700)));
+      at = std::min(decided, at);
       const auto h = http::read_head(std::string_view(bytes).substr(0, at), limits);
       if (!h) {
         EXPECT_FALSE(seen) << "input " << i << ": a verdict after " << at << " bytes was taken back";

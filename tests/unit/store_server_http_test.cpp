@@ -102,17 +102,23 @@ TEST(StoreServerHttp, OversizedHeadsAndBodiesAreRefusedFromTheHead) {
   const Head over = whole(at_cap + "a\r\n\r\n");
   EXPECT_EQ(over.status, 431);
   EXPECT_EQ(over.reason, "the request line and headers exceed 1024 bytes");
-  // A head that never ends is refused.
+  // A head that never ends is refused once the cap and the end's four bytes are in.
+  EXPECT_FALSE(read_head(std::string(kLimits.max_header_bytes + 3, 'a'), kLimits).has_value());
+  EXPECT_EQ(status_of(std::string(kLimits.max_header_bytes + 4, 'a')), 431);
   EXPECT_EQ(status_of(std::string(100000, 'a')), 431);
 }
 
 // Whatever the pieces a request arrives in, the verdict is the one of the whole request, and it
-// comes with the byte that completes the head, not before.
+// comes with the byte that completes the head, not before. (A head ending within the cap used to be
+// refused when the bytes up to the cap arrived before its last few.)
 TEST(StoreServerHttp, SlowAndPartialInputGetsTheVerdictOfTheWhole) {
+  const std::string line = "POST /api/v1/results HTTP/1.1\r\nX: ";
+  const std::string at_cap = line + std::string(kLimits.max_header_bytes - line.size() - 20, 'a') +
+                             "\r\nContent-Length: 3\r\n\r\n{}\n";
   for (const std::string& request :
        {std::string("GET /runs HTTP/1.1\r\nHost: slow\r\n\r\n"),
         std::string("POST / HTTP/1.1\r\nContent-Length: 4\r\n\r\n{}{}"),
-        std::string("GET / HTTP/1.1\r\nX: \x7f\r\n\r\n")}) {
+        at_cap, std::string("GET / HTTP/1.1\r\nX: \x7f\r\n\r\n"), std::string(2000, 'b')}) {
     const Head all = whole(request);
     std::size_t first = 0;  // the first prefix with a verdict
     for (std::size_t n = 1; n <= request.size(); ++n) {
@@ -123,7 +129,9 @@ TEST(StoreServerHttp, SlowAndPartialInputGetsTheVerdictOfTheWhole) {
       EXPECT_EQ(h->head_bytes, all.head_bytes) << n;
       EXPECT_EQ(h->body, all.body) << n;
     }
-    EXPECT_EQ(first, all.head_bytes) << request.substr(0, 40);
+    const std::size_t expected =
+        all.refused() && all.head_bytes == 0 ? kLimits.max_header_bytes + 4 : all.head_bytes;
+    EXPECT_EQ(first, expected) << request.substr(0, 40);
   }
   // Nothing, or a line without its end: more to come.
   EXPECT_FALSE(read_head("", kLimits).has_value());
