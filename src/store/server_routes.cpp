@@ -6,6 +6,7 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <regex>
 
@@ -28,7 +29,7 @@ constexpr const char* kCsp =
 
 // Patterns stay bounded ({1,18}, {1,64}): std::regex matches recursively, and a path may be as
 // long as the header cap.
-const std::vector<Route> kRoutes = {
+constexpr std::array<Route, 15> kRoutes = {{
     {"GET", "/healthz", "health", health},
     {"POST", "/api/v1/results", "submit", api_submit},
     {"GET", "/api/v1/results", "results", api_results},
@@ -44,7 +45,7 @@ const std::vector<Route> kRoutes = {
     {"GET", "/runs", "runs", page_runs},
     {"GET", R"(/runs/(\d{1,18}))", "run", page_run},
     {"GET", "/compare", "compare", page_compare},
-};
+}};
 
 const std::vector<std::regex>& patterns() {
   static const std::vector<std::regex> compiled = [] {
@@ -96,7 +97,7 @@ class MemoryStream final : public httplib::Stream {
 
 }  // namespace
 
-const std::vector<Route>& route_table() { return kRoutes; }
+std::span<const Route> route_table() { return kRoutes; }
 
 Resolved resolve(std::string_view method, const std::string& path) {
   Resolved r;

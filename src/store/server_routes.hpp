@@ -10,6 +10,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,7 +29,7 @@ struct Route {
 };
 
 // Every route, in the order they are tried (the first match answers).
-const std::vector<Route>& route_table();
+std::span<const Route> route_table();
 
 // What a method and path come to: a route and its captures, else 404, or 405 when the path has
 // routes of other methods only (`allow` lists them for the Allow header, e.g. "GET, HEAD").
