@@ -45,7 +45,7 @@ struct RunFlags {
   bool filter_given = false;  // --filter was on the command line (even empty)
   OutputFlags out;
   SamplingOptions sampling;
-  std::uint64_t bandwidth_mib = 64;
+  std::uint64_t bandwidth_mib = defaults::run::kBandwidthBytes >> 20;
   std::uint32_t compute_threads = 0;
   std::string ceilings_path;  // --ceilings: measured ceilings of this adapter for the plausibility check
   bool reverse = false;       // --reverse: the selection in reverse order
