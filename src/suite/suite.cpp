@@ -245,10 +245,7 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
   }
   row.validation = *checked;
   apply_plausibility(row, *ctx, options.measured_ceilings);
-  if (record->flagged_throttled) {
-    row.status = RowStatus::Throttled;
-    row.message = throttle_message(row, options.sampling.throttle_ratio, ctx->adapter().adapter_type == "cpu");
-  }
+  apply_throttle_verdict(row, *record, options.sampling.throttle_ratio, ctx->adapter().adapter_type == "cpu");
   return finish_row(row);
 }
 
