@@ -1103,6 +1103,50 @@ void run_copy_d2d(Env& env, Result& r) {
   r.detail = fmt("all %zu words of the destination hold the source's hashed data", words);
 }
 
+// The same copy through cudaMemcpyBatchAsync with cudaMemcpyFlagPreferOverlapWithCompute, the hint
+// that asks for a copy engine rather than the SMs (an experiment for copy-buffer-to-buffer: a
+// Vulkan driver may run vkCmdCopyBuffer on a copy engine). The hint may be ignored; the row says
+// what was asked, the rate says what happened. On the per-thread default stream, which the legacy
+// stream's timing events order around.
+void run_copy_d2d_ce_hint(Env& env, Result& r) {
+  const std::uint64_t bytes = env.opt.api_bytes;
+  const std::size_t words = bytes / 4;
+  describe_transfer(r, bytes, "cudaMemcpyBatchAsync device to device with cudaMemcpyFlagPreferOverlapWithCompute "
+                              "(a copy-engine hint), 8 back to back per timing (CUDA events)");
+  r.work_per_launch = 2.0 * static_cast<double>(bytes);
+  DeviceArray<std::uint32_t> src(words), dst(words);
+  fill_hashed_kernel<<<4096, kBlock>>>(src.get(), words, kSeedA);
+  fill_hashed_kernel<<<4096, kBlock>>>(dst.get(), words, kSeedB);
+  WGB_CK_LAUNCH("fill_hashed_kernel");
+  void* dsts[1] = {dst.get()};
+  const void* srcs[1] = {src.get()};
+  std::size_t sizes[1] = {bytes};
+  cudaMemcpyAttributes attrs{};
+  attrs.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+  attrs.flags = cudaMemcpyFlagPreferOverlapWithCompute;
+  std::size_t attr_index[1] = {0};
+  constexpr int kPer = 8;
+  env.launches_per_sample = kPer;
+  try {
+    r.samples_ms = sample(env, 2, [&](int) {
+      WGB_CK(cudaMemcpyBatchAsync(dsts, srcs, sizes, 1, &attrs, attr_index, 1, cudaStreamPerThread));
+    });
+  } catch (...) {
+    env.launches_per_sample = 1;
+    throw;
+  }
+  env.launches_per_sample = 1;
+  WGB_CK(cudaDeviceSynchronize());
+  const auto back = dst.download(0, words);
+  const long long bad = first_wrong(back.data(), words, kSeedA);
+  if (bad >= 0) {
+    r.detail = fmt("word %lld of the destination does not hold the source's data", bad);
+    return;
+  }
+  r.valid = true;
+  r.detail = fmt("all %zu words of the destination hold the source's hashed data", words);
+}
+
 // Launch rate of the minimal kernel: 4096 launches of <<<1, 1>>> back to back per timing on CUDA
 // events (dispatch-overhead); the counter must equal the launches.
 void run_launch_rate(Env& env, Result& r) {
@@ -1278,6 +1322,8 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
       {"readback-pinned", "cudaMemcpy device to host into pinned memory", {}, run_transfer<false, true>},
       {"copy-device-to-device", "cudaMemcpyAsync device to device, read + write counted", {"copy-buffer-to-buffer"},
        run_copy_d2d},
+      {"copy-device-to-device-ce-hint", "cudaMemcpyBatchAsync device to device, copy-engine hint, read + write", {},
+       run_copy_d2d_ce_hint},
       {"launch-rate", "Back-to-back launches of a one-thread kernel", {"dispatch-overhead"}, run_launch_rate},
       {"sync-round-trip", "One-thread kernel launch + cudaStreamSynchronize", {"submit-latency"},
        run_sync_round_trip},
