@@ -31,7 +31,9 @@ struct Params {
 // The workgroup's current ticket and the one fetched ahead while the current block loads.
 var<workgroup> ticket: array<u32, 2>;
 
-// One invocation's fold of a block of buffer A (B below): steps of four loads 256 elements apart.
+// One invocation's fold of a block of buffer A (B below: the same body; a WGSL function cannot take
+// a storage pointer without a language extension some browsers lack, and a branch per load could
+// cost the loads in flight): steps of four loads 256 elements apart.
 // A step past the end (the last block of a size that is not a whole number of blocks) loads only
 // the elements that exist.
 fn block_a(first: u32, lane: u32) -> vec4<u32> {

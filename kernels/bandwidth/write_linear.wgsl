@@ -27,6 +27,7 @@ fn value(i: u32, seed: u32) -> vec4<u32> {
   return vec4<u32>(i, i ^ seed, ~i, i + seed);
 }
 
+// One invocation's stores of a block of buffer A (B below: the same body, as in read_linear.wgsl).
 fn block_a(first: u32, lane: u32, seed: u32) {
   for (var s = 0u; s < p.steps; s++) {
     let i = first + s * 1024u + lane;

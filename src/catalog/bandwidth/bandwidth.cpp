@@ -45,19 +45,12 @@ Expected<std::string> validate_gather(gpu::Context& g, const wgpu::ComputePipeli
   params.magic1 = want[1];
   params.passes = 1;
   g.write(uniform, 0, &params, sizeof(params));
-  const std::uint32_t zero[1024] = {};
-  g.write(sink, 0, zero, sizeof(zero));
+  clear_sink(g, sink);
   auto group = bind_buffers(g, pipeline, {a, sink, uniform});
   auto st = dispatch_once(g, pipeline, group, groups);
   g.write(uniform, 0, &restore, sizeof(restore));
   if (!st) return std::move(st).error();
-  auto got = g.read_as<std::uint32_t>(sink, (t & 255u) * 16, 4);
-  if (!got) return std::move(got).error();
-  const std::array<std::uint32_t, 4> have{(*got)[0], (*got)[1], (*got)[2], (*got)[3]};
-  if (have != want) {
-    return make_error(ErrorKind::Failed,
-                      fmt::format("invocation {} folded {}, expected {}", t, hex4(have), hex4(want)));
-  }
+  if (auto match = check_sink(g, sink, t, want, fmt::format("invocation {}", t)); !match) return std::move(match).error();
   return fmt::format("invocation {}'s XOR fold of its {} loads matched the host", t, loads);
 }
 

@@ -131,21 +131,15 @@ Expected<std::unique_ptr<Workload>> prepare_read_linear(PrepareContext& pc) {
       check.magic1 = want[1];
       check.passes = 2;
       g.write(uniform, 0, &check, sizeof(check));
-      const std::uint32_t zero[1024] = {};
-      g.write(sink, 0, zero, sizeof(zero));
+      clear_sink(g, sink);
       auto tickets = validation_dispatch(g, pipeline, group, l);
       ReadParams restore = params;
       restore.passes = static_cast<std::uint32_t>(knob);
       g.write(uniform, 0, &restore, sizeof(restore));
       if (!tickets) return std::move(tickets).error();
-      auto got = g.read_as<std::uint32_t>(sink, lane * 16, 4);
-      if (!got) return std::move(got).error();
-      const std::array<std::uint32_t, 4> have{(*got)[0], (*got)[1], (*got)[2], (*got)[3]};
-      if (have != want) {
-        return make_error(ErrorKind::Failed, fmt::format("invocation {} of block {} folded {}, expected {}", lane,
-                                                         block, hex4(have), hex4(want)));
-      }
-      checked += fmt::format("{}invocation {} of block {}", checked.empty() ? "" : " and ", lane, block);
+      const std::string who = fmt::format("invocation {} of block {}", lane, block);
+      if (auto match = check_sink(g, sink, lane, want, who); !match) return std::move(match).error();
+      checked += (checked.empty() ? "" : " and ") + who;
       handed_out = *tickets;
     }
     return fmt::format("the XOR folds of {} matched the host; {}", checked, handed_out);

@@ -58,7 +58,12 @@ KernelSpec alternating_spec(gpu::Context& gpu, const wgpu::ComputePipeline& pipe
 Status dispatch_once(gpu::Context& g, const wgpu::ComputePipeline& pipeline, const wgpu::BindGroup& group,
                      std::uint32_t groups);
 
-std::string hex4(const std::array<std::uint32_t, 4>& v);
+// The read validators point a kernel's sentinels at one invocation's fold; the kernel writes its
+// fold into its sink slot only on a match. clear_sink empties the sink (256 vec4) before such a
+// dispatch; check_sink then compares slot `slot` with `want` ("<who> folded X, expected Y" when not).
+void clear_sink(gpu::Context& g, const wgpu::Buffer& sink);
+Status check_sink(gpu::Context& g, const wgpu::Buffer& sink, std::uint32_t slot, const std::array<std::uint32_t, 4>& want,
+                  const std::string& who);
 
 // The footprint parameters plausibility reads (src/suite/plausibility.cpp): the unique bytes two
 // consecutive dispatches touch decide whether a DRAM ceiling applies.
@@ -69,8 +74,8 @@ void add_footprint(nlohmann::json& p, std::uint64_t footprint);
 void set_passes_knob(KernelSpec& spec, const wgpu::Buffer& uniform, std::uint64_t offset, std::uint32_t max_passes);
 
 // Measures what launching and draining one dispatch of `spec`'s grid costs when it has no work (the
-// knob at 0 passes, every other binding as timed), and records it in spec.parameters as
-// `launch_ms` with `dispatches_per_repetition` 1. Call before make_kernel_workload, which writes the
+// knob at 0 passes, every other binding as timed; the fastest of three passes of 32), and records it
+// in spec.parameters as `launch_ms` with `dispatches_per_repetition` 1. Call before make_kernel_workload, which writes the
 // knob's initial value back.
 Status add_launch_cost(gpu::Context& gpu, KernelSpec& spec);
 
