@@ -177,16 +177,23 @@ Status run_sweep(const BenchmarkDefinition& def, const SuiteOptions& base, Sweep
     if (!measured(row)) continue;
     if (previous) {
       // Does the benchmark respond to the option? Its own parameters or its work model must change.
-      auto strip = [](nlohmann::json p) {
-        p.erase("sweep");
-        p.erase("repetitions_per_batch");
+      // What was measured is not an input: the calibrated knob and the launch rule's timings
+      // (docs/method.md#streaming) differ from run to run.
+      auto strip = [](nlohmann::json p, const std::string& knob) {
+        for (const char* measured : {"sweep", "repetitions_per_batch", "launch_ms", "dispatch_ms", "launch_share"}) {
+          p.erase(measured);
+        }
+        if (!knob.empty()) p.erase(knob);
         return p;
       };
-      const bool same_params = strip(previous->parameters) == strip(row.parameters);
-      // Operations scale with the calibrated loop count; compare them per knob step.
-      auto per_knob = [](const BenchmarkResult& r) { return r.work.operations / static_cast<double>(std::max<std::uint64_t>(r.knob, 1)); };
-      const bool same_work = previous->work.bytes_read == row.work.bytes_read &&
-                             previous->work.bytes_written == row.work.bytes_written && per_knob(*previous) == per_knob(row);
+      const bool same_params =
+          strip(previous->parameters, previous->knob_name) == strip(row.parameters, row.knob_name);
+      // Work scales with the calibrated knob (loop count, passes); compare it per knob step.
+      auto per_knob = [](const BenchmarkResult& r, double v) { return v / static_cast<double>(std::max<std::uint64_t>(r.knob, 1)); };
+      auto same = [&](double a, double b) { return per_knob(*previous, a) == per_knob(row, b); };
+      const bool same_work = same(previous->work.bytes_read, row.work.bytes_read) &&
+                             same(previous->work.bytes_written, row.work.bytes_written) &&
+                             same(previous->work.operations, row.work.operations);
       if (same_params && same_work) {
         spec.notes.push_back(fmt::format(
             "{} does not vary with the {}: its parameters and work model are the same at {} and {}; sweep stopped",

@@ -182,7 +182,11 @@ TEST(Cli, CtrlCKeepsTheRowsThatCompleted) {
   auto doc = nlohmann::json::parse(slurp(json));
   EXPECT_EQ(doc["state"], "cancelled");
   ASSERT_GE(doc["rows"].size(), 1u);
-  EXPECT_EQ(doc["rows"][0]["status"], "ok");
+  // Measured: ok, or launch-bound on a CPU driver's short dispatches (docs/method.md#streaming).
+  const auto& first = doc["rows"][0];
+  EXPECT_TRUE(first["status"] == "ok" ||
+              (first["status"] == "suspect" && first["message"].get<std::string>().starts_with("launch-bound")))
+      << first.dump();
   if (doc["rows"].size() > 1) {
     EXPECT_EQ(doc["rows"][1]["status"], "cancelled");
   }
