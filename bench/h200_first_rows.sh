@@ -24,32 +24,10 @@ out=${OUT:-$PWD/h200-out}
 work=${WGB_WORK:-/tmp/wgb-first-rows}
 res="$work/first-rows"
 mkdir -p "$res" "$out"
-log() { printf '[first-rows %s] %s\n' "$(date +%T)" "$*" | tee -a "$res/log.txt" >&2; }
-
-for f in .carry/*.deb; do dpkg -x "$f" / ; done
-ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-export LD_LIBRARY_PATH="$PWD/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-gpu_state() {
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw,clocks_throttle_reasons.active \
-    --format=csv,noheader >>"$res/gpu_state.csv" 2>&1
-}
-wgb() { ./scripts/wgb "$@"; }
-step() {  # step NAME CMD... : one step, its exit code and wall time; never aborts the batch
-  local name=$1; shift
-  local t0 t1 rc
-  case " ${WGB_H200_SKIP:-} " in *" $name "*) log "skip $name (WGB_H200_SKIP)"; return 0 ;; esac
-  t0=$(date +%s)
-  gpu_state
-  log "start $name: $*"
-  "$@" >"$res/$name.out" 2>"$res/$name.err"
-  rc=$?
-  t1=$(date +%s)
-  gpu_state
-  log "end $name rc=$rc wall=$((t1 - t0))s"
-  echo "$name $rc $((t1 - t0))" >>"$res/steps.txt"
-  tar -C "$work" -czf "$out/h200-first-rows.tgz" first-rows  # what completed comes back if cut off
-}
+tag=first-rows
+archive() { tar -C "$work" -czf "$out/h200-first-rows.tgz" first-rows; }
+# shellcheck source=bench/h200_steps.sh
+source bench/h200_steps.sh
 
 nvidia-smi >"$res/nvidia-smi.txt" 2>&1
 lscpu >"$res/lscpu.txt" 2>&1
@@ -72,5 +50,5 @@ if command -v python3 >/dev/null; then
   cp "$res/table.md" "$out/table.md"
   log "table: $out/table.md"
 fi
-tar -C "$work" -czf "$out/h200-first-rows.tgz" first-rows
+archive
 log "archive $out/h200-first-rows.tgz"
