@@ -16,7 +16,7 @@ struct Params {
   magic1: u32,
   passes: u32,  // whole-buffer passes per dispatch (the work knob)
   steps: u32,   // steps of four loads per invocation per block
-  pad0: u32,
+  run: u32,     // invocations whose loads of one step are contiguous: 256 on a GPU, 8 on a CPU
   pad1: u32,
 }
 @group(0) @binding(0) var<storage, read> src_a: array<vec4<u32>>;
@@ -33,22 +33,28 @@ var<workgroup> ticket: array<u32, 2>;
 
 // One invocation's fold of a block of buffer A (B below: the same body; a WGSL function cannot take
 // a storage pointer without a language extension some browsers lack, and a branch per load could
-// cost the loads in flight): steps of four loads 256 elements apart.
-// A step past the end (the last block of a size that is not a whole number of blocks) loads only
-// the elements that exist.
+// cost the loads in flight). A block is `run`-wide columns: invocation `lane` owns column
+// lane / run, and in each step loads four elements `run` apart at offset lane % run. With run 256
+// (a GPU) a step of the workgroup is 1024 consecutive elements, neighbouring invocations on
+// neighbouring addresses; with run 8 (a CPU driver, which runs a workgroup eight invocations at a
+// time, one group after another, when it has a barrier) each group streams its own contiguous
+// column. A step past the end (the last block of a size that is not a whole number of blocks)
+// loads only the elements that exist.
 fn block_a(first: u32, lane: u32) -> vec4<u32> {
   var acc = vec4<u32>(0u);
+  let r = p.run;
+  let base = first + (lane / r) * (r * 4u * p.steps) + lane % r;
   for (var s = 0u; s < p.steps; s++) {
-    let i = first + s * 1024u + lane;
-    if (i + 768u < p.count) {
+    let i = base + s * 4u * r;
+    if (i + 3u * r < p.count) {
       let a = src_a[i];
-      let b = src_a[i + 256u];
-      let c = src_a[i + 512u];
-      let d = src_a[i + 768u];
+      let b = src_a[i + r];
+      let c = src_a[i + 2u * r];
+      let d = src_a[i + 3u * r];
       acc = acc ^ ((a ^ b) ^ (c ^ d));
     } else {
       for (var j = 0u; j < 4u; j++) {
-        if (i + j * 256u < p.count) { acc = acc ^ src_a[i + j * 256u]; }
+        if (i + j * r < p.count) { acc = acc ^ src_a[i + j * r]; }
       }
     }
   }
@@ -57,17 +63,19 @@ fn block_a(first: u32, lane: u32) -> vec4<u32> {
 
 fn block_b(first: u32, lane: u32) -> vec4<u32> {
   var acc = vec4<u32>(0u);
+  let r = p.run;
+  let base = first + (lane / r) * (r * 4u * p.steps) + lane % r;
   for (var s = 0u; s < p.steps; s++) {
-    let i = first + s * 1024u + lane;
-    if (i + 768u < p.count) {
+    let i = base + s * 4u * r;
+    if (i + 3u * r < p.count) {
       let a = src_b[i];
-      let b = src_b[i + 256u];
-      let c = src_b[i + 512u];
-      let d = src_b[i + 768u];
+      let b = src_b[i + r];
+      let c = src_b[i + 2u * r];
+      let d = src_b[i + 3u * r];
       acc = acc ^ ((a ^ b) ^ (c ^ d));
     } else {
       for (var j = 0u; j < 4u; j++) {
-        if (i + j * 256u < p.count) { acc = acc ^ src_b[i + j * 256u]; }
+        if (i + j * r < p.count) { acc = acc ^ src_b[i + j * r]; }
       }
     }
   }

@@ -10,7 +10,7 @@ struct Params {
   seed: u32,
   passes: u32,  // whole-buffer passes per dispatch (the work knob)
   steps: u32,   // steps of four stores per invocation per block
-  pad0: u32,
+  run: u32,     // invocations whose stores of one step are contiguous (read_linear.wgsl)
   pad1: u32,
   pad2: u32,
 }
@@ -29,32 +29,36 @@ fn value(i: u32, seed: u32) -> vec4<u32> {
 
 // One invocation's stores of a block of buffer A (B below: the same body, as in read_linear.wgsl).
 fn block_a(first: u32, lane: u32, seed: u32) {
+  let r = p.run;
+  let base = first + (lane / r) * (r * 4u * p.steps) + lane % r;
   for (var s = 0u; s < p.steps; s++) {
-    let i = first + s * 1024u + lane;
-    if (i + 768u < p.count) {
+    let i = base + s * 4u * r;
+    if (i + 3u * r < p.count) {
       dst_a[i] = value(i, seed);
-      dst_a[i + 256u] = value(i + 256u, seed);
-      dst_a[i + 512u] = value(i + 512u, seed);
-      dst_a[i + 768u] = value(i + 768u, seed);
+      dst_a[i + r] = value(i + r, seed);
+      dst_a[i + 2u * r] = value(i + 2u * r, seed);
+      dst_a[i + 3u * r] = value(i + 3u * r, seed);
     } else {
       for (var j = 0u; j < 4u; j++) {
-        if (i + j * 256u < p.count) { dst_a[i + j * 256u] = value(i + j * 256u, seed); }
+        if (i + j * r < p.count) { dst_a[i + j * r] = value(i + j * r, seed); }
       }
     }
   }
 }
 
 fn block_b(first: u32, lane: u32, seed: u32) {
+  let r = p.run;
+  let base = first + (lane / r) * (r * 4u * p.steps) + lane % r;
   for (var s = 0u; s < p.steps; s++) {
-    let i = first + s * 1024u + lane;
-    if (i + 768u < p.count) {
+    let i = base + s * 4u * r;
+    if (i + 3u * r < p.count) {
       dst_b[i] = value(i, seed);
-      dst_b[i + 256u] = value(i + 256u, seed);
-      dst_b[i + 512u] = value(i + 512u, seed);
-      dst_b[i + 768u] = value(i + 768u, seed);
+      dst_b[i + r] = value(i + r, seed);
+      dst_b[i + 2u * r] = value(i + 2u * r, seed);
+      dst_b[i + 3u * r] = value(i + 3u * r, seed);
     } else {
       for (var j = 0u; j < 4u; j++) {
-        if (i + j * 256u < p.count) { dst_b[i + j * 256u] = value(i + j * 256u, seed); }
+        if (i + j * r < p.count) { dst_b[i + j * r] = value(i + j * r, seed); }
       }
     }
   }

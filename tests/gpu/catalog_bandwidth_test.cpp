@@ -132,7 +132,7 @@ TEST(CatalogBandwidth, StreamingProbesValidateAtAnyInvocationCount) {
   EXPECT_EQ((*g)->parameters().value("invocations", 0u), 4u * kMiB / 16 / (4 * steps));
   auto w = find("write-linear").prepare(pc);
   ASSERT_TRUE(w) << w.error().message;
-  const auto plan = bw::linear_plan(4 * kMiB, steps);
+  const auto plan = bw::linear_plan(4 * kMiB, steps, cpu ? bw::kCpuRun : bw::kGpuRun);
   EXPECT_EQ((*w)->parameters().value("invocations", 0u), plan.blocks * 256u);
   EXPECT_EQ((*w)->parameters().value("block_bytes", 0u), plan.block_bytes());
 }
@@ -240,14 +240,18 @@ TEST(CatalogBandwidth, ReadLinearKernelFoldsEveryBlockOnce) {
   ASSERT_TRUE(pipeline) << pipeline.error().message;
   auto sink = ctx->buffer(256 * 16, catalog::kStorage, "sink");
   ASSERT_TRUE(sink);
+  // The GPU's columns (256 invocations wide, one step per block) and a CPU driver's (8 wide, two
+  // steps per block).
+  for (const auto& plan : {bw::linear_plan(4 * 16384 + 48, 1), bw::linear_plan(2 * 32768 + 48, 2, bw::kCpuRun)})
   for (bool right : {true, false}) {
     LinearRig rig{ctx};
+    rig.plan = plan;
     rig.make();
-    // Lane 2 of the partial last block (block 4) of buffer A: its pass 0 and pass 2 folds are
-    // equal, so the sink gets the same value twice; block 4 of B is other data.
-    const auto want = bw::block_fold(4, 2, rig.plan, right ? 1 : 3);
+    // Lane 2 of the partial last block of buffer A (it loads the last element): its pass 0 and
+    // pass 2 folds are equal, so the sink gets the same value twice; that block of B is other data.
+    const auto want = bw::block_fold(rig.plan.blocks - 1, 2, rig.plan, right ? 1 : 3);
     const std::uint32_t params[8] = {rig.plan.count, rig.plan.blocks, want[0], want[1], rig.passes, rig.plan.steps,
-                                     0, 0};
+                                     rig.plan.run, 0};
     auto uniform = ctx->buffer_with(std::span<const std::uint32_t>(params), catalog::kUniform, "params");
     ASSERT_TRUE(uniform);
     const std::uint32_t zero[1024] = {};
@@ -271,7 +275,7 @@ TEST(CatalogBandwidth, WriteLinearKernelWritesEveryElementOfBothBuffers) {
   rig.passes = 2;
   rig.make();
   constexpr std::uint32_t kSeed = 77;
-  const std::uint32_t params[8] = {rig.plan.count, rig.plan.blocks, kSeed, rig.passes, rig.plan.steps, 0, 0, 0};
+  const std::uint32_t params[8] = {rig.plan.count, rig.plan.blocks, kSeed, rig.passes, rig.plan.steps, rig.plan.run, 0, 0};
   auto uniform = ctx->buffer_with(std::span<const std::uint32_t>(params), catalog::kUniform, "params");
   ASSERT_TRUE(uniform);
   auto group = bind_buffers(*ctx, *pipeline, {rig.a, rig.b, *uniform, rig.tickets, rig.next});
@@ -286,8 +290,9 @@ TEST(CatalogBandwidth, WriteLinearKernelWritesEveryElementOfBothBuffers) {
   rig.expect_tickets();
 }
 
-// The launch-bound rule on the real adapter: a 64 KiB read-linear held at one pass per dispatch is
-// little more than its launch and is flagged; 4 MiB calibrated to 20 ms dispatches is not.
+// The launch-bound rule on the real adapter: a 256-byte read-linear held at one pass per dispatch
+// is nothing but its launch and is flagged (even when other processes slow its dispatches several
+// times over the fastest empty one); 4 MiB calibrated to 20 ms dispatches is not.
 TEST(CatalogBandwidth, LaunchBoundRuleFlagsATinyDispatchAndNotABigOne) {
   WGB_GPU_OR_SKIP(ctx);
   auto run = [&](std::uint64_t bytes, double target_ms) {
@@ -303,7 +308,7 @@ TEST(CatalogBandwidth, LaunchBoundRuleFlagsATinyDispatchAndNotABigOne) {
     EXPECT_TRUE(st) << st.error().message;
     return rows.empty() ? BenchmarkResult{} : rows.front();
   };
-  const auto tiny = run(64 * 1024, 0.001);
+  const auto tiny = run(256, 0.001);
   EXPECT_EQ(tiny.knob, 1u);
   EXPECT_EQ(tiny.status, RowStatus::Suspect) << tiny.message << " " << tiny.parameters.dump();
   EXPECT_TRUE(tiny.message.starts_with("launch-bound")) << tiny.message;

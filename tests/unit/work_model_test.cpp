@@ -311,6 +311,25 @@ TEST(BandwidthTwins, LinearBlocksCoverTheBufferOnce) {
     for (std::uint32_t c = 0; c < 4; ++c) lane0[c] ^= gpu::filled_word(e * 4 + c, 5);
   }
   EXPECT_EQ(bw::block_fold(1, 0, odd, 5), lane0);
+  // Columns 8 wide (a CPU driver): lane 9 of block 0 at two steps per block owns column 1
+  // (elements 64-127) and loads 65, 73, 81, 89, then 97, 105, 113, 121; every element still once.
+  const auto cpu8 = bw::linear_plan(3 * 32768 + 48, 2, 8);
+  std::array<std::uint32_t, 4> lane9{};
+  for (std::uint64_t e : {65, 73, 81, 89, 97, 105, 113, 121}) {
+    for (std::uint32_t c = 0; c < 4; ++c) lane9[c] ^= gpu::filled_word(e * 4 + c, 5);
+  }
+  EXPECT_EQ(bw::block_fold(0, 9, cpu8, 5), lane9);
+  std::array<std::uint32_t, 4> all8{}, want8{};
+  for (std::uint32_t b = 0; b < cpu8.blocks; ++b) {
+    for (std::uint32_t lane = 0; lane < 256; ++lane) {
+      const auto f = bw::block_fold(b, lane, cpu8, 5);
+      for (int c = 0; c < 4; ++c) all8[c] ^= f[c];
+    }
+  }
+  for (std::uint64_t e = 0; e < cpu8.count; ++e) {
+    for (std::uint32_t c = 0; c < 4; ++c) want8[c] ^= gpu::filled_word(e * 4 + c, 5);
+  }
+  EXPECT_EQ(all8, want8);
 }
 
 TEST(BandwidthTwins, TicketsMustShowEveryBlockHandedOutOnce) {

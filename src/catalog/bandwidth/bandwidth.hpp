@@ -48,6 +48,7 @@ std::uint32_t gather_shift(std::uint32_t bits);
 struct LinearPlan {
   std::uint32_t count = 0;   // vec4 elements per buffer
   std::uint32_t steps = 1;   // steps per block
+  std::uint32_t run = 256;   // invocations whose accesses of one step are contiguous (the kernel's column width)
   std::uint32_t blocks = 0;  // blocks per buffer (the last one may be partial)
   std::uint64_t block_bytes() const { return std::uint64_t{steps} * 1024 * 16; }
 };
@@ -57,7 +58,12 @@ struct LinearPlan {
 // so the barrier per ticket costs little. The gather and scatter kernels size their grids by the
 // same number of steps per invocation.
 inline constexpr std::uint32_t kGpuBlockSteps = 1, kCpuBlockSteps = 64;
-LinearPlan linear_plan(std::uint64_t buffer_bytes, std::uint32_t steps);
+// A GPU's workgroup issues a step for all 256 invocations at once: one column of 1024 consecutive
+// elements keeps neighbouring invocations on neighbouring addresses. A CPU driver runs a workgroup
+// with a barrier eight invocations (one vector) at a time, one group after another: columns 8 wide
+// let each group stream its own contiguous stretch instead of 128 bytes every 4 KiB.
+inline constexpr std::uint32_t kGpuRun = 256, kCpuRun = 8;
+LinearPlan linear_plan(std::uint64_t buffer_bytes, std::uint32_t steps, std::uint32_t run = kGpuRun);
 // The largest pass count whose tickets (passes x blocks, plus one per workgroup) fit in 32 bits,
 // capped at 2^20.
 std::uint32_t max_passes(const LinearPlan& plan, std::uint32_t workgroups);

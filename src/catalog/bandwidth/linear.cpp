@@ -19,10 +19,10 @@ namespace wgb::catalog::bandwidth {
 namespace {
 
 struct ReadParams {
-  std::uint32_t count, blocks, magic0, magic1, passes, steps, pad0, pad1;
+  std::uint32_t count, blocks, magic0, magic1, passes, steps, run, pad1;
 };
 struct WriteParams {
-  std::uint32_t count, blocks, seed, passes, steps, pad0, pad1, pad2;
+  std::uint32_t count, blocks, seed, passes, steps, run, pad1, pad2;
 };
 // The pass 1 seed of write_linear.wgsl (pass q stores with seed ^ q * 0x9e3779b9).
 constexpr std::uint32_t kPassOneSeed = kStreamSeed ^ 0x9e3779b9u;
@@ -41,7 +41,7 @@ Expected<Linear> make_linear(PrepareContext& pc, const std::string& id) {
   Linear l;
   l.bytes = pc.options.bandwidth_bytes;
   if (auto st = check_size(pc.gpu, l.bytes, l.bytes); !st) return std::move(st).error();
-  l.plan = linear_plan(l.bytes, block_steps(pc.gpu));
+  l.plan = linear_plan(l.bytes, block_steps(pc.gpu), block_run(pc.gpu));
   l.grid = block_grid(pc, l.plan.blocks);
   auto pair = filled_pair(pc.gpu, l.bytes, id);
   if (!pair) return std::move(pair).error();
@@ -78,6 +78,7 @@ KernelSpec linear_spec(gpu::Context& gpu, const wgpu::ComputePipeline& pipeline,
                      {"shape", buffer_shape(l.bytes)},
                      {"access", "linear"},  // plausibility compares linear streams only
                      {"block_bytes", l.plan.block_bytes()},
+                     {"column_invocations", l.plan.run},
                      {"blocks_per_buffer", l.plan.blocks},
                      {"order", "blocks handed out in order by a ticket counter; passes alternate A, B, A, ..."}};
   add_footprint(spec.parameters, 2 * l.bytes);
@@ -106,7 +107,7 @@ Expected<std::unique_ptr<Workload>> prepare_read_linear(PrepareContext& pc) {
   if (!pipeline) return std::move(pipeline).error();
   auto sink = gpu.buffer(256 * 16, kStorage, id + " sink");
   if (!sink) return std::move(sink).error();
-  const ReadParams params{l->plan.count, l->plan.blocks, kMagic0, kMagic1, 1, l->plan.steps, 0, 0};
+  const ReadParams params{l->plan.count, l->plan.blocks, kMagic0, kMagic1, 1, l->plan.steps, l->plan.run, 0};
   auto uniform = gpu.buffer_with(std::span<const ReadParams>(&params, 1), kUniform, id + " params");
   if (!uniform) return std::move(uniform).error();
 
@@ -155,7 +156,7 @@ Expected<std::unique_ptr<Workload>> prepare_write_linear(PrepareContext& pc) {
   if (!l) return std::move(l).error();
   auto pipeline = gpu.pipeline(kernel_source("bandwidth/write_linear"), id);
   if (!pipeline) return std::move(pipeline).error();
-  const WriteParams params{l->plan.count, l->plan.blocks, kStreamSeed, 1, l->plan.steps, 0, 0, 0};
+  const WriteParams params{l->plan.count, l->plan.blocks, kStreamSeed, 1, l->plan.steps, l->plan.run, 0, 0};
   auto uniform = gpu.buffer_with(std::span<const WriteParams>(&params, 1), kUniform, id + " params");
   if (!uniform) return std::move(uniform).error();
 

@@ -30,6 +30,8 @@ std::uint32_t block_steps(const gpu::Context& gpu) {
   return gpu.adapter().adapter_type == "cpu" ? kCpuBlockSteps : kGpuBlockSteps;
 }
 
+std::uint32_t block_run(const gpu::Context& gpu) { return gpu.adapter().adapter_type == "cpu" ? kCpuRun : kGpuRun; }
+
 Grid stream_grid(PrepareContext& pc, std::uint64_t elements) {
   const std::uint64_t per_invocation = 4ull * block_steps(pc.gpu);
   return grid_of(pc, pc.options.compute_threads != 0 ? pc.options.compute_threads : elements / per_invocation);

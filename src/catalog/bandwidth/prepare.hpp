@@ -30,6 +30,8 @@ struct Grid {
 // pays a fixed cost per workgroup (measured on lavapipe: an empty dispatch of 4096 workgroups took
 // half as long as a gather pass over 64 MiB), kCpuBlockSteps.
 std::uint32_t block_steps(const gpu::Context& gpu);
+// The streaming kernels' column width (bandwidth.hpp, kGpuRun and kCpuRun) on this adapter.
+std::uint32_t block_run(const gpu::Context& gpu);
 
 // Grid of a grid-stride kernel over `elements` vec4: by default block_steps() steps of four
 // elements per invocation, as many invocations as that needs (1M at 64 MiB on a GPU, 16K on a CPU

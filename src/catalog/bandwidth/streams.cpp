@@ -35,10 +35,11 @@ std::uint32_t log2_exact(std::uint32_t power_of_two) {
 
 std::uint32_t gather_shift(std::uint32_t bits) { return bits == 0 ? 0 : 32 - bits; }
 
-LinearPlan linear_plan(std::uint64_t buffer_bytes, std::uint32_t steps) {
+LinearPlan linear_plan(std::uint64_t buffer_bytes, std::uint32_t steps, std::uint32_t run) {
   LinearPlan p;
   p.count = static_cast<std::uint32_t>(buffer_bytes / 16);
   p.steps = std::max(1u, steps);
+  p.run = std::clamp(run, 1u, 256u);
   const std::uint64_t per_block = std::uint64_t{p.steps} * 1024;
   p.blocks = static_cast<std::uint32_t>((p.count + per_block - 1) / per_block);
   return p;
@@ -52,10 +53,12 @@ std::uint32_t max_passes(const LinearPlan& plan, std::uint32_t workgroups) {
 std::array<std::uint32_t, 4> block_fold(std::uint32_t block, std::uint32_t lane, const LinearPlan& plan,
                                         std::uint32_t fill_seed) {
   std::array<std::uint32_t, 4> acc{};
-  const std::uint64_t first = std::uint64_t{block} * plan.steps * 1024;
+  // As read_linear.wgsl: invocation `lane` owns column lane / run of the block.
+  const std::uint64_t r = plan.run;
+  const std::uint64_t base = std::uint64_t{block} * plan.steps * 1024 + (lane / r) * (r * 4 * plan.steps) + lane % r;
   for (std::uint64_t s = 0; s < plan.steps; ++s) {
     for (std::uint64_t j = 0; j < 4; ++j) {
-      const std::uint64_t e = first + s * 1024 + j * 256 + lane;
+      const std::uint64_t e = base + (s * 4 + j) * r;
       if (e >= plan.count) continue;
       for (int c = 0; c < 4; ++c) acc[c] ^= gpu::filled_word(e * 4 + c, fill_seed);
     }
