@@ -108,31 +108,23 @@ nlohmann::json transfer_parameters(std::uint64_t bytes, std::string_view path) {
 }
 
 // Where a transfer row's time goes (docs/api-cost.md, "Where the time goes"): after every batch the
-// Context's split of its wall clock by stage (gpu/operation_stages.hpp), per operation; the row
-// reports each stage's median over the batches as `time_split_ms`.
+// Context's split of its wall clock by stage (gpu/operation_stages.hpp); the row reports each
+// stage's time per operation as `time_split_ms`, from the batches its statistic comes from.
 class StageLog {
  public:
-  void add(std::uint32_t operations) {
-    for (const auto& [name, ms] : gpu::last_operation_stages().ms) {
-      auto it = std::find_if(stages_.begin(), stages_.end(), [&](const auto& s) { return s.first == name; });
-      if (it == stages_.end()) it = stages_.insert(stages_.end(), {name, {}});
-      it->second.push_back(ms / std::max(1u, operations));
-    }
-  }
+  void add(std::uint32_t operations) { batches_.push_back({operations, gpu::last_operation_stages()}); }
   void put(nlohmann::json& p) const {
-    if (stages_.empty()) return;
-    nlohmann::json split = nlohmann::json::object();
-    for (auto [name, values] : stages_) {
-      std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-      split[name] = values[values.size() / 2];
-    }
-    p["time_split_ms"] = split;
-    p["time_split"] = "per operation, the median over every timed batch (calibration included) of each stage's "
-                      "time on the host clock; the stages add up to the operation";
+    const auto split = gpu::split_per_operation(batches_);
+    if (split.empty()) return;
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [name, ms] : split) out[name] = ms;
+    p["time_split_ms"] = out;
+    p["time_split"] = "per operation, each stage's median on the host clock over the batches at the row's final "
+                      "batch size (its warm-up and samples); the stages add up to about the operation";
   }
 
  private:
-  std::vector<std::pair<std::string, std::vector<double>>> stages_;
+  std::vector<gpu::BatchStages> batches_;
 };
 
 // upload-writebuffer and upload-mapped: host data into a device buffer, each upload to its completion.
