@@ -58,7 +58,8 @@ def cuda_bps(k):
 
 
 def knob(r):
-    return (r or {}).get("procedure", {}).get("knob")
+    k = (r or {}).get("procedure", {}).get("knob")
+    return "-" if k is None else k
 
 
 def us(ms):
@@ -73,11 +74,49 @@ def check(ok):
     return "**pass**" if ok else "**FAIL**"
 
 
+# The stages in the order they run (the JSON object sorts its keys), and which one is the bus copy:
+# bytes / that stage is the rate to hold against CUDA's pinned transfer (docs/api-cost.md).
+STAGES = {
+    "upload-writebuffer": (["writeBuffer (staging + host copy)", "submit to completion (the copy)"],
+                           "submit to completion (the copy)"),
+    "upload-mapped": (["mapAsync", "host copy", "unmap + encode + submit", "copy to completion"],
+                      "copy to completion"),
+    "readback-mapasync": (["encode + submit", "copy + mapAsync", "host copy", "unmap"], "copy + mapAsync"),
+}
+
+
+def split_text(rid, r):
+    """The row's time split per operation in stage order, and bytes / its bus-copy stage (B/s)."""
+    p = (r or {}).get("parameters", {})
+    split = p.get("time_split_ms") or {}
+    order, bus = STAGES.get(rid, ([], None))
+    names = [n for n in order if n in split] + [n for n in split if n not in order]
+    text = "; ".join(f"{n} {split[n]:.3g}" for n in names) or "-"
+    nbytes = p.get("bytes_per_operation")
+    bus_ms = split.get(bus) if bus else None
+    return text, (nbytes / (bus_ms / 1e3) if nbytes and bus_ms else None)
+
+
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else "."
     default, big, api = load(d, "default.json"), load(d, "bandwidth-1g.json"), load(d, "api.json")
     cu, cu64 = load(d, "cuda.json"), load(d, "cuda-64m.json")
     print("# H200: the first rows and the api family (bench/h200_first_rows.sh)\n")
+    print("## What decides\n")
+    print("| figure | value | target | result |")
+    print("|---|---|---|---|")
+    for rid in ("read-linear", "write-linear"):
+        va, vb = (row(default, rid) or {}).get("value"), (row(big, rid) or {}).get("value")
+        ratio = va / vb if va and vb else None
+        print(f"| default-suite {rid} / the same kernel at 1 GiB | {'-' if ratio is None else f'{ratio:.4f}'} | "
+              f"within 3 % | {'-' if ratio is None else check(abs(ratio - 1) <= 0.03)} |")
+    vc = (row(api, "copy-buffer-to-buffer") or {}).get("value")
+    vd = cuda_bps(cuda(cu, "copy-device-to-device"))
+    ratio = vc / vd if vc and vd else None
+    print(f"| copy-buffer-to-buffer / CUDA copy-device-to-device (64 MiB, read + written) | "
+          f"{'-' if ratio is None else f'{ratio:.3f}'} | within 10 %, or the gap explained below | "
+          f"{'-' if ratio is None else check(abs(ratio - 1) <= 0.10)} |")
+    print()
 
     print("## Streaming rows: default suite (64 MiB) against 1 GiB, same call\n")
     print("| row | default | status | passes | dispatch | launch share | at 1 GiB | default / 1 GiB | within 3 % | CUDA 1 GiB | CUDA 64 MiB |")
@@ -119,7 +158,8 @@ def main():
     for r in rows(load(d, "sweep-copy.json")):
         v = r.get("parameters", {}).get("sweep", {}).get("value")
         if v:
-            print(f"| copy-buffer-to-buffer, {v / 2**20:g} MiB | {si(r.get('value'), 'B')} ({r.get('status')}) |")
+            print(f"| copy-buffer-to-buffer, {v / 2**20:g} MiB (sweep) | {si(r.get('value'), 'B')} "
+                  f"({r.get('status')}) |")
     m = row(load(d, "memory-copy-64.json"), "memory-copy")
     print(f"| memory-copy (compute kernel), 64 MiB | {si((m or {}).get('value'), 'B')} |")
     print(f"| CUDA copy-device-to-device (cudaMemcpyAsync), 64 MiB | {si(vd, 'B')} |")
@@ -129,29 +169,41 @@ def main():
           f"{'-' if ratio is None else f'{ratio:.3f}'}, within 10 %: {'-' if ratio is None else check(abs(ratio - 1) <= 0.10)}\n")
 
     print("## Transfers: where the time goes, against CUDA's pageable and pinned copies\n")
-    print("| row | rate | status | time split per operation (ms) | CUDA pageable | CUDA pinned |")
-    print("|---|---|---|---|---|---|")
+    print("Headline rate against CUDA's pageable transfer (a host copy and the bus copy on both sides); the bus "
+          "stage alone (bytes / the stage that holds the bus copy) against CUDA's pinned transfer.\n")
+    print("| row | rate | status | time split per operation (ms) | bus stage | CUDA pageable | CUDA pinned |")
+    print("|---|---|---|---|---|---|---|")
     for rid, pageable, pinned in (("upload-writebuffer", "upload-pageable", "upload-pinned"),
                                   ("upload-mapped", "upload-pageable", "upload-pinned"),
                                   ("readback-mapasync", "readback-pageable", "readback-pinned")):
         r = row(api, rid) or {}
-        split = r.get("parameters", {}).get("time_split_ms", {})
-        text = "; ".join(f"{k} {v:.3g}" for k, v in split.items()) or "-"
-        print(f"| {rid} | {si(r.get('value'), 'B')} | {r.get('status', '-')} | {text} | "
+        text, bus = split_text(rid, r)
+        print(f"| {rid} | {si(r.get('value'), 'B')} | {r.get('status', '-')} | {text} | {si(bus, 'B')} | "
               f"{si(cuda_bps(cuda(cu, pageable)), 'B')} | {si(cuda_bps(cuda(cu, pinned)), 'B')} |")
     for r in rows(load(d, "sweep-upload.json")):
         v = r.get("parameters", {}).get("sweep", {}).get("value")
-        split = r.get("parameters", {}).get("time_split_ms", {})
-        text = "; ".join(f"{k} {x:.3g}" for k, x in split.items()) or "-"
+        text, bus = split_text("upload-writebuffer", r)
         if v:
-            print(f"| upload-writebuffer at {v / 2**20:g} MiB | {si(r.get('value'), 'B')} | {r.get('status')} | {text} | | |")
+            print(f"| upload-writebuffer at {v / 2**20:g} MiB (sweep) | {si(r.get('value'), 'B')} | "
+                  f"{r.get('status')} | {text} | {si(bus, 'B')} | | |")
     print("\n## Host-bound rows: their verdict\n")
     print("| row | rate | status | message |")
     print("|---|---|---|---|")
     for rid in ("submit-latency", "pipeline-create", "dispatch-overhead"):
         r = row(api, rid) or {}
-        print(f"| {rid} | {r.get('value', 0):.4g} {r.get('metric', {}).get('unit', '')}/s | {r.get('status', '-')} | "
-              f"{r.get('message', '')} |")
+        v = r.get("value")
+        rate = "-" if v is None else f"{v:.4g} {r.get('metric', {}).get('unit', '')}/s"
+        print(f"| {rid} | {rate} | {r.get('status', '-')} | {r.get('message', '')} |")
+    steps = os.path.join(d, "steps.txt")
+    if os.path.exists(steps):
+        print("\n## Steps (name, exit code, wall seconds)\n")
+        print("| step | exit | wall s |")
+        print("|---|---|---|")
+        with open(steps) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 3:
+                    print(f"| {parts[0]} | {parts[1]} | {parts[2]} |")
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154  # res and tag are set by the script that sources this one
 # Sourced by the one-call H200 batches (bench/h200.sh, bench/h200_first_rows.sh): the GPU machine's
 # setup (the carried Vulkan loader and libraries, the NVIDIA driver's ICD) and the step runner. The
 # caller sets `res` (the folder results go to) and `tag` (the log's name), and defines archive(),
