@@ -136,7 +136,11 @@ nlohmann::json to_json(const ReproCheck& c) {
 
 nlohmann::json to_json(const ReportRow& row) {
   nlohmann::json j = to_json(row.result);
-  if (row.roofline) j["roofline"] = to_json(*row.roofline);
+  if (row.roofline) {
+    j["roofline"] = to_json(*row.roofline);
+    // Derived from the row (roofline.hpp), so it is written, never read back.
+    if (const std::string over = over_ceiling(row); !over.empty()) j["roofline"]["over_ceiling"] = over;
+  }
   if (row.repro) j["repro"] = to_json(*row.repro);
   return j;
 }

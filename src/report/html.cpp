@@ -320,7 +320,8 @@ std::string results_table(const std::vector<ReportRow>& rows, Ids& ids) {
     const bool rate = has_rate(r);
     const std::string status_cls = r.status == RowStatus::Ok ? "ok" : r.status == RowStatus::Skipped ? "warn" : "bad";
     std::string roof = rate ? roofline_text(row) : "-";
-    const bool low = rate && row.roofline && row.roofline->applies && row.roofline->fraction < kRooflineLowFraction;
+    const bool low = rate && row.roofline && row.roofline->applies &&
+                     (row.roofline->fraction < kRooflineLowFraction || over_ceiling(row) == "flagged");
     std::string notes = r.message;
     for (const auto& n : r.notes) notes += (notes.empty() ? "" : "; ") + n;
     s += fmt::format("<tr id=\"{}\"><td title=\"WGSL {}\"><code>{}</code></td><td>{}</td><td class=\"{}\">{}</td>",
@@ -371,12 +372,13 @@ std::string roofline_section(const std::vector<ReportRow>& rows, const std::stri
   s += fmt::format("<p>Ceilings measured in this document: {}.</p>\n",
                    escape(ceil_text.empty() ? "none" : fmt::format("{}", fmt::join(ceil_text, "; "))));
 
-  std::vector<const ReportRow*> placed, unplaced, low;
+  std::vector<const ReportRow*> placed, unplaced, low, over;
   for (const auto& row : rows) {
     if (!has_rate(row.result) || !row.roofline) continue;
     if (row.roofline->applies) {
       placed.push_back(&row);
       if (row.roofline->fraction < kRooflineLowFraction) low.push_back(&row);
+      if (!over_ceiling(row).empty()) over.push_back(&row);
     } else {
       unplaced.push_back(&row);
     }
@@ -472,10 +474,13 @@ std::string roofline_section(const std::vector<ReportRow>& rows, const std::stri
     for (const auto& p : pts) {
       const auto& r = p.row->result;
       const bool is_low = p.row->roofline->fraction < kRooflineLowFraction;
-      plot.point(p.x, p.y, is_low ? "pt low" : "pt",
-                 fmt::format("{}: {}, intensity {} FLOP/B, {:.2f} of the roofline ({}){}", row_key(r),
+      const std::string over_kind = over_ceiling(*p.row);
+      const bool flagged = over_kind == "flagged";
+      plot.point(p.x, p.y, is_low || flagged ? "pt low" : "pt",
+                 fmt::format("{}: {}, intensity {} FLOP/B, {:.2f} of the roofline ({}){}{}", row_key(r),
                              format_rate(r.value, r.metric.unit), intensity_text(p.row->roofline->arithmetic_intensity),
-                             p.row->roofline->fraction, p.row->roofline->bound, p.edge ? ", drawn at the edge" : ""),
+                             p.row->roofline->fraction, p.row->roofline->bound, p.edge ? ", drawn at the edge" : "",
+                             over_kind.empty() ? "" : ", above the ceiling (see below)"),
                  p.edge);
     }
     // Labels: kernels inside the plot first, then those drawn at an edge (where they crowd); a
@@ -498,6 +503,16 @@ std::string roofline_section(const std::vector<ReportRow>& rows, const std::stri
       s += fmt::format("<p class=\"sub\">Not labelled (no room beside the point; hover it): {}.</p>\n",
                        escape(fmt::format("{}", fmt::join(unlabelled, ", "))));
     }
+  }
+  // Memory rows above their ceiling: cache windows (a cache rate) and flagged rows, never silent.
+  if (!over.empty()) {
+    s += fmt::format("<p id=\"{}\" class=\"warn\">Above the memory ceiling:</p><ul>\n", ids("roofline-over"));
+    for (const auto* r : over) {
+      s += fmt::format("<li class=\"{}\"><code>{}</code>: {:.2f} ({})</li>\n",
+                       over_ceiling(*r) == "flagged" ? "bad" : "warn", escape(row_key(r->result)),
+                       r->roofline->fraction, escape(r->roofline->note));
+    }
+    s += "</ul>\n";
   }
   if (!low.empty()) {
     s += fmt::format(

@@ -135,10 +135,7 @@ class CatalogEntry final : public Entry {
   Expected<std::string> validate(std::size_t) override { return w_->validate(ctx_); }
   void judge(std::size_t, BenchmarkResult& row) override {
     apply_plausibility(row, ctx_, o_.measured_ceilings);
-    if (record_.flagged_throttled) {
-      row.status = RowStatus::Throttled;
-      row.message = throttle_message(row, o_.sampling.throttle_ratio, ctx_.adapter().adapter_type == "cpu");
-    }
+    apply_throttle_verdict(row, record_, o_.sampling.throttle_ratio, ctx_.adapter().adapter_type == "cpu");
   }
 
  private:
