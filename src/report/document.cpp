@@ -10,6 +10,7 @@
 #include <ctime>
 #include <limits>
 
+#include "report/accuracy.hpp"
 #include "report/roofline.hpp"
 #include "report/verdict.hpp"
 
@@ -100,6 +101,7 @@ nlohmann::json to_json(const BenchmarkResult& r) {
   j["parameters"] = r.parameters;
   j["duration_s"] = r.duration_s;
   j["notes"] = r.notes;
+  if (!r.accuracy.empty()) j["accuracy"] = accuracy_json(r.accuracy);  // run --accuracy
   return j;
 }
 
@@ -353,6 +355,14 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
   if (in.is_object("parameters")) r.parameters = j["parameters"];
   in.get("duration_s", r.duration_s);
   in.get("notes", r.notes);
+  if (in.has("accuracy")) {
+    auto accuracy = accuracy_from_json(j["accuracy"]);
+    if (accuracy) {
+      r.accuracy = std::move(*accuracy);
+    } else if (error.empty()) {
+      error = accuracy.error().message;
+    }
+  }
   if (in.is_object("roofline")) {
     const auto rf = in.child("roofline");
     Roofline x;
