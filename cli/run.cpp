@@ -18,12 +18,14 @@
 #include <sstream>
 
 #include "catalog/subgroup_matrix/subgroup_matrix.hpp"
+#include "cli/accuracy.hpp"
 #include "cli/common.hpp"
 #include "cli/filter.hpp"
 #include "cli/host.hpp"
 #include "cli/sampling_flags.hpp"
 #include "cli/session.hpp"
 #include "cli/terminal.hpp"
+#include "report/accuracy.hpp"
 #include "report/csv.hpp"
 #include "report/document.hpp"
 #include "report/files.hpp"
@@ -48,6 +50,7 @@ struct RunFlags {
   std::uint64_t bandwidth_mib = 64;
   std::uint32_t compute_threads = 0;
   std::string ceilings_path;  // --ceilings: measured ceilings of this adapter for the plausibility check
+  bool accuracy = false;      // --accuracy: the builtins' accuracy beside their speed (cli/accuracy.hpp)
 };
 
 std::string row_line(const BenchmarkResult& r) {
@@ -122,7 +125,8 @@ int run_on_adapter(const RunFlags& f) {
                    {"compute_threads", f.compute_threads},
                    {"filter", f.filter},
                    {"repro", f.out.repro},
-                   {"ceilings", f.ceilings_path}});
+                   {"ceilings", f.ceilings_path},
+                   {"accuracy", f.accuracy}});
   if (f.out.second_run) doc.json()["repro_second_run"] = true;
   if (perturb) {
     doc.json()["test_perturbation"] =
@@ -172,6 +176,10 @@ int run_on_adapter(const RunFlags& f) {
   } else {
     display.finish();
   }
+  if (f.accuracy && !outcome.cancelled && !outcome.fatal) {
+    add_accuracy(*suite->context(), doc, session, std::cerr, display.enabled());
+    outcome.cancelled = session.cancelled();
+  }
 
   suite.reset();  // release the device before a second process needs one
   context.reset();
@@ -180,6 +188,7 @@ int run_on_adapter(const RunFlags& f) {
   if (do_repro) session.reproduce(doc, f.sampling.improvement_tolerance);
   session.write(doc);
   report::write_roofline_table(std::cout, doc.rows());
+  report::write_accuracy_table(std::cout, doc.rows(), width);
   report::write_repro_table(std::cout, doc.rows());
   report::write_summary(std::cout, doc.rows(), doc.repro(), width, /*streamed=*/true);
   std::vector<BenchmarkResult> results;
@@ -292,6 +301,9 @@ void register_run(CLI::App& app, int& exit_code) {
                   "A result document measured earlier on this adapter (memory suite or run): rows above its measured "
                   "ceilings x 1.25 are marked suspect")
       ->type_name("FILE");
+  cmd->add_flag("--accuracy", r.accuracy,
+                "Also measure the accuracy of every floating-point builtin the run times, over dense inputs against "
+                "the exact results, beside its rate (docs/method.md#accuracy)");
   add_sampling_flags(*cmd, r.sampling);
   f->host_options = add_host_options(*cmd, f->host, HostUse::Run);
   cmd->callback([&exit_code, f, filter, cmd] {
