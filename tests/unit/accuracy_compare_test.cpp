@@ -138,6 +138,20 @@ TEST(AccuracyCompare, SubnormalsReadOrWrittenAsZeroAreAllowedAndCounted) {
   EXPECT_TRUE(e.within && !*e.within);
 }
 
+TEST(AccuracyCompare, AFlushedZeroMayHaveEitherSignAndZeroOverZeroIsNan) {
+  // Division by a subnormal read as +0 or -0, where the bound does not reach: +inf, -inf and, with
+  // both arguments read as zero, NaN are what flushing leads to; nothing else is explained.
+  const Case& d = find_case("f32-div", "|y|<", Builtin::Div);
+  const Pairs q = {{0x1p-100L, -0x1p-149L}, {0x1p-100L, -0x1p-149L}, {-0x1p-149L, 0x1p-149L}, {0x1p-100L, -0x1p-149L}};
+  const auto e = compare(d, q, Words{0x7f800000U, 0xff800000U, 0x7fc00000U, 0x3f800000U});
+  EXPECT_EQ(e.excluded, 0u);
+  EXPECT_EQ(e.flushed, 3u);
+  EXPECT_EQ(e.nonfinite, 0u);
+  ASSERT_EQ(e.worst.input, (std::vector<double>{0x1p-100, -0x1p-149}));
+  EXPECT_EQ(e.worst.output, 1);
+  EXPECT_FALSE(e.within);  // no bound there
+}
+
 TEST(AccuracyCompare, InputsWithoutAnExactResultInRangeAreExcluded) {
   const Case& d = find_case("f32-div", "2^-126", Builtin::Div);
   const auto e = compare(d, Pairs{{0x1p127L, 0x1p-126L}, {1, 2}}, Words{0x7f800000U, f32_bits(0.5f)});

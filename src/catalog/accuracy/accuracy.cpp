@@ -48,8 +48,9 @@ std::optional<double> fixed_bound(const Case& c) {
 }
 
 // One way the specification lets an implementation read a value: the exact arguments, or with a
-// subnormal argument read as zero; and, where that reading's exact result is below the smallest
-// normal, that result written as zero.
+// subnormal argument read as a zero (of either sign: which one is not specified); and, where that
+// reading's exact result is below the smallest normal, that result written as zero. A reading
+// with a zero argument may have no value (0 / 0): then a NaN is what it leads to.
 struct Reading {
   long double exact = 0;
   std::optional<Interval> accepted;
@@ -61,15 +62,18 @@ std::vector<Reading> readings(const Case& c, const Arguments& a) {
   const Format& in = *c.operand;
   const Format& res = *c.result;
   std::vector<Arguments> args = {a};
-  const long double zx = std::copysign(0.0L, a.x), zy = std::copysign(0.0L, a.y);
-  if (in.subnormal(a.x)) args.push_back({zx, a.y});
+  if (in.subnormal(a.x)) {
+    for (const long double z : {0.0L, -0.0L}) args.push_back({z, a.y});
+  }
   if (two_arguments(c.builtin) && in.subnormal(a.y)) {
     const std::size_t n = args.size();
-    for (std::size_t i = 0; i < n; ++i) args.push_back({args[i].x, zy});
+    for (std::size_t i = 0; i < n; ++i) {
+      for (const long double z : {0.0L, -0.0L}) args.push_back({args[i].x, z});
+    }
   }
   for (std::size_t i = 0; i < args.size(); ++i) {
     const long double r = exact(c.builtin, args[i].x, args[i].y);
-    if (std::isnan(r)) continue;
+    if (std::isnan(r) && i == 0) continue;  // outside the domain: no reading (the input is excluded)
     Reading rd{r, c.bounded ? accepted(c.builtin, args[i].x, args[i].y, res) : std::nullopt, i > 0};
     if (res.subnormal(r)) {
       if (rd.accepted) {
@@ -86,6 +90,7 @@ std::vector<Reading> readings(const Case& c, const Arguments& a) {
 }
 
 long double error_in(bool absolute, long double y, long double exact, const Format& f) {
+  if (std::isnan(exact)) return std::isnan(y) ? 0 : kInf;  // a reading without a value (0 / 0)
   if (!absolute) return ulp_error(y, exact, f);
   if (y == exact) return 0;
   if (!std::isfinite(y) || !std::isfinite(exact)) return kInf;
@@ -194,7 +199,7 @@ BuiltinAccuracy compare(const Case& c, std::span<const Arguments> args, std::spa
       const long double ek = error_in(c.absolute, y, rds[k].exact, res);
       if (ek < err) {
         err = ek;
-        err_ulp = ulp_error(y, rds[k].exact, res);
+        err_ulp = error_in(false, y, rds[k].exact, res);
         best = k;
       }
     }
