@@ -102,13 +102,6 @@ class Reader {
   std::string* error_;
 };
 
-// "sin", "x / y", "inverseSqrt"; a conversion as "f32->f16".
-std::string short_builtin(const BuiltinAccuracy& e) {
-  if (e.type != e.result_type) return e.type + "->" + e.result_type;
-  const auto paren = e.builtin.find('(');
-  return paren == std::string::npos ? e.builtin : e.builtin.substr(0, paren);
-}
-
 // A power of two as "2^-11", else three significant digits.
 std::string magnitude_text(double v) {
   int e = 0;
@@ -117,6 +110,12 @@ std::string magnitude_text(double v) {
 }
 
 }  // namespace
+
+std::string builtin_text(const BuiltinAccuracy& e) {
+  if (e.type != e.result_type) return e.type + "->" + e.result_type;
+  const auto paren = e.builtin.find('(');
+  return paren == std::string::npos ? e.builtin : e.builtin.substr(0, paren);
+}
 
 json accuracy_json(const std::vector<BuiltinAccuracy>& entries) {
   json out = json::array();
@@ -232,7 +231,7 @@ void write_accuracy_table(std::ostream& out, const std::vector<ReportRow>& rows,
     for (const auto& e : r.accuracy) {
       const bool measured = e.status == "measured";
       lines.push_back({first ? r.id : "", first && has_rate(r) ? format_rate(r.value, r.metric.unit) : first ? "-" : "",
-                       short_builtin(e),
+                       builtin_text(e),
                        e.range, measured ? error_text(e.max_error, e.unit) : "-",
                        measured ? error_text(e.mean_error, e.unit) : "-", bound_text(e), verdict_text(e)});
       first = false;

@@ -20,6 +20,8 @@ nlohmann::json accuracy_json(const std::vector<BuiltinAccuracy>& entries);
 // Reads what accuracy_json wrote; the error names the entry and the field that has the wrong type.
 Expected<std::vector<BuiltinAccuracy>> accuracy_from_json(const nlohmann::json& j);
 
+// The builtin as tables show it: "sin", "x / y", "inverseSqrt"; a conversion as "f32->f16".
+std::string builtin_text(const BuiltinAccuracy& e);
 // An error in the entry's unit: "0.502" (ULPs), "2.4e-07" (absolute), "inf", "0".
 std::string error_text(double error, const std::string& unit);
 // The bound as tables show it: "2.5 ulp", "4.9e-04 abs", "inherited", "either", "-" (none).

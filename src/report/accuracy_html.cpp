@@ -127,7 +127,8 @@ std::string accuracy(const std::vector<ReportRow>& rows, Ids& ids) {
                              e.unit == "absolute" ? "abs" : "ulp", error_text(e.mean_error, e.unit), bound_text(e),
                              verdict_text(e)),
                  e.unit == "absolute");
-      const std::string label = fmt::format("{} {}", e.builtin, e.type);
+      const std::string label = builtin_text(e) + (e.type == e.result_type ? " " + e.type : "") +
+                                (std::isinf(e.max_error) ? " (inf)" : "");
       if (!plot.label(p.rate, place(p.max), label)) unlabelled.push_back(entry_name(*p.row, e));
     }
     plot.legend({{"pt-key", "within its bound"},
