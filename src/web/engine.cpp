@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include "catalog/accuracy/accuracy.hpp"
 #include "cli/filter.hpp"
 #include "gpu/build_info.hpp"
 #include "memory/document.hpp"
@@ -132,6 +133,7 @@ struct RunOptions {
   std::string filter;
   bool filter_given = false;
   std::uint64_t memory_bytes = 0;
+  bool accuracy = false;  // the builtins' accuracy beside their speed, as `run --accuracy`
   nlohmann::json browser = nlohmann::json::object();
   nlohmann::json raw;
 };
@@ -160,6 +162,7 @@ Expected<RunOptions> parse_options(std::string_view text) {
     o.memory_bytes = j["memory_bytes"].get<std::uint64_t>();
   }
   if (j.contains("browser") && j["browser"].is_object()) o.browser = j["browser"];
+  if (j.contains("accuracy") && j["accuracy"].is_boolean()) o.accuracy = j["accuracy"].get<bool>();
   return o;
 }
 
@@ -239,7 +242,8 @@ int run_default(const RunOptions& o) {
                    {"compute_threads", 0},
                    {"filter", o.filter},
                    {"repro", false},
-                   {"ceilings", ""}});
+                   {"ceilings", ""},
+                   {"accuracy", o.accuracy}});
   add_browser_fields(doc, o);
 
   std::vector<std::string> ids, units;
@@ -267,6 +271,12 @@ int run_default(const RunOptions& o) {
     relay.on_result(row->index);
     relay.wait_while_paused();  // between rows only: a hidden tab never stretches a timed batch
   }
+  // The accuracy pass on the page's device, as run --accuracy runs it (docs/method.md#accuracy).
+  for (auto& row : doc.rows()) {
+    if (!o.accuracy || cancel_requested() || suite.fatal_error()) break;
+    row.result.accuracy = catalog::accuracy::measure_probe(gpu, row.result.id);
+  }
+  doc.refresh();
   const bool cancelled = cancel_requested();
   const auto fatal = suite.fatal_error();
   if (cancelled || fatal) {
