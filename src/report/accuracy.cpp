@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 
+#include "report/field_reader.hpp"
 #include "report/table.hpp"
 
 namespace wgb::report {
@@ -30,77 +31,18 @@ json sample_json(const AccuracySample& s) {
           {"error", number(s.error)}, {"allowed", allowed}};
 }
 
-// Reads the fields of one entry; the first one of the wrong type is remembered with its path.
-class Reader {
- public:
-  Reader(const json& j, std::string path, std::string* error) : j_(j), path_(std::move(path)), error_(error) {}
-  bool has(const char* key) const { return j_.is_object() && j_.contains(key) && !j_.at(key).is_null(); }
-  void text(const char* key, std::string& out) const {
-    if (!has(key)) return;
-    if (!j_.at(key).is_string()) return fail(key, "a string");
-    out = j_.at(key).get<std::string>();
-  }
-  void count(const char* key, std::uint64_t& out) const {
-    if (!has(key)) return;
-    if (!j_.at(key).is_number_unsigned()) return fail(key, "a non-negative integer");
-    out = j_.at(key).get<std::uint64_t>();
-  }
-  void real(const char* key, double& out) const {
-    if (has(key) && !read_number(j_.at(key), out)) fail(key, "a number, \"nan\", \"inf\" or \"-inf\"");
-  }
-  void reals(const char* key, std::vector<double>& out) const {
-    if (!has(key)) return;
-    const json& v = j_.at(key);
-    if (!v.is_array()) return fail(key, "an array of numbers");
-    out.clear();
-    for (const auto& x : v) {
-      double d = 0;
-      if (!read_number(x, d)) return fail(key, "an array of numbers");
-      out.push_back(d);
-    }
-  }
-  void flag(const char* key, std::optional<bool>& out) const {
-    if (!has(key)) return;
-    if (!j_.at(key).is_boolean()) return fail(key, "true, false or null");
-    out = j_.at(key).get<bool>();
-  }
-  std::optional<AccuracySample> sample(const char* key) const {
-    if (!has(key)) return std::nullopt;
-    if (!j_.at(key).is_object()) {
-      fail(key, "an object");
-      return std::nullopt;
-    }
-    const Reader in(j_.at(key), path_ + "." + key, error_);
-    AccuracySample s;
-    in.reals("input", s.input);
-    in.real("output", s.output);
-    in.real("expected", s.expected);
-    in.real("error", s.error);
-    in.reals("allowed", s.allowed);
-    return s;
-  }
-  void fail(const char* key, const char* expected) const {
-    if (error_->empty()) *error_ = fmt::format("\"{}.{}\" is not {}", path_, key, expected);
-  }
-
- private:
-  static bool read_number(const json& v, double& out) {
-    if (v.is_number()) {
-      out = v.get<double>();
-      return true;
-    }
-    if (!v.is_string()) return false;
-    const auto& s = v.get_ref<const std::string&>();
-    if (s == "nan") out = std::nan("");
-    else if (s == "inf") out = INFINITY;
-    else if (s == "-inf") out = -INFINITY;
-    else return false;
-    return true;
-  }
-  const json& j_;
-  std::string path_;
-  std::string* error_;
-};
+// A sample (worst, worst_violation), or nothing where the field is absent or null.
+std::optional<AccuracySample> sample_from(const FieldReader& in, const char* key) {
+  if (!in.is_object(key)) return std::nullopt;
+  const FieldReader f = in.child(key);
+  AccuracySample s;
+  f.get_reals("input", s.input);
+  f.get_real("output", s.output);
+  f.get_real("expected", s.expected);
+  f.get_real("error", s.error);
+  f.get_reals("allowed", s.allowed);
+  return s;
+}
 
 // A power of two as "2^-11", else three significant digits.
 std::string magnitude_text(double v) {
@@ -154,36 +96,30 @@ Expected<std::vector<BuiltinAccuracy>> accuracy_from_json(const json& j) {
   std::string error;
   for (std::size_t i = 0; i < j.size(); ++i) {
     if (!j[i].is_object()) return make_error(ErrorKind::Usage, fmt::format("\"accuracy[{}]\" is not an object", i));
-    const Reader in(j[i], fmt::format("accuracy[{}]", i), &error);
+    const FieldReader in(j[i], fmt::format("accuracy[{}]", i), &error);
     BuiltinAccuracy e;
-    in.text("builtin", e.builtin);
-    in.text("type", e.type);
-    in.text("result_type", e.result_type);
-    in.text("range", e.range);
-    in.text("status", e.status);
-    in.text("reason", e.reason);
-    in.text("kernel", e.kernel);
-    in.text("wgsl_hash", e.wgsl_hash);
-    in.text("unit", e.unit);
-    in.count("inputs", e.inputs);
-    in.count("excluded", e.excluded);
-    in.count("flushed", e.flushed);
-    in.count("correctly_rounded", e.correctly_rounded);
-    in.count("nonfinite", e.nonfinite);
-    in.real("max_error", e.max_error);
-    in.real("mean_error", e.mean_error);
-    in.real("max_ulp", e.max_ulp);
-    in.real("mean_ulp", e.mean_ulp);
-    if (auto s = in.sample("worst")) e.worst = *s;
-    in.text("bound", e.bound);
+    for (auto [key, field] : {std::pair{"builtin", &e.builtin}, {"type", &e.type}, {"result_type", &e.result_type},
+                              {"range", &e.range}, {"status", &e.status}, {"reason", &e.reason}, {"kernel", &e.kernel},
+                              {"wgsl_hash", &e.wgsl_hash}, {"unit", &e.unit}, {"bound", &e.bound}}) {
+      in.get(key, *field);
+    }
+    for (auto [key, field] : {std::pair{"inputs", &e.inputs}, {"excluded", &e.excluded}, {"flushed", &e.flushed},
+                              {"correctly_rounded", &e.correctly_rounded}, {"nonfinite", &e.nonfinite},
+                              {"violations", &e.violations}}) {
+      in.get_uint(key, *field);
+    }
+    for (auto [key, field] : {std::pair{"max_error", &e.max_error}, {"mean_error", &e.mean_error},
+                              {"max_ulp", &e.max_ulp}, {"mean_ulp", &e.mean_ulp}}) {
+      in.get_real(key, *field);
+    }
+    if (auto s = sample_from(in, "worst")) e.worst = *s;
     if (in.has("bound_value")) {
       double v = 0;
-      in.real("bound_value", v);
+      in.get_real("bound_value", v);
       e.bound_value = v;
     }
-    in.flag("within", e.within);
-    in.count("violations", e.violations);
-    e.worst_violation = in.sample("worst_violation");
+    in.get("within", e.within);
+    e.worst_violation = sample_from(in, "worst_violation");
     if (!error.empty()) return make_error(ErrorKind::Usage, error);
     out.push_back(std::move(e));
   }

@@ -6,17 +6,16 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <numbers>
 
 #include "gpu/kernel_override.hpp"
 #include "gpu_fixture.hpp"
+#include "polynomial_sin.hpp"
 
 namespace wgb::catalog::accuracy {
 namespace {
@@ -95,11 +94,7 @@ TEST(Accuracy, WithoutShaderF16TheF16EntriesAreSkippedWithTheReason) {
 
 TEST(Accuracy, APolynomialSinInAKernelDirectoryIsOutsideItsBound) {
   WGB_GPU_OR_SKIP(ctx);
-  const auto dir = std::filesystem::temp_directory_path() / ("wgb-acc-kdir-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir / "accuracy");
-  // x - x^3/6 + x^5/120: a fine sin near 0, about 0.52 off at pi.
-  std::ofstream(dir / "accuracy" / "sin.wgsl")
-      << "fn value(a: A, b: A) -> R { let a2 = a * a; return a * (1.0 - a2 / 6.0 + a2 * a2 / 120.0); }\n";
+  const auto dir = test::polynomial_sin_dir("wgb-acc-kdir");
   auto known = [](std::string_view name) { return !kernels::find(name).empty(); };
   ASSERT_TRUE(gpu::set_kernel_dir(dir.string(), known));
   const Case& c = find_case("f32-sincos", Builtin::Sin, true);

@@ -6,13 +6,13 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "cli_process.hpp"
 #include "gpu_fixture.hpp"
+#include "polynomial_sin.hpp"
 
 namespace wgb {
 namespace {
@@ -30,10 +30,7 @@ std::vector<std::string> with_quick(std::vector<std::string> a) {
 
 TEST(CliAccuracy, APolynomialSinIsAFindingBesideTheRate) {
   WGB_GPU_OR_SKIP(ctx);
-  const auto dir = std::filesystem::temp_directory_path() / ("wgb-cli-acc-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir / "accuracy");
-  std::ofstream(dir / "accuracy" / "sin.wgsl")
-      << "fn value(a: A, b: A) -> R { let a2 = a * a; return a * (1.0 - a2 / 6.0 + a2 * a2 / 120.0); }\n";
+  const auto dir = test::polynomial_sin_dir("wgb-cli-acc");
   const auto json = dir / "out.json";
   auto r = run_cli(with_quick({"run", "--filter", "f32-sincos", "--accuracy", "--kernel-dir", dir.string(), "--json",
                                json.string()}));
