@@ -22,7 +22,9 @@ void add_accuracy(gpu::Context& gpu, report::ResultDocument& doc, Session& sessi
     session.write(doc);
     if (progress) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      err << fmt::format("accuracy: {} ({} entries, {:.1f} s)\n", row.result.id, cases.size(), s) << std::flush;
+      err << fmt::format("accuracy: {} ({} entr{}, {:.1f} s)\n", row.result.id, cases.size(),
+                         cases.size() == 1 ? "y" : "ies", s)
+          << std::flush;
     }
   }
   if (!any) err << "accuracy: none of the rows run times a floating-point builtin\n";

@@ -1,7 +1,7 @@
-// `run --accuracy` as a user meets it: the accuracy entries beside the probe's rate in the table and
-// as typed fields of the row in the JSON document, and a builtin replaced by an inaccurate
-// implementation (a polynomial sin through --kernel-dir) reported outside its bound with its worst
-// input, the run still exiting 0 (a finding is not an error).
+// `run --accuracy` as a user meets it: the accuracy entries beside the probe's rate in the table
+// (and in `report`'s) and as typed fields of the row in the JSON document, and a builtin replaced
+// by an inaccurate implementation (a polynomial sin through --kernel-dir) reported outside its
+// bound with its worst input, the run still exiting 0 (a finding is not an error).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -54,6 +54,10 @@ TEST(CliAccuracy, APolynomialSinIsAFindingBesideTheRate) {
   EXPECT_EQ(cos["builtin"], "cos(x)");
   EXPECT_EQ(cos["within"], true);  // cos was not replaced
   EXPECT_TRUE(row["accuracy"][1]["within"].is_null());  // sin outside [-pi, pi]: no bound
+  // `report` prints the document's accuracy table as run did.
+  const auto again = run_cli({"report", json.string()});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.out.find("OUTSIDE f32-sincos sin(x) [-pi, pi]"), std::string::npos) << again.out;
   std::filesystem::remove_all(dir);
 }
 
