@@ -5,11 +5,15 @@
 #
 #   tar -xzf build/carry.tgz && bash bench/h200_accuracy.sh
 #
+# in a checkout of the tree the program was built from (the device tool copies the session's main
+# checkout, not a worktree: run it from a checkout of this tree).
+#
 # Runs the thirteen builtin probes with `run --accuracy`: once with --experimental, which makes
 # Dawn offer shader-f16 on NVIDIA's Vulkan driver (the f16 rows and conversions; the rows say the
 # toggle was used), and once without it, where the f16 entries must be skipped with the reason.
-# Writes everything under $OUT (or ./h200-out) and packs it into one archive (the device tool
-# returns at most eight files). Never changes the GPU's clocks or settings: it only reads them.
+# Writes everything under $OUT (or ./h200-out) and packs it into one archive, h200-accuracy.tgz;
+# under the device tool ($OUT set) only the archive is left, as the tool returns at most eight files.
+# Never changes the GPU's clocks or settings: it only reads them.
 set -uo pipefail
 out=${OUT:-$PWD/h200-out}
 res="$out/accuracy"
@@ -49,3 +53,5 @@ step report ./scripts/wgb report "$res/accuracy.json" -o "$res/accuracy.html"
 gpu_state
 tar -C "$out" -czf "$out/h200-accuracy.tgz" accuracy
 log "archive $out/h200-accuracy.tgz"
+[ -n "${OUT:-}" ] && rm -rf "$res"
+exit 0
