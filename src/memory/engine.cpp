@@ -195,7 +195,8 @@ Expected<PhaseTiming> Engine::measure(std::size_t index, const PhaseDefinition& 
   PhaseTiming t;
   measure::PhaseSampler* current = nullptr;
   auto make = [&](measure::ClockKind clock) {
-    const measure::PhaseConfig cfg = phase_config(d, o_, clock == measure::ClockKind::WallClock);
+    const measure::PhaseConfig cfg =
+        phase_config(d, o_, clock == measure::ClockKind::WallClock, gpu_.empty_submit_ms());
     t.target_ms = cfg.target_sample_ms;
     t.budget_ms = cfg.budget_ms;
     auto sampler = std::make_unique<measure::PhaseSampler>(cfg);

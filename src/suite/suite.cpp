@@ -26,10 +26,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-measure::SamplerConfig sampler_config(const SamplingOptions& s) {
+// `floor_ms`: the device's measured empty-submit cost; batches are sized to at least ten times it
+// (measure::floor_sized_ms, docs/method.md#clocks).
+measure::SamplerConfig sampler_config(const SamplingOptions& s, double floor_ms) {
   measure::SamplerConfig c;
   c.target_dispatch_ms = s.target_dispatch_ms;
-  c.measurement_ms = s.measurement_ms;
+  c.measurement_ms = measure::floor_sized_ms(s.measurement_ms, floor_ms);
   c.idle_gap_ms = s.idle_gap_ms;
   c.min_rounds = s.min_rounds;
   c.stable_rounds = s.stable_rounds;
@@ -168,11 +170,18 @@ struct SuiteRun::Impl {
     return ok();
   }
 
+  // The round-trip floor a workload's batches are sized against: the empty-submit cost, except for
+  // an API operation timed whole, whose round trip is part of what it measures.
+  double floor_ms(const Workload& w) const {
+    return w.clock() == BatchClock::WholeOperation ? 0.0 : ctx->empty_submit_ms();
+  }
+
   // 0 for a benchmark resolved at prepare time: known to cost nothing (not unknown).
   double estimate_s(std::size_t i) const {
     if (i >= defs.size() || !workloads[i]) return 0;
     measure::CooldownBudget scratch{0};
-    measure::Sampler s(sampler_config(options.sampling), knob_range(workloads[i]->knob()), scratch);
+    measure::Sampler s(sampler_config(options.sampling, floor_ms(*workloads[i])), knob_range(workloads[i]->knob()),
+                       scratch);
     return s.estimate_remaining_ms() / 1000.0;
   }
 
@@ -204,7 +213,8 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
   row.knob_name = knob.name;
   // Every kept sample comes from the clock the row names: a demotion to the wall clock restarts
   // the sampling there (clocked_sampler.hpp).
-  measure::ClockedSampler sampler(sampler_config(options.sampling), knob_range(knob), budget, workload_arbiter(w, *ctx));
+  const measure::SamplerConfig config = sampler_config(options.sampling, floor_ms(w));
+  measure::ClockedSampler sampler(config, knob_range(knob), budget, workload_arbiter(w, *ctx));
   WorkloadHost host(*ctx, w);
   TimedLoop loop;
   loop.cancel = options.cancel;
@@ -228,6 +238,11 @@ BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
       row.message = record.error().message;
     }
     return finish_row(row);
+  }
+  if (config.measurement_ms > options.sampling.measurement_ms) {
+    record->notes.push_back(fmt::format("batches sized to {:.0f} ms, ten times the {:.1f} ms round trip of an empty "
+                                        "submit on this device (docs/method.md#clocks)",
+                                        config.measurement_ms, ctx->empty_submit_ms()));
   }
   w.set_knob(record->knob);
   const bool measured = apply_record(row, *record, w.work());
