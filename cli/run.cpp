@@ -133,8 +133,9 @@ int run_on_adapter(const RunFlags& f) {
   const auto& a = suite->context()->adapter();
   // Informational, like the bar: only where the bar is drawn (a terminal, or --progress).
   if (display.enabled()) {
-    std::cerr << fmt::format("adapter: {} ({}, {}), robustness {}\n  driver: {}\n",
+    std::cerr << fmt::format("adapter: {} ({}, {}), Dawn {}, robustness {}\n  driver: {}\n",
                              a.device.empty() ? a.description : a.device, a.backend, a.adapter_type,
+                             suite->context()->options().configuration,
                              suite->context()->options().robustness ? "on" : "off", a.driver);
   }
   // Each row is printed on stdout as it completes, in columns sized up front; where stdout is not
