@@ -9,6 +9,8 @@
 #
 # Steps (docs/method.md#streaming, docs/api-cost.md):
 #   default         the default suite, as a new user runs it (its first rows: read-linear, write-linear)
+#   default-reverse the same suite in reverse order right after it, and `compare` of the two: no rate
+#                   may depend on its position in the run (docs/method.md#order)
 #   bandwidth-1g    read-linear and write-linear at --bandwidth-mib 1024 in the same call
 #   api             the api family (uploads, read-backs, the copy command, dispatches, submits, pipelines)
 #   sweep-copy      copyBufferToBuffer at 4 MiB, 64 MiB and 1 GiB (an engine's rate is flat in size)
@@ -33,6 +35,8 @@ nvidia-smi >"$res/nvidia-smi.txt" 2>&1
 lscpu >"$res/lscpu.txt" 2>&1
 step devices wgb devices --json
 step default wgb run --quiet --json "$res/default.json" --csv "$res/default.csv"
+step default-reverse wgb run --quiet --reverse --json "$res/default-reverse.json"
+step compare-order wgb compare "$res/default.json" "$res/default-reverse.json"
 step bandwidth-1g wgb run --quiet --bandwidth-mib 1024 --filter 'read-linear,write-linear' --json "$res/bandwidth-1g.json"
 step api wgb run --quiet --filter 'upload-*,readback-*,copy-buffer-to-buffer,dispatch-overhead,submit-latency,pipeline-create' \
   --json "$res/api.json"

@@ -1,12 +1,9 @@
-# Script mode (cmake -P): writes OUT, a C++ file holding every file of FILES (by file name) and
-# WASM (as "webgpu-bench-engine.wasm", when given) as byte strings, with wgb::web::find().
+# Script mode (cmake -P): writes OUT, a C++ file holding every file of FILES (by file name) as byte
+# strings, with wgb::web::embedded::find().
 set(body "")
 set(table "")
 set(i 0)
 set(all ${FILES})
-if(WASM)
-  list(APPEND all "${WASM}")
-endif()
 foreach(f IN LISTS all)
   get_filename_component(name "${f}" NAME)
   file(READ "${f}" hex HEX)
@@ -20,4 +17,4 @@ foreach(f IN LISTS all)
   math(EXPR i "${i} + 1")
 endforeach()
 include("${CMAKE_CURRENT_LIST_DIR}/embed_table.cmake")
-wgb_write_embed_table("${OUT}" "cmake/embed_web_script.cmake from web/ and the engine" "wgb::web" "${body}" "${table}" ${i})
+wgb_write_embed_table("${OUT}" "cmake/embed_web_script.cmake from web/" "wgb::web::embedded" "${body}" "${table}" ${i})

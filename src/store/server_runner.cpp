@@ -1,5 +1,5 @@
 // The browser runner's files (docs/browser.md): /run is the page, /run/NAME its scripts, style,
-// workers and the engine, all embedded at build time (web_assets.hpp). The only answers with
+// workers (embedded at build time) and the engine (read from beside the program): web_assets.hpp. The only answers with
 // scripts, so they carry their own Content-Security-Policy and the cross-origin isolation headers.
 #include <string_view>
 
@@ -42,9 +42,8 @@ void serve_file(const std::string& name, httplib::Response& res) {
   const std::string_view bytes = type != nullptr ? web::find(name) : std::string_view{};
   if (bytes.empty()) {
     res.status = 404;
-    const bool engine = name == "webgpu-bench-engine.wasm";
-    res.set_content(engine ? "this program was built without the browser engine (webgpu-bench-engine.wasm)\n"
-                           : "no such file\n",
+    const bool engine = name == web::kEngineFile;
+    res.set_content(engine ? web::engine_location() + "\n" : std::string("no such file\n"),
                     "text/plain; charset=utf-8");
     return;
   }
