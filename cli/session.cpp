@@ -260,11 +260,12 @@ Status TerminalFrontEnd::started(frontend::Job& job) {
   // An unwritable file fails before any work.
   if (auto st = s_.write_first(job.document()); !st) return st;
   const gpu::Context* gpu = job.device();
-  // Informational, like the bar: only where the bar is drawn (a terminal, or --progress). Two short
-  // lines rather than one that wraps: the driver string alone can fill a terminal.
+  // Informational, like the bar: only where the bar is drawn (a terminal, or --progress). Short
+  // lines rather than one that wraps at 100 columns: the adapter's name and the driver string can
+  // each fill a line.
   if (gpu != nullptr && s_.display().enabled()) {
     const auto& a = gpu->adapter();
-    std::cerr << fmt::format("adapter: {} ({}, {}), Dawn {}, robustness {}, clock {}\n  driver: {}\n",
+    std::cerr << fmt::format("adapter: {} ({}, {})\n  Dawn {}, robustness {}, clock {}\n  driver: {}\n",
                              a.device.empty() ? a.description : a.device, a.backend, a.adapter_type,
                              gpu->options().configuration,
                              gpu->options().robustness ? "on" : "off",
