@@ -117,7 +117,7 @@ Pooled pool_rounds(const std::vector<Round>& rounds) {
   p.rounds = rounds.size();
   std::vector<std::string> order;
   std::map<std::string, PooledRow> rows;
-  std::map<std::string, std::vector<double>> native_rates, browser_rates;
+  std::map<std::string, std::vector<double>> native_rates, browser_rates, native_dispersions, browser_dispersions;
   for (const auto& r : rounds) {
     p.browser_wall_s += r.browser_wall_s;
     p.native_wall_s += r.native_wall_s;
@@ -137,6 +137,8 @@ Pooled pool_rounds(const std::vector<Round>& rounds) {
       browser_rates[cr.key].push_back(cr.b);
       row.significant_rounds += cr.significant ? 1 : 0;
       row.round_noise.push_back(cr.noise);
+      native_dispersions[cr.key].push_back(cr.dispersion_a);
+      browser_dispersions[cr.key].push_back(cr.dispersion_b);
     }
     if (&r == &rounds.back()) {
       p.only_native = c.only_a;
@@ -149,17 +151,14 @@ Pooled pool_rounds(const std::vector<Round>& rounds) {
     PooledRow row = rows[key];
     row.rounds = row.ratios.size();
     if (row.rounds > 0) {
-      double mean = 0;
-      for (double x : row.ratios) mean += std::log(x);
-      mean /= static_cast<double>(row.rounds);
-      double var = 0;
-      for (double x : row.ratios) var += (std::log(x) - mean) * (std::log(x) - mean);
-      const double n = static_cast<double>(row.rounds);
-      const double sd = row.rounds > 1 ? std::sqrt(var / (n - 1)) : 0;
-      row.geomean = std::exp(mean);
-      row.se = row.geomean * sd / std::sqrt(n);
-      row.noise = std::max({report::kNoiseFloor, 2 * row.se, median(row.round_noise) / std::sqrt(n)});
-      row.significant = std::fabs(row.geomean - 1) > row.noise;
+      // Paired rounds: the pooled ratio against 1 (docs/method.md#differ).
+      const auto b = report::pooled_ratio(row.ratios, median(browser_dispersions[key]));
+      const auto d = report::compare_estimates({1, median(native_dispersions[key]), row.rounds}, b);
+      const double mean = std::log(b.value);
+      row.geomean = b.value;
+      row.se = b.value * b.standard_error;
+      row.noise = d.allowance;
+      row.significant = d.differs();
       row.native_rate = median(native_rates[key]);
       row.browser_rate = median(browser_rates[key]);
       log_sum += mean;
