@@ -23,7 +23,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -37,6 +36,7 @@
 #include "catalog/common.hpp"
 #include "catalog/compute/alu.hpp"
 #include "gpu/kernel_override.hpp"
+#include "report/noise.hpp"
 #include "webgpu_bench/context.hpp"
 
 namespace {
@@ -117,9 +117,9 @@ Expected<std::unique_ptr<alu::Runner>> compile(gpu::Context& gpu, const alu::Pro
   return std::make_unique<alu::Runner>(std::move(*r));
 }
 
-// The paired ratio (docs/method.md#differ, paired rounds): the geometric mean of the per-round
-// ratios fixture / probe, drift common to both sides of a round cancelling in each, and twice its
-// relative standard error sd(ln ratio) / sqrt(n).
+// The paired ratio (docs/method.md#differ, paired rounds, report/noise.hpp): the geometric mean of
+// the per-round ratios fixture / probe, drift common to both sides of a round cancelling in each,
+// with twice its relative standard error, against 1.
 struct Paired {
   double ratio = 0;
   double spread = 0;  // 2 s.e.
@@ -127,21 +127,13 @@ struct Paired {
 };
 Paired paired(const Side& probe, const Side& fixture, bool cpu_clock) {
   const std::size_t n = std::min(probe.rounds.size(), fixture.rounds.size());
-  if (n == 0) return {};
-  double sum = 0, sum2 = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const double l = std::log(fixture.rounds[i].on(cpu_clock) / probe.rounds[i].on(cpu_clock));
-    sum += l;
-    sum2 += l * l;
-  }
-  const double mean = sum / static_cast<double>(n);
-  const double var = n > 1 ? std::max(0.0, (sum2 - sum * mean) / static_cast<double>(n - 1)) : 0.0;
-  Paired p;
-  p.ratio = std::exp(mean);
-  p.spread = 2 * std::sqrt(var / static_cast<double>(n));
-  const double allowance = std::max(0.01, p.spread);  // the floor: 1 %
-  p.verdict = std::abs(p.ratio - 1) <= allowance ? "same" : p.ratio > 1 ? "faster" : "SLOWER";
-  return p;
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < n; ++i) ratios.push_back(fixture.rounds[i].on(cpu_clock) / probe.rounds[i].on(cpu_clock));
+  const report::Estimate pooled = report::pooled_ratio(ratios, 0);
+  const report::Significance d = report::compare_estimates(report::Estimate{1, 0, n}, pooled);
+  if (d.verdict == report::Verdict::NotComparable) return {};
+  // A ratio above 1 is the probe being faster than its fixture.
+  return {d.ratio, d.spread, d.same() ? "same" : d.verdict == report::Verdict::Higher ? "faster" : "SLOWER"};
 }
 
 // Probe and fixture side by side: compiled, calibrated on the probe, measured in alternating order,

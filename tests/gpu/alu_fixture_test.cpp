@@ -1,5 +1,5 @@
 // The plain fixture kernels (tests/fixtures/alu/, a folder in --kernel-dir form) that
-// bench/alu_fixtures.sh times against the ALU probes: every probe's template has one, each replaces
+// bench/alu_fixtures.cpp times against the ALU probes: every probe's template has one, each replaces
 // it and computes exactly what the probe's host reference expects, at several loop counts.
 // Correctness only: timing belongs to the benchmark, not to a unit test.
 #include <gtest/gtest.h>
