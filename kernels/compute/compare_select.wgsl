@@ -8,7 +8,7 @@
 // straight after the per-trip operand, lavapipe (Mesa 25, LLVM 15) compiled the 256 steps of clamp
 // and min/max one chain after another, bound by the latency of a step (multiply, add, minimum,
 // maximum); under the branch they come out interleaved and ran 2.4x faster
-// (docs/results/lavapipe-alu-2026-12-03.md). The condition is loop-invariant: lavapipe hoists the
+// (results/alu-lavapipe-2026-12-03.md). The condition is loop-invariant: lavapipe hoists the
 // branch out of the loop, and a compiler that keeps it pays one uniform branch per 256 steps.
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {

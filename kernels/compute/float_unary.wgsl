@@ -6,11 +6,14 @@
 // map stops contracting above x = pi/2), directly or as cn = c + d: each trip moves the fixed point,
 // and the stored value depends on the trip count.
 //
-// The 32 steps of a trip run as eight passes of four. These operations are dozens of instructions
-// each on a CPU driver (lavapipe expands the f16 ones lane by lane), and a trip unrolled whole (256
-// of them) no longer fits the instruction cache: f16-sincos ran 2.1x and f32-sincos 1.1x slower
-// there than in passes of four, the others alike (docs/results/lavapipe-alu-2026-12-03.md). On GPUs
-// they are bound by the special-function units, which the pass loop's own instructions do not use.
+// The 32 steps of a trip run as GROUPS passes of GROUP_LEN: eight of four in f32, 32 of one in f16.
+// These operations are dozens of instructions each on a CPU driver (lavapipe expands the f16 ones
+// lane by lane, with conversions around every step), and a trip unrolled whole (256 of them) no
+// longer fits the instruction cache: f16-sincos ran 2.1x and f32-sincos 1.1x slower there than in
+// passes of four, the others alike, and f16-sincos in passes of four still ran 0.88-0.92 of the
+// plain fixture kernel, in passes of one as fast as it (results/alu-lavapipe-2026-12-03.md). On
+// GPUs they are bound by the special-function units, which the pass loop's own instructions do not
+// use.
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
@@ -24,8 +27,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   for (var n = 0u; n < p.iterations; n++) {
     let d = T(p.f.w * trip_frac(n));
     let cn = c + d;
-    for (var g = 0u; g < 8u; g++) {
-//#repeat s 4
+    for (var g = 0u; g < $GROUPSu; g++) {
+//#repeat s $GROUP_LEN
 //#repeat k 8
       x$k = $OP;
 //#end

@@ -3,13 +3,13 @@
 // The loop runs four trips per pass (256 vec4 FMAs straight-line), then single trips for the
 // remainder: Dawn's robustness guards every pass of a loop, and on an H200 one trip per pass gave
 // 63.3 (f32) and 122 (f16) TFLOP/s, four trips per pass 65.8 and 130, against CUDA's 66.1 and 131.4
-// (docs/results/h200-2026-11-30.md). Every lane does 32 x iterations FMAs in the same order either
+// (results/h200-2026-11-30.md). Every lane does 32 x iterations FMAs in the same order either
 // way, so results and validation do not depend on the split.
 //
 // Two chains and two operand values, not more: Mesa's lavapipe compiles a straight-line body whose
 // live vectors (chains plus operands) exceed ten one chain after another, which makes it bound by
 // the FMA latency. Four chains with four operand values ran 3.6x below the multiply-add throughput
-// there; these eight lanes on two values run at it (docs/results/lavapipe-alu-2026-12-03.md).
+// there; these eight lanes on two values run at it (results/alu-lavapipe-2026-12-03.md).
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;

@@ -418,7 +418,8 @@ Probe unary_probe(std::string type, std::string name, std::string op, std::strin
                   [step = std::move(step)](const Params& prm, u32 t) {
                     return float_trip_chains<8>(prm, t, [&](double x, double d) { return step(x, d, prm); });
                   });
-  p.substitutions = {{"OP", std::move(op)}};
+  // The steps of a trip in passes of four (f32) or one (f16): float_unary.wgsl says why.
+  p.substitutions = {{"OP", std::move(op)}, {"GROUPS", half ? "32" : "8"}, {"GROUP_LEN", half ? "1" : "4"}};
   p.f16 = half;
   p.max_iterations = max_iterations;
   std::copy(f.begin(), f.end(), p.f);
@@ -475,10 +476,13 @@ std::vector<Probe> build() {
               "name, so equal rates mean the compiler contracts, and a lower rate here means it "
               "does not."
             : "Eight independent scalar FMA chains x = fma(x, m, c) per invocation, 32 steps each per "
-              "loop trip, four trips per pass of the kernel's loop; m, c from a uniform, starting "
-              "values from the invocation id. Written with fma(), where webgpu-bench-core's "
+              "loop trip, one trip per pass of the kernel's loop (a longer straight-line body ran "
+              "slower on a CPU driver that converts around every f16 step); m, c from a uniform, "
+              "starting values from the invocation id. Written with fma(), where webgpu-bench-core's "
               "f16-fma-scalar writes x * m + c and leaves the contraction to the compiler.",
-        scalar_ref, chain_ops, {{"STEP", f32 ? "x$k * m + c" : "fma(x$k, m, c)"}}));
+        scalar_ref, chain_ops,
+        {{"STEP", f32 ? "x$k * m + c" : "fma(x$k, m, c)"}, {"PASS_TRIPS", f32 ? "4" : "1"},
+         {"PASS_LEN", f32 ? "128" : "32"}}));
     if (f32) {
       v.back().fused_form = "x * m + c";  // fma_probe set fma(); this kernel writes the multiply-add
       v.push_back(fma_probe(type, "builtin", "fma_scalar",
@@ -486,7 +490,8 @@ std::vector<Probe> build() {
                             "independent scalar chains x = fma(x, m, c) per invocation, 32 steps each per loop "
                             "trip. Equal to f32-fma-scalar where the compiler contracts x * m + c into an FMA, "
                             "faster where it does not.",
-                            scalar_ref, chain_ops, {{"STEP", "fma(x$k, m, c)"}}));
+                            scalar_ref, chain_ops,
+                            {{"STEP", "fma(x$k, m, c)"}, {"PASS_TRIPS", "4"}, {"PASS_LEN", "128"}}));
       v.back().label = "f32 FMA, fma() builtin";
     }
     v.push_back(fma_probe(type, "vec4", "fma_vec4",
