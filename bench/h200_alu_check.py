@@ -4,8 +4,8 @@
     bench/h200_alu_check.py RESULTS_DIR PREVIOUS_BATCH_DIR
 
 RESULTS_DIR holds probes-N.json, probes-f16-N.json (every compute row, N rounds), previous-N.json and
-previous-f16-N.json (the kernels' previous forms, bench/variants/alu-previous), fixtures.json and
-cuda.json. PREVIOUS_BATCH_DIR holds the last batch's default.json and experimental.json. Prints one
+previous-f16-N.json (the kernels' previous forms, bench/variants/alu-previous), candidate-N.json
+(bench/variants/alu-candidate; listed, never judged), fixtures.json and cuda.json. PREVIOUS_BATCH_DIR holds the last batch's default.json and experimental.json. Prints one
 table (rate of this call, the last batch, CUDA, previous form, fixture) and a verdict per row, and
 exits 1 when a row lost:
   - the rows compared with CUDA (f32, i32, dp4a and f16 throughput) must be within 3 % of it, or no
@@ -88,6 +88,11 @@ def main():
             lost.append(rid)
         print(f"{rid:<22} {cells[0]:>13} {cells[1]:>13} {cells[2]:>6} {cells[3]:>8} {cells[4]:>13} {cells[5]:>6} "
               f"{cells[6]:>13} {'; '.join(verdict) if verdict else 'kept'}")
+    candidate = best_rates(glob.glob(os.path.join(res, "candidate-*.json")))
+    for rid, (value, unit) in sorted(candidate.items()):
+        frac = f"{value / cuda[rid][0]:.3f} of CUDA" if rid in cuda else "no CUDA row"
+        shipped = f"{value / now[rid][0]:.3f} of the shipped form" if rid in now else "shipped form not measured"
+        print(f"candidate form of {rid}: {si(value, unit)}, {frac}, {shipped} (information, not judged)")
     missing = sorted(set(before) - set(now))
     if missing:
         print("missing in this call:", ", ".join(missing))
