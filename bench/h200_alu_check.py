@@ -5,7 +5,7 @@
 
 RESULTS_DIR holds probes-N.json, probes-f16-N.json (every compute row, N rounds), previous-N.json and
 previous-f16-N.json (the kernels' previous forms, bench/variants/alu-previous), candidate-N.json
-(bench/variants/alu-candidate; listed, never judged), fixtures.json and cuda.json. PREVIOUS_BATCH_DIR holds the last batch's default.json and experimental.json. Prints one
+(the vec4 FMA kernel with two trips per pass; listed, never judged), fixtures.json and cuda.json. PREVIOUS_BATCH_DIR holds the last batch's default.json and experimental.json. Prints one
 table (rate of this call, the last batch, CUDA, previous form, fixture) and a verdict per row, and
 exits 1 when a row lost:
   - the rows compared with CUDA (f32, i32, dp4a and f16 throughput) must be within 3 % of it, or no
@@ -27,17 +27,13 @@ CUDA_TOLERANCE = 0.97
 SAME_TOLERANCE = 0.98
 
 
-def best_rates(paths, any_status=False):
-    """id -> (best rate, unit) over the documents' rows; rows that failed validation count only with
-    any_status (the previous vec4 forms compute other lanes, so only their rate is meaningful)."""
+def best_rates(paths):
+    """id -> (best rate, unit) over the documents' validated rows."""
     out = {}
     for path in paths:
         doc = load(path)
         for r in (doc or {}).get("rows", []):
-            if r.get("category") != "compute":
-                continue
-            ok = r.get("status") in ("ok", "throttled", "suspect")
-            if not (ok or (any_status and r.get("value"))):
+            if r.get("category") != "compute" or r.get("status") not in ("ok", "throttled", "suspect"):
                 continue
             unit = r.get("metric", {}).get("unit", "")
             if r["id"] not in out or r["value"] > out[r["id"]][0]:
@@ -52,7 +48,7 @@ def main():
     res, prev = sys.argv[1], sys.argv[2]
     now = best_rates(glob.glob(os.path.join(res, "probes-*.json")))
     before = best_rates([os.path.join(prev, "default.json"), os.path.join(prev, "experimental.json")])
-    previous_form = best_rates(glob.glob(os.path.join(res, "previous-*.json")), any_status=True)
+    previous_form = best_rates(glob.glob(os.path.join(res, "previous-*.json")))
     fixture = best_rates([os.path.join(res, "fixtures.json")])
     cuda = cuda_rates(load(os.path.join(res, "cuda.json")))
     cuda_before = cuda_rates(load(os.path.join(prev, "cuda.json")))
