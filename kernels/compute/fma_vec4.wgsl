@@ -8,8 +8,11 @@
 //
 // Two chains and two operand values, not more: Mesa's lavapipe compiles a straight-line body whose
 // live vectors (chains plus operands) exceed ten one chain after another, which makes it bound by
-// the FMA latency. Four chains with four operand values ran 3.6x below the multiply-add throughput
-// there; these eight lanes on two values run at it (results/alu-lavapipe-2026-12-03.md).
+// the FMA latency. Four chains with four operand values ran at 0.41 of the plain fixture kernel
+// there; these eight lanes on two values run as fast as it in f32 (results/alu-lavapipe-2026-12-03.md).
+// In f16, which lavapipe computes in f32 between two conversions, the four-trip body is long enough
+// to run at 0.92-0.96 of the fixture there (two trips per pass: 0.98). It stays for the H200's sake;
+// bench/h200_alu.sh times the two-trip form on it.
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
