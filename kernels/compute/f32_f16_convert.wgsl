@@ -5,7 +5,9 @@
 // when nothing separates the two (Mesa's NIR does, and the H200 ran such a kernel at FMA speed), so
 // the f16 bits of each pair of chains pass through an XOR with a uniform that is 0 at run time
 // (p.pad1), which no compiler can see through. The chain settles within a trip, so c moves every
-// trip: cn = c + trip_frac(n).
+// trip: cn = c + trip_frac(n). The 32 steps of a trip run as 32 passes of one: lavapipe expands the
+// conversions with per-lane branches, and a trip unrolled whole ran 1.4x slower there than the plain
+// fixture kernel, passes of two 1.1x (float_unary.wgsl says why; results/alu-lavapipe-2026-12-03.md).
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
@@ -19,15 +21,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 //#end
   for (var n = 0u; n < p.iterations; n++) {
     let cn = c + p.f.w * trip_frac(n);  // p.f.w = 1
-//#repeat s 32
+    for (var g = 0u; g < 32u; g++) {
+//#repeat s 1
 //#repeat k 4
-    {
-      let h = bitcast<vec2<f16>>(bitcast<u32>(vec2<f16>(f16(x$k), f16(y$k))) ^ key);
-      x$k = f32(h.x) * m + cn;
-      y$k = f32(h.y) * m + cn;
+      {
+        let h = bitcast<vec2<f16>>(bitcast<u32>(vec2<f16>(f16(x$k), f16(y$k))) ^ key);
+        x$k = f32(h.x) * m + cn;
+        y$k = f32(h.y) * m + cn;
+      }
+//#end
+//#end
     }
-//#end
-//#end
   }
   out[t] = bitcast<u32>(x0 + x1 + x2 + x3 + y0 + y1 + y2 + y3);
 }

@@ -2,11 +2,14 @@
 // invocation, 32 steps each per loop trip (the work knob `iterations`): 256 FMAs per trip. The step
 // (the STEP substitution) is `x * m + c` for f32-fma-scalar, the multiply-add that WGSL lets a
 // compiler contract into one FMA, and `fma(x, m, c)` for f32-fma-builtin and f16-fma-scalar, the
-// fused operation asked for by name. The loop runs four trips per pass (1024 FMAs), then single
-// trips for the remainder, because Dawn's robustness guards every pass of a loop and a short body
-// would measure the guard (see fma_vec4.wgsl). Every chain does 32 x iterations FMAs in the same
-// order either way. m < 1, so every chain contracts towards c / (1 - m) and stays finite at any
-// loop count.
+// fused operation asked for by name. The loop runs PASS_TRIPS trips per pass (PASS_LEN steps of the
+// eight chains), then single trips for the remainder, because Dawn's robustness guards every pass
+// of a loop and a short body would measure the guard (see fma_vec4.wgsl): four trips (1024 FMAs)
+// for f32, one (256) for f16. A CPU driver without f16 arithmetic (lavapipe) rounds every f16 step
+// with two conversions, and there a body of 1024 of them ran 0.83-0.89 of the plain fixture kernel,
+// 512 0.95-0.99, 256 as fast as it (results/alu-lavapipe-2026-12-03.md). Every chain does 32 x iterations FMAs in
+// the same order either way. m < 1, so every chain contracts towards c / (1 - m) and stays finite
+// at any loop count.
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
@@ -16,15 +19,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 //#repeat k 8
   var x$k = T(start(t, $ku));
 //#end
-  let passes = p.iterations / 4u;
+  let passes = p.iterations / $PASS_TRIPSu;
   for (var n = 0u; n < passes; n++) {
-//#repeat s 128
+//#repeat s $PASS_LEN
 //#repeat k 8
     x$k = $STEP;
 //#end
 //#end
   }
-  for (var n = passes * 4u; n < p.iterations; n++) {
+  for (var n = passes * $PASS_TRIPSu; n < p.iterations; n++) {
 //#repeat s 32
 //#repeat k 8
     x$k = $STEP;

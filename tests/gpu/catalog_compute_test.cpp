@@ -152,7 +152,7 @@ TEST(CatalogCompute, TheLoopCountChangesTheResult) {
 }
 
 // fma_scalar and fma_vec4 run four loop trips per pass of their loop and single trips for the
-// remainder. With m = 1 and c = 1/256 every chain counts its steps (x = start + steps / 256, exact in
+// remainder (f16-fma-scalar: one trip per pass, checked here all the same). With m = 1 and c = 1/256 every chain counts its steps (x = start + steps / 256, exact in
 // f32; within a few f16 ulps), so at counts that use the long pass (alone and with a remainder) the
 // outputs must match the reference for exactly that count and be rejected as the count one trip
 // either side (the probes' own operands contract towards a fixed point, which hides a trip).

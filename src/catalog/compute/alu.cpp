@@ -125,6 +125,28 @@ Expected<std::string> check_outputs(const Probe& probe, const Params& params, st
                      invocations.size(), params.iterations, worst, probe.tolerance);
 }
 
+Expected<Contraction> check_contraction(gpu::Context& gpu) {
+  // x = m = 1 + 3 * 2^-13 and c = -(x * m rounded to f32): fused, 2^-26 remains; unfused, 0
+  // (contraction.wgsl says why).
+  Probe check;
+  check.id = "contraction check";
+  check.kernel = "contraction";
+  const float x = 1.0f + 0x3p-13f;
+  check.f[0] = x;
+  check.f[1] = x;
+  check.f[2] = -(1.0f + 0x3p-12f + 0x1p-23f);
+  auto runner = Runner::create(gpu, check, 2);
+  if (!runner) return std::move(runner).error();
+  auto stored = runner->run(gpu, 1);
+  if (!stored) return std::move(stored).error();
+  const auto verdict = [](std::uint32_t bits) -> std::string {
+    if (bits == std::bit_cast<std::uint32_t>(0x1p-26f)) return "fused";
+    if ((bits & 0x7fffffffu) == 0) return "separate";
+    return fmt::format("neither fused nor separate: stored {:#010x}", bits);
+  };
+  return Contraction{.mul_add = verdict((*stored)[0]), .fma_builtin = verdict((*stored)[1])};
+}
+
 Expected<Runner> Runner::create(gpu::Context& gpu, const Probe& probe, std::uint32_t threads, std::uint32_t workgroup) {
   const auto& limits = gpu.limits();
   const bool by_x = limits.maxComputeWorkgroupSizeX < limits.maxComputeInvocationsPerWorkgroup;

@@ -65,6 +65,9 @@ struct Probe {
   std::uint64_t initial_iterations = 4;
   float f[4] = {0, 0, 0, 0};   // float operands (Params::f)
   double tolerance = 0;        // relative to Expectation::scale; 0 for exact probes
+  // The multiply-add form the kernel writes ("x * m + c" or "fma()") when the row records whether the
+  // driver fuses it (check_contraction); empty for the other probes.
+  std::string fused_form;
   std::function<Expectation(const Params&, std::uint32_t t)> reference;
 
   std::string source() const;  // the generated WGSL (see the header comment)
@@ -103,6 +106,17 @@ std::vector<std::uint32_t> sample_invocations(std::uint32_t threads);
 // Compares stored words with the host reference for the given invocations.
 Expected<std::string> check_outputs(const Probe& probe, const Params& params, std::span<const std::uint32_t> invocations,
                                     std::span<const std::uint32_t> stored);
+
+// Whether the driver evaluates a multiply-add as one fused operation (one rounding) or as a
+// multiply and a separate add (docs/method.md#validation): a one-workgroup kernel
+// (kernels/compute/contraction.wgsl) whose operands make the two evaluations differ, run when a
+// probe that records it is prepared. Each form reads "fused", "separate", or what was stored.
+struct Contraction {
+  std::string mul_add;      // x * m + c, which WGSL lets a compiler contract
+  std::string fma_builtin;  // fma()
+  const std::string& of(std::string_view form) const { return form == "fma()" ? fma_builtin : mul_add; }
+};
+Expected<Contraction> check_contraction(gpu::Context& gpu);
 
 // A compiled probe on a device: pipeline, output and uniform buffers. run() dispatches once at
 // `iterations` and reads every stored word back (the validator and the tests use it); with

@@ -19,6 +19,27 @@ namespace {
 constexpr const char* kComputeStatisticReason =
     "best (fastest) run: compute-bound, and noise only ever slows a run down";
 
+// The row of a probe whose kernel writes a multiply-add in `form` records whether the driver fuses
+// it (alu::check_contraction), and says so in a note where it does not: the FLOPs are still
+// counted 2 per step, but they ran as two operations (docs/method.md#validation).
+void record_contraction(gpu::Context& gpu, const std::string& form, nlohmann::json& parameters) {
+  auto checked = alu::check_contraction(gpu);
+  if (!checked) {
+    parameters["fma_contraction"] = fmt::format("not checked: {}", checked.error().message);
+    return;
+  }
+  parameters["fma_contraction"] = {{"x * m + c", checked->mul_add}, {"fma()", checked->fma_builtin}};
+  const std::string& verdict = checked->of(form);
+  if (verdict == "separate") {
+    parameters["note"] = fmt::format(
+        "this driver evaluates {} as a multiply and a separate add, not as one FMA (checked when the probe "
+        "was prepared): the 2 FLOP counted per step ran as two operations",
+        form);
+  } else if (verdict != "fused") {
+    parameters["note"] = fmt::format("this driver's {} is not one FMA: the check gave {}", form, verdict);
+  }
+}
+
 }  // namespace
 
 Expected<std::unique_ptr<Workload>> alu::prepare(PrepareContext& pc, const alu::Probe& probe,
@@ -64,6 +85,7 @@ Expected<std::unique_ptr<Workload>> alu::prepare(PrepareContext& pc, const alu::
                      {"peak_class", probe.peak_class},
                      {"operand_bits", probe.f16 ? 16 : 32},
                      {"kernel", "compute/" + probe.kernel}};
+  if (!probe.fused_form.empty()) record_contraction(gpu, probe.fused_form, spec.parameters);
   // On NVIDIA, shader-f16 exists only through the experimental adapter toggle: the row says so, and
   // its outputs are checked against the host on every run (the validator always runs).
   if (probe.f16 && gpu.options().experimental && gpu.adapter().vendor_id == 0x10de) {

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -75,7 +76,13 @@ Expectation float_chains(const Params& p, u32 t, u32 steps_per_trip, Step step) 
   for (u32 k = 0; k < N; ++k) x[k] = start(p, t, k);
   const std::uint64_t steps = static_cast<std::uint64_t>(p.iterations) * steps_per_trip;
   for (std::uint64_t s = 0; s < steps; ++s) {
-    for (auto& v : x) v = step(v);
+    for (u32 k = 0; k < N; ++k) {
+      if constexpr (std::is_invocable_v<Step, double, u32>) {
+        x[k] = step(x[k], k);  // a step that depends on the lane (fma_vec4's operand vectors)
+      } else {
+        x[k] = step(x[k]);
+      }
+    }
   }
   return float_sum(x);
 }
@@ -390,6 +397,7 @@ Probe fma_probe(std::string type, std::string shape, std::string kernel, std::st
   p.f16 = half;
   std::copy(f.begin(), f.end(), p.f);
   p.tolerance = half ? 0.015 : 1e-5;
+  if (!half) p.fused_form = "fma()";  // the f32 rows record whether the driver fuses it
   return p;
 }
 
@@ -410,7 +418,8 @@ Probe unary_probe(std::string type, std::string name, std::string op, std::strin
                   [step = std::move(step)](const Params& prm, u32 t) {
                     return float_trip_chains<8>(prm, t, [&](double x, double d) { return step(x, d, prm); });
                   });
-  p.substitutions = {{"OP", std::move(op)}};
+  // The steps of a trip in passes of four (f32) or one (f16): float_unary.wgsl says why.
+  p.substitutions = {{"OP", std::move(op)}, {"GROUPS", half ? "32" : "8"}, {"GROUP_LEN", half ? "1" : "4"}};
   p.f16 = half;
   p.max_iterations = max_iterations;
   std::copy(f.begin(), f.end(), p.f);
@@ -445,9 +454,12 @@ std::vector<Probe> build() {
   std::vector<Probe> v;
   const std::array<float, 4> chain_ops{0.9375f, 0.125f, 0.0f, 0.0f};  // x' = 0.9375 x + 0.125 -> 2
   const std::array<float, 4> matvec_ops{0.875f, 0.125f, 0.0f, 0.0f};  // diagonal, addend
-  // vec4: the same chain, with (m, c) given twice so the kernel's operand vectors hold two distinct
-  // uniform values per half2 pair (kernels/compute/fma_vec4.wgsl says why).
-  const std::array<float, 4> vec4_ops{0.9375f, 0.125f, 0.9375f, 0.125f};
+  // vec4: (a, b) = (31/32, 1/16); even lanes step x' = a x + b (-> 2), odd lanes x' = b x + a
+  // (-> 31/30), so each operand vector holds two distinct uniform values (kernels/compute/fma_vec4.wgsl
+  // says why). a = 31/32 makes a 32-step trip contract as much as 16 steps of 0.9375 did, so f16
+  // lanes still move between trips 1, 2 and 3. f[2], f[3] repeat (a, b) for the kernel's previous
+  // form (bench/variants/alu-previous).
+  const std::array<float, 4> vec4_ops{0.96875f, 0.0625f, 0.96875f, 0.0625f};
   for (const std::string type : {"f32", "f16"}) {
     const auto scalar_ref = [](const Params& p, u32 t) {
       return float_chains<8>(p, t, 32, [&](double x) { return x * p.f[0] + p.f[1]; });
@@ -464,26 +476,35 @@ std::vector<Probe> build() {
               "name, so equal rates mean the compiler contracts, and a lower rate here means it "
               "does not."
             : "Eight independent scalar FMA chains x = fma(x, m, c) per invocation, 32 steps each per "
-              "loop trip, four trips per pass of the kernel's loop; m, c from a uniform, starting "
-              "values from the invocation id. Written with fma(), where webgpu-bench-core's "
+              "loop trip, one trip per pass of the kernel's loop (a longer straight-line body ran "
+              "slower on a CPU driver that converts around every f16 step); m, c from a uniform, "
+              "starting values from the invocation id. Written with fma(), where webgpu-bench-core's "
               "f16-fma-scalar writes x * m + c and leaves the contraction to the compiler.",
-        scalar_ref, chain_ops, {{"STEP", f32 ? "x$k * m + c" : "fma(x$k, m, c)"}}));
+        scalar_ref, chain_ops,
+        {{"STEP", f32 ? "x$k * m + c" : "fma(x$k, m, c)"}, {"PASS_TRIPS", f32 ? "4" : "1"},
+         {"PASS_LEN", f32 ? "128" : "32"}}));
     if (f32) {
+      v.back().fused_form = "x * m + c";  // fma_probe set fma(); this kernel writes the multiply-add
       v.push_back(fma_probe(type, "builtin", "fma_scalar",
                             "The f32-fma-scalar chains with the fused multiply-add asked for by name: eight "
                             "independent scalar chains x = fma(x, m, c) per invocation, 32 steps each per loop "
                             "trip. Equal to f32-fma-scalar where the compiler contracts x * m + c into an FMA, "
                             "faster where it does not.",
-                            scalar_ref, chain_ops, {{"STEP", "fma(x$k, m, c)"}}));
+                            scalar_ref, chain_ops,
+                            {{"STEP", "fma(x$k, m, c)"}, {"PASS_TRIPS", "4"}, {"PASS_LEN", "128"}}));
       v.back().label = "f32 FMA, fma() builtin";
     }
     v.push_back(fma_probe(type, "vec4", "fma_vec4",
-                          "Four independent vec4 FMA chains (16 lanes) per invocation, 16 steps each per loop trip, "
+                          "Two independent vec4 FMA chains (8 lanes) per invocation, 32 steps each per loop trip, "
                           "four trips per pass of the kernel's loop (256 vec4 FMAs straight-line: the fastest body on "
-                          "NVIDIA, which lavapipe compiles 2x slower than a short one; the reference suite's vec4 "
-                          "probe uses eight chains and a 32-FMA body).",
+                          "NVIDIA); operand vectors (a, b, a, b) and (b, a, b, a) from a uniform, two values in all, "
+                          "so a CPU driver keeps the chains interleaved (with four chains and four values lavapipe ran "
+                          "them one after another, 2x slower; the reference suite's vec4 probe uses eight chains and "
+                          "a 32-FMA body).",
                           [](const Params& p, u32 t) {
-                            return float_chains<16>(p, t, 16, [&](double x) { return x * p.f[0] + p.f[1]; });
+                            return float_chains<8>(p, t, 32, [&](double x, u32 lane) {
+                              return lane % 2 == 0 ? x * p.f[0] + p.f[1] : x * p.f[1] + p.f[0];
+                            });
                           },
                           vec4_ops));
     v.push_back(fma_probe(type, "mat4", "fma_mat4",
@@ -505,8 +526,10 @@ std::vector<Probe> build() {
   };
   mad("scalar", "mad_scalar", "Eight independent chains x = x * m + c per invocation (m odd), 32 steps each per loop trip.",
       [](const Params& p, u32 t) { return int_chains<8>(p, t, 32, [&](u32 x) { return x * p.ia + p.ib; }); });
-  mad("vec4", "mad_vec4", "Four independent vec4<i32> chains x = x * m + c (16 lanes), 16 steps each per loop trip.",
-      [](const Params& p, u32 t) { return int_chains<16>(p, t, 16, [&](u32 x) { return x * p.ia + p.ib; }); });
+  mad("vec4", "mad_vec4",
+      "Two independent vec4<i32> chains x = x * m + c (8 lanes), 32 steps each per loop trip (with four chains a CPU "
+      "driver, lavapipe, ran them one after another, bound by the multiply's latency).",
+      [](const Params& p, u32 t) { return int_chains<8>(p, t, 32, [&](u32 x) { return x * p.ia + p.ib; }); });
   mad("mat4", "mad_mat4",
       "A 4x4 i32 matrix state per invocation updated as S' = M S + C (M, C from a uniform; 64 multiply-adds per "
       "update), four updates per loop trip.",
@@ -576,6 +599,7 @@ std::vector<Probe> build() {
                         "results of the side taken: 2 FLOP per FMA (256 FMAs per invocation per loop trip).",
                     "branch", kFlops, "fp32", 512, "256 FMAs x 2 FLOP per invocation per loop trip (one side)", b.ref);
     p.substitutions = {{"COND", b.cond}};
+    p.fused_form = "fma()";
     p.f[0] = 0.9375f;  // side A: x' = 0.9375 x + 0.125 -> 2
     p.f[1] = 0.125f;
     p.f[2] = 0.875f;  // side B: x' = 0.875 y + 0.375 -> 3
@@ -721,9 +745,10 @@ std::vector<Probe> build() {
       "u32_packunpack", {"ops", "OP", "Byte unpacks and packs (each of a whole u32 counts 1; the add is not counted)"},
       "alu", 512, "8 chains x 32 steps x (1 unpack + 1 pack) per invocation per loop trip", packunpack_ref));
 
-  // Select, clamp and min/max (f32): the float_unary chains with a per-trip operand. Operands and
-  // starts are on a 2^-11 grid, so select's chains are exact in f32; clamp and min/max contract
-  // (m = 0.75) towards 4 cn in [0.25, 0.75), clamped to [0, 1] in the first steps (starts are in [1, 2)).
+  // Select, clamp and min/max (f32): chains like float_unary's, with a per-trip operand, in their own
+  // kernel (compare_select.wgsl). Operands and starts are on a 2^-11 grid, so select's chains are
+  // exact in f32; clamp and min/max contract (m = 0.75) towards 4 cn in [0.25, 0.75), clamped to
+  // [0, 1] in the first steps (starts are in [1, 2)).
   v.push_back(unary_probe(
       "f32", "select", "select(x$k + cn, x$k - m, x$k > 1.0)",
       "Chains x = select(x + cn, x - m, x > 1): a bounded walk whose direction is a runtime compare (m = 1, "
@@ -749,6 +774,9 @@ std::vector<Probe> build() {
       {"ops", "OP", "Minimums and maximums (each counts 1; the multiply-add is not counted)"}, 2,
       [](double x, double d, const Params& p) { return std::max(std::min(x * p.f[0] + (p.f[1] + d), 1.0), 0.0); },
       {0.75f, 0.0625f, 0.0f, 0.125f}, 1e-5, 0, 1 << 16));
+  for (auto& p : v) {
+    if (p.id == "f32-select" || p.id == "f32-clamp" || p.id == "f32-minmax") p.kernel = "compare_select";
+  }
   return v;
 }
 
