@@ -175,28 +175,23 @@ std::vector<CLI::Option*> add_host_options(CLI::App& cmd, HostFlags& f, HostUse 
              ->type_name("cores|none")
              ->check(one_of({"cores", "none"})));
   }
+  // A byte count, K/M/G suffixes taken (1G); the help says its default.
+  auto bytes = [&](const char* name, std::uint64_t& field, const char* help) {
+    return keep(cmd.add_option(name, field, help)->type_name("BYTES")->transform(CLI::AsSizeValue(false).description("")));
+  };
   if (want("--array-bytes")) {
-    f.opt_array = keep(cmd.add_option("--array-bytes", o.array_bytes,
-                                      "Each STREAM array (default: 4x the last-level cache, at least 64 MiB); e.g. 1G")
-                           ->type_name("BYTES")
-                           ->transform(CLI::AsSizeValue(false).description("")));
+    f.opt_array = bytes("--array-bytes", o.array_bytes,
+                        "Each STREAM array (default: 4x the last-level cache, at least 64 MiB); e.g. 1G");
   }
   if (want("--sweep-min-bytes")) {
-    f.opt_min = keep(cmd.add_option("--sweep-min-bytes", o.sweep_min_bytes, "Size sweeps start here (default 4 KiB)")
-                         ->type_name("BYTES")
-                         ->transform(CLI::AsSizeValue(false).description("")));
+    f.opt_min = bytes("--sweep-min-bytes", o.sweep_min_bytes, "Size sweeps start here (default 4 KiB)");
   }
   if (want("--sweep-max-bytes")) {
-    f.opt_max = keep(
-        cmd.add_option("--sweep-max-bytes", o.sweep_max_bytes, "STREAM size sweep ends here (default: --array-bytes)")
-            ->type_name("BYTES")
-            ->transform(CLI::AsSizeValue(false).description("")));
+    f.opt_max = bytes("--sweep-max-bytes", o.sweep_max_bytes, "STREAM size sweep ends here (default: --array-bytes)");
   }
   if (want("--latency-max-bytes")) {
-    f.opt_lat = keep(cmd.add_option("--latency-max-bytes", o.latency_max_bytes,
-                                    "Latency sweep ends here (default: 4x the last-level cache, at least 64 MiB)")
-                         ->type_name("BYTES")
-                         ->transform(CLI::AsSizeValue(false).description("")));
+    f.opt_lat = bytes("--latency-max-bytes", o.latency_max_bytes,
+                      "Latency sweep ends here (default: 4x the last-level cache, at least 64 MiB)");
   }
   if (want("--points-per-octave")) {
     f.opt_ppo = keep(cmd.add_option("--points-per-octave", o.points_per_octave, "Size sweep density (default 2)")

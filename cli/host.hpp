@@ -46,6 +46,21 @@ void add_device_choice(CLI::App& cmd, std::string& device, const char* host_mean
 Status resolve_device(const CLI::App& cmd, bool host, const std::vector<CLI::Option*>& host_options,
                       const std::set<std::string>& shared);
 
+// A GPU command's own flags beside the host's, for --device gpu|host (run, memory, sweep).
+template <class OwnFlags>
+struct DeviceChoice {
+  OwnFlags own;
+  std::string device = "gpu";
+  HostFlags host;
+  std::vector<CLI::Option*> host_options;  // add_host_options: only with --device host
+
+  bool on_host() const { return device == "host"; }
+  // After parsing: resolve_device for the device chosen.
+  Status resolve(const CLI::App& cmd, const std::set<std::string>& shared) const {
+    return resolve_device(cmd, on_host(), host_options, shared);
+  }
+};
+
 // Runs the host suite as a session; `adjust` applies the borrowing command's choices (a usage error
 // stops it before any work).
 int run_host(const HostFlags& f, const OutputFlags& out, const std::function<Status(host::HostOptions&)>& adjust = {});

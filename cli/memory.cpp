@@ -4,10 +4,6 @@
 // events between passes, so it never submits GPU work or delays a timing callback. Signals, writing,
 // submitting and the exit code are the session's (session.hpp); --device host measures the host's
 // memory (host.hpp).
-#include <fmt/format.h>
-
-#include <iostream>
-
 #include "cli/common.hpp"
 #include "cli/host.hpp"
 #include "cli/session.hpp"
@@ -51,13 +47,7 @@ int run(const MemoryFlags& f) {
   if (auto st = session.check_before_work(); !st) return fail(st.error());
   frontend::MemoryJob job(std::move(o));
   TerminalFrontEnd terminal(session, {.stream_table = false});
-  const std::size_t width = terminal_width();
-  Outcome outcome = frontend::run(job, terminal, width);
-  if (!outcome.ran) return outcome.cancelled ? fail(ErrorKind::Cancelled, "interrupted before any phase ran")
-                                             : fail(*outcome.fatal);
-  session.write(job.document());
-  std::cout << job.summary(width);
-  return session.finish(job.document().json(), outcome);
+  return run_to_end(session, job, terminal, terminal_width(), "phase");
 }
 
 }  // namespace
@@ -66,14 +56,8 @@ void register_memory(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "memory",
       "The memory suite: read, write, copy, random, latency and sustain through two alternating storage buffers");
-  struct Flags {
-    MemoryFlags memory;
-    std::string device = "gpu";
-    HostFlags host;
-    std::vector<CLI::Option*> host_options;
-  };
-  auto f = std::make_shared<Flags>();
-  MemoryFlags& m = f->memory;
+  auto f = std::make_shared<DeviceChoice<MemoryFlags>>();
+  MemoryFlags& m = f->own;
   add_device_choice(*cmd, f->device, "the host's memory measurements: STREAM and the load-latency curve");
   add_device_flags(*cmd, m.device);
   add_kernel_dir_flag(*cmd, m.kernel_dir);
@@ -104,25 +88,24 @@ void register_memory(CLI::App& app, int& exit_code) {
   cmd->add_option("--min-samples", m.min_samples, "Samples per phase at least (8)")->type_name("N");
   f->host_options = add_host_options(*cmd, f->host, HostUse::Memory);
   cmd->callback([&exit_code, f, cmd, warmup] {
-    const bool host = f->device == "host";
     // memory's --warmup-ms (warm-up per phase) is the host's warm-up per point.
     const std::set<std::string> shared = {"--json", "--csv", "--quiet", "--submit", "--submit-token", "--warmup-ms"};
-    if (auto st = resolve_device(*cmd, host, f->host_options, shared); !st) {
+    if (auto st = f->resolve(*cmd, shared); !st) {
       exit_code = fail(st.error());
       return;
     }
-    if (host) {
+    if (f->on_host()) {
       if (warmup->count() > 0) {
-        f->host.o.protocol.warmup_ms = f->memory.defaults.warmup_ms;
+        f->host.o.protocol.warmup_ms = f->own.defaults.warmup_ms;
         f->host.opt_warm = warmup;  // given: --quick keeps it
       }
-      exit_code = run_host(f->host, f->memory.out, [](host::HostOptions& o) {
+      exit_code = run_host(f->host, f->own.out, [](host::HostOptions& o) {
         o.filter = "host-stream-*,host-load-latency";
         return ok();
       });
       return;
     }
-    exit_code = with_kernel_dir(f->memory.kernel_dir, [&] { return run(f->memory); });
+    exit_code = with_kernel_dir(f->own.kernel_dir, [&] { return run(f->own); });
   });
 }
 

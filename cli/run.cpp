@@ -91,22 +91,14 @@ int run_on_adapter(const RunFlags& f) {
   frontend::DefaultJob job(std::move(o));
   job_ptr = &job;
   TerminalFrontEnd terminal(session, {.stream_table = true});
-  const std::size_t width = terminal_width();
-  Outcome outcome = frontend::run(job, terminal, width);
-  if (!outcome.ran) return outcome.cancelled ? fail(ErrorKind::Cancelled, "interrupted before any benchmark ran")
-                                             : fail(*outcome.fatal);
-  report::ResultDocument& doc = job.document();
-  const bool do_repro = f.out.repro && !outcome.cancelled && !outcome.fatal;
-  if (do_repro) {
-    const report::ReproSummary repro = session.reproduce(doc, f.sampling.improvement_tolerance);
+  return run_to_end(session, job, terminal, terminal_width(), "benchmark", [&](Outcome& outcome) {
+    if (!f.out.repro || outcome.cancelled || outcome.fatal) return;
+    const report::ReproSummary repro = session.reproduce(job.document(), f.sampling.improvement_tolerance);
     if (repro.verdict != "pass") {
       outcome.failure = repro.verdict == "fail" ? "the second run disagrees with the first (see the repro column)"
                                                 : "the second run could not be compared";
     }
-  }
-  session.write(doc);
-  std::cout << job.summary(width);
-  return session.finish(doc.json(), outcome);
+  });
 }
 
 // --adapter all: the same run on every adapter in turn, then the rates side by side. Each adapter's
@@ -181,14 +173,8 @@ int run(const RunFlags& f) {
 
 void register_run(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("run", "Run the default suite (or --filter) and print a results table");
-  struct Flags {
-    RunFlags run;
-    std::string device = "gpu";
-    HostFlags host;
-    std::vector<CLI::Option*> host_options;
-  };
-  auto f = std::make_shared<Flags>();
-  RunFlags& r = f->run;
+  auto f = std::make_shared<DeviceChoice<RunFlags>>();
+  RunFlags& r = f->own;
   add_device_choice(*cmd, f->device, "the host CPU suite, as 'webgpu-bench host'");
   add_device_flags(*cmd, r.device, /*all_adapters=*/true);
   add_kernel_dir_flag(*cmd, r.kernel_dir);
@@ -216,20 +202,19 @@ void register_run(CLI::App& app, int& exit_code) {
   add_sampling_flags(*cmd, r.sampling);
   f->host_options = add_host_options(*cmd, f->host, HostUse::Run);
   cmd->callback([&exit_code, f, filter, cmd] {
-    const bool host = f->device == "host";
     const std::set<std::string> shared = {"--filter", "--json",   "--csv",          "--quiet",
                                                  "--repro",  "--submit", "--submit-token", report::kSecondRunFlag};
-    if (auto st = resolve_device(*cmd, host, f->host_options, shared); !st) {
+    if (auto st = f->resolve(*cmd, shared); !st) {
       exit_code = fail(st.error());
       return;
     }
-    f->run.filter_given = filter->count() > 0;
-    if (host) {
-      if (f->run.filter_given) f->host.o.filter = f->run.filter;
-      exit_code = run_host(f->host, f->run.out);
+    f->own.filter_given = filter->count() > 0;
+    if (f->on_host()) {
+      if (f->own.filter_given) f->host.o.filter = f->own.filter;
+      exit_code = run_host(f->host, f->own.out);
       return;
     }
-    exit_code = with_kernel_dir(f->run.kernel_dir, [&] { return run(f->run); });
+    exit_code = with_kernel_dir(f->own.kernel_dir, [&] { return run(f->own); });
   });
 }
 

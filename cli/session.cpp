@@ -342,4 +342,17 @@ int Session::finish(const nlohmann::json& document, const Outcome& o) {
   return o.any_error ? kExitBenchmarkFailed : kExitOk;
 }
 
+int run_to_end(Session& session, frontend::Job& job, TerminalFrontEnd& terminal, std::size_t width, const char* unit,
+               const std::function<void(Outcome&)>& before_end) {
+  Outcome outcome = frontend::run(job, terminal, width);
+  if (!outcome.ran) {
+    return outcome.cancelled ? fail(ErrorKind::Cancelled, fmt::format("interrupted before any {} ran", unit))
+                             : fail(*outcome.fatal);
+  }
+  if (before_end) before_end(outcome);
+  session.write(job.document());
+  std::cout << job.summary(width);
+  return session.finish(job.document().json(), outcome);
+}
+
 }  // namespace wgb::cli

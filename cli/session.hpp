@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -155,6 +156,13 @@ class TerminalFrontEnd final : public frontend::FrontEnd {
   Session& s_;
   Layout layout_;
 };
+
+// Runs `job` through `terminal` (the one loop, frontend::run) and ends the session. A run stopped
+// before its first row is the exit code of why (`unit` names what never ran), with nothing
+// written; otherwise `before_end` (run's --repro check) may amend the outcome, the document is
+// written, the summary printed on stdout for `width` columns, and the exit code is finish()'s.
+int run_to_end(Session& session, frontend::Job& job, TerminalFrontEnd& terminal, std::size_t width, const char* unit,
+               const std::function<void(Outcome&)>& before_end = {});
 
 // --submit: posts the document; a server that cannot be reached or answers with an HTTP error is
 // exit code 6 (kExitNetwork), a malformed URL or a document refused before sending is 2.

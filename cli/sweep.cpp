@@ -90,13 +90,7 @@ int sweep_command(const SweepFlags& f) {
   o.machine = host::native_machine();
   frontend::SweepJob job(std::move(o));
   TerminalFrontEnd terminal(session, {.stream_table = false, .notes_without_bar = true});
-  const std::size_t width = terminal_width();
-  const Outcome outcome = frontend::run(job, terminal, width);
-  if (!outcome.ran) return outcome.cancelled ? fail(ErrorKind::Cancelled, "interrupted before any point ran")
-                                             : fail(*outcome.fatal);
-  session.write(job.document());
-  std::cout << job.summary(width);
-  return session.finish(job.document().json(), outcome);
+  return run_to_end(session, job, terminal, terminal_width(), "point");
 }
 
 }  // namespace
@@ -104,14 +98,8 @@ int sweep_command(const SweepFlags& f) {
 void register_sweep(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "sweep", "Run one benchmark over a parameter range (working-set size, thread count or workgroup size)");
-  struct Flags {
-    SweepFlags sweep;
-    std::string device = "gpu";
-    HostFlags host;
-    std::vector<CLI::Option*> host_options;
-  };
-  auto f = std::make_shared<Flags>();
-  SweepFlags& w = f->sweep;
+  auto f = std::make_shared<DeviceChoice<SweepFlags>>();
+  SweepFlags& w = f->own;
   add_device_choice(*cmd, f->device,
                     "a host benchmark's curve over thread count (--param threads) or working-set size (--param size)");
   add_device_flags(*cmd, w.device);
@@ -132,22 +120,21 @@ void register_sweep(CLI::App& app, int& exit_code) {
   add_sampling_flags(*cmd, w.sampling);
   f->host_options = add_host_options(*cmd, f->host, HostUse::Sweep);
   cmd->callback([&exit_code, f, cmd] {
-    const bool host = f->device == "host";
     const std::set<std::string> shared = {"benchmark", "--param", "--from", "--to",
                                           "--values",  "--json",  "--csv",  "--quiet"};
-    if (auto st = resolve_device(*cmd, host, f->host_options, shared); !st) {
+    if (auto st = f->resolve(*cmd, shared); !st) {
       exit_code = fail(st.error());
       return;
     }
-    if (host) {
-      const SweepFlags& s = f->sweep;
+    if (f->on_host()) {
+      const SweepFlags& s = f->own;
       const std::string param = cmd->get_option("--param")->count() > 0 ? s.parameter : std::string();
       exit_code = run_host(f->host, s.out, [&s, param](host::HostOptions& o) {
         return host_sweep_options(o, s.benchmark, param, s.from, s.to, s.values);
       });
       return;
     }
-    exit_code = with_kernel_dir(f->sweep.kernel_dir, [&] { return sweep_command(f->sweep); });
+    exit_code = with_kernel_dir(f->own.kernel_dir, [&] { return sweep_command(f->own); });
   });
 }
 

@@ -89,6 +89,20 @@ json point_json(const Point& p, const Metric& metric) {
 
 // ---- the run -------------------------------------------------------------------------------------
 
+// What a host row is before anything is measured: the planned row, and the start of the measured one.
+BenchmarkResult identity_of(const HostDefinition& d) {
+  BenchmarkResult r;
+  r.id = d.id;
+  r.label = d.label;
+  r.description = d.description;
+  r.category = "host";
+  r.family = d.family;
+  r.metric = d.metric;
+  r.statistic = statistic_for(d.regime);
+  r.statistic_reason = statistic_reason(d.regime);
+  return r;
+}
+
 struct Run {
   const HostOptions& o;
   HostEnv env{o};
@@ -250,15 +264,7 @@ struct Run {
     const Point& h = pts.front().back();
     std::vector<Point> all;
     for (const auto& c : pts) all.insert(all.end(), c.begin(), c.end());
-    BenchmarkResult r;
-    r.id = d.id;
-    r.label = d.label;
-    r.description = d.description;
-    r.category = "host";
-    r.family = d.family;
-    r.metric = d.metric;
-    r.statistic = statistic_for(d.regime);
-    r.statistic_reason = statistic_reason(d.regime);
+    BenchmarkResult r = identity_of(d);
     r.knob_name = "repeat";
     // The host protocol's record (docs/method.md#host-protocol): the final timed set kept, every
     // re-timed set discarded with its reason, a fixed repetition count on the host's steady clock.
@@ -334,19 +340,7 @@ class HostGroupEntry final : public Entry {
     pts_.assign(group_.size(), std::vector<std::vector<Point>>(curves_.size()));
   }
   std::size_t members() const override { return group_.size(); }
-  BenchmarkResult identity(std::size_t m) const override {
-    const HostDefinition& d = *group_[m];
-    BenchmarkResult row;
-    row.id = d.id;
-    row.label = d.label;
-    row.description = d.description;
-    row.category = "host";
-    row.family = d.family;
-    row.metric = d.metric;
-    row.statistic = statistic_for(d.regime);
-    row.statistic_reason = statistic_reason(d.regime);
-    return row;
-  }
+  BenchmarkResult identity(std::size_t m) const override { return identity_of(*group_[m]); }
   std::size_t points() const override { return at_.size(); }
   // Anything that fails here (a team, a measurement) leaves the host's state unknown: the run ends.
   bool ends_run(Step step, const Error&) const override { return step != Step::Validation; }

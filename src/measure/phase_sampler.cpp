@@ -8,14 +8,6 @@
 #include "measure/contract.hpp"
 
 namespace wgb::measure {
-namespace {
-
-// Grow 4x until a pass reaches a quarter of the target; below that, fixed per-pass overhead
-// (submit, timestamp writes) is too large a share for linear extrapolation to be trusted.
-constexpr std::uint64_t kGrowth = 4;
-
-}  // namespace
-
 PhaseSampler::PhaseSampler(PhaseConfig cfg) : cfg_(cfg) {
   cfg_.max_dispatches = std::max<std::uint32_t>(1, cfg_.max_dispatches);
   cfg_.max_calibration_steps = std::max(1, cfg_.max_calibration_steps);
@@ -96,18 +88,10 @@ void PhaseSampler::add_calibration(double pass_ms, bool valid) {
     if (out_of_steps) start_warmup();
     return;
   }
-  if (pass_ms >= cfg_.target_sample_ms / 4 || dispatches_ >= cfg_.max_dispatches || out_of_steps) {
-    // Long enough to be dominated by the dispatches themselves: scale linearly to the target.
-    const double x = std::ceil(static_cast<double>(dispatches_) * cfg_.target_sample_ms / pass_ms);
-    dispatches_ = !(x >= 1) ? 1u
-                  : x >= static_cast<double>(cfg_.max_dispatches)
-                      ? cfg_.max_dispatches
-                      : static_cast<std::uint32_t>(x);
-    start_warmup();
-  } else {
-    dispatches_ = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(std::uint64_t{dispatches_} * kGrowth, cfg_.max_dispatches));
-  }
+  // Per-pass overhead here is submit and timestamp writes (size_batch says why it grows first).
+  const BatchStep step = size_batch(dispatches_, pass_ms, cfg_.target_sample_ms, cfg_.max_dispatches, out_of_steps);
+  dispatches_ = step.count;
+  if (step.done) start_warmup();
 }
 
 void PhaseSampler::add_sample(double pass_ms, bool valid) {

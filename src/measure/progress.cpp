@@ -16,13 +16,11 @@ namespace {
 
 // Ratio spread assumed before anything was measured: budget-based estimates are typically off by
 // less than 2x either way (convergence ends most samplers well before max_rounds).
-constexpr double kPriorLowRatio = 0.5;
-constexpr double kPriorHighRatio = 2.0;
+constexpr double kPriorLowRatio = 0.5, kPriorHighRatio = 2.0;
 // With fewer than kMinRatiosForSpread observations, min/max of the ratios understate the spread;
 // widen the range around the mean by at least these factors.
 constexpr std::size_t kMinRatiosForSpread = 3;
-constexpr double kSmallSampleLow = 0.8;
-constexpr double kSmallSampleHigh = 1.25;
+constexpr double kSmallSampleLow = 0.8, kSmallSampleHigh = 1.25;
 
 bool positive(double x) { return std::isfinite(x) && x > 0; }
 

@@ -15,9 +15,6 @@ namespace {
 // progress even when the measurement sits just under the acceptance window.
 constexpr double kMaxKnobStep = 4.0;
 constexpr double kMinKnobGrowth = 1.25;
-// Batch calibration grows 4x at a time until a batch is a quarter of the measurement target; from
-// there the batch is long enough that its time is dominated by the work, so scaling is linear.
-constexpr std::uint64_t kBatchGrowth = 4;
 // A timed batch far shorter than the measurement target means batch calibration was misled (it ran
 // while clocks were still low, or paid a cold pipeline's first-use costs): sampling restarts with
 // the batch re-sized from the timed rounds, at most this many times per benchmark.
@@ -46,6 +43,11 @@ std::uint32_t scale_reps(std::uint32_t reps, double batch_ms, double target_ms, 
 }
 
 }  // namespace
+
+BatchStep size_batch(std::uint32_t count, double batch_ms, double target_ms, std::uint32_t cap, bool last) {
+  if (batch_ms >= target_ms / 4 || count >= cap || last) return {scale_reps(count, batch_ms, target_ms, cap), true};
+  return {static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t{count} * 4, cap)), false};
+}
 
 const char* to_string(Action::Stage s) {
   switch (s) {
@@ -202,13 +204,9 @@ void Sampler::add_batch_step(double batch_ms, bool valid) {
     return;
   }
   per_rep_estimate_ms_ = batch_ms / reps_;
-  if (batch_ms >= cfg_.measurement_ms / 4 || reps_ >= cfg_.max_batch || out_of_steps) {
-    reps_ = scale_reps(reps_, batch_ms, cfg_.measurement_ms, cfg_.max_batch);
-    phase_ = Phase::WarmUp;
-  } else {
-    reps_ = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(std::uint64_t{reps_} * kBatchGrowth, cfg_.max_batch));
-  }
+  const BatchStep step = size_batch(reps_, batch_ms, cfg_.measurement_ms, cfg_.max_batch, out_of_steps);
+  reps_ = step.count;
+  if (step.done) phase_ = Phase::WarmUp;
 }
 
 void Sampler::add_round(double batch_ms, bool valid) {

@@ -71,6 +71,17 @@ struct Action {
 };
 const char* to_string(Action::Stage);  // "calibrate", "warm-up", "sample", "idle", "cooldown", "done"
 
+// One step of sizing a batch toward `target_ms` (the best-run sampler's repetitions per batch, the
+// phase sampler's dispatches per pass) from the time `batch_ms` of a batch of `count`: below a
+// quarter of the target it grows 4x (up to `cap`), since fixed per-batch overhead is too large a
+// share there for extrapolation to be trusted; a longer batch, one at the cap, or the `last` step
+// allowed is scaled linearly to the target, and sizing is `done`.
+struct BatchStep {
+  std::uint32_t count = 1;
+  bool done = false;
+};
+BatchStep size_batch(std::uint32_t count, double batch_ms, double target_ms, std::uint32_t cap, bool last);
+
 // Every batch the sampler was fed during timed sampling, and every unusable one at any stage, ends
 // up kept, throttled or discarded (webgpu_bench/vocabulary.hpp): nothing measured disappears
 // silently (docs/method.md#record).

@@ -44,6 +44,22 @@ std::optional<AccuracySample> sample_from(const FieldReader& in, const char* key
   return s;
 }
 
+// An entry's fields that JSON holds as they are (texts and counts), and those that may not be
+// finite (written as numbers or "nan", "inf", "-inf"), each named once for accuracy_json and
+// accuracy_from_json. `E` is the entry or its const form; `f(key, member)` writes or reads one.
+template <class E, class F>
+void plain_fields(E& e, F&& f) {
+  f("builtin", e.builtin), f("type", e.type), f("result_type", e.result_type), f("range", e.range);
+  f("status", e.status), f("reason", e.reason), f("kernel", e.kernel), f("wgsl_hash", e.wgsl_hash);
+  f("unit", e.unit), f("bound", e.bound);
+  f("inputs", e.inputs), f("excluded", e.excluded), f("flushed", e.flushed);
+  f("correctly_rounded", e.correctly_rounded), f("nonfinite", e.nonfinite), f("violations", e.violations);
+}
+template <class E, class F>
+void real_fields(E& e, F&& f) {
+  f("max_error", e.max_error), f("mean_error", e.mean_error), f("max_ulp", e.max_ulp), f("mean_ulp", e.mean_ulp);
+}
+
 // A power of two as "2^-11", else three significant digits.
 std::string magnitude_text(double v) {
   int e = 0;
@@ -62,30 +78,13 @@ std::string builtin_text(const BuiltinAccuracy& e) {
 json accuracy_json(const std::vector<BuiltinAccuracy>& entries) {
   json out = json::array();
   for (const auto& e : entries) {
-    out.push_back({{"builtin", e.builtin},
-                   {"type", e.type},
-                   {"result_type", e.result_type},
-                   {"range", e.range},
-                   {"status", e.status},
-                   {"reason", e.reason},
-                   {"kernel", e.kernel},
-                   {"wgsl_hash", e.wgsl_hash},
-                   {"unit", e.unit},
-                   {"inputs", e.inputs},
-                   {"excluded", e.excluded},
-                   {"flushed", e.flushed},
-                   {"correctly_rounded", e.correctly_rounded},
-                   {"nonfinite", e.nonfinite},
-                   {"max_error", number(e.max_error)},
-                   {"mean_error", number(e.mean_error)},
-                   {"max_ulp", number(e.max_ulp)},
-                   {"mean_ulp", number(e.mean_ulp)},
-                   {"worst", e.worst.input.empty() ? json(nullptr) : sample_json(e.worst)},
-                   {"bound", e.bound},
-                   {"bound_value", e.bound_value ? number(*e.bound_value) : json(nullptr)},
-                   {"within", e.within ? json(*e.within) : json(nullptr)},
-                   {"violations", e.violations},
-                   {"worst_violation", e.worst_violation ? sample_json(*e.worst_violation) : json(nullptr)}});
+    json j = {{"worst", e.worst.input.empty() ? json(nullptr) : sample_json(e.worst)},
+              {"bound_value", e.bound_value ? number(*e.bound_value) : json(nullptr)},
+              {"within", e.within ? json(*e.within) : json(nullptr)},
+              {"worst_violation", e.worst_violation ? sample_json(*e.worst_violation) : json(nullptr)}};
+    plain_fields(e, [&j](const char* key, const auto& value) { j[key] = value; });
+    real_fields(e, [&j](const char* key, double value) { j[key] = number(value); });
+    out.push_back(std::move(j));
   }
   return out;
 }
@@ -98,20 +97,8 @@ Expected<std::vector<BuiltinAccuracy>> accuracy_from_json(const json& j) {
     if (!j[i].is_object()) return make_error(ErrorKind::Usage, fmt::format("\"accuracy[{}]\" is not an object", i));
     const FieldReader in(j[i], fmt::format("accuracy[{}]", i), &error);
     BuiltinAccuracy e;
-    for (auto [key, field] : {std::pair{"builtin", &e.builtin}, {"type", &e.type}, {"result_type", &e.result_type},
-                              {"range", &e.range}, {"status", &e.status}, {"reason", &e.reason}, {"kernel", &e.kernel},
-                              {"wgsl_hash", &e.wgsl_hash}, {"unit", &e.unit}, {"bound", &e.bound}}) {
-      in.get(key, *field);
-    }
-    for (auto [key, field] : {std::pair{"inputs", &e.inputs}, {"excluded", &e.excluded}, {"flushed", &e.flushed},
-                              {"correctly_rounded", &e.correctly_rounded}, {"nonfinite", &e.nonfinite},
-                              {"violations", &e.violations}}) {
-      in.get_uint(key, *field);
-    }
-    for (auto [key, field] : {std::pair{"max_error", &e.max_error}, {"mean_error", &e.mean_error},
-                              {"max_ulp", &e.max_ulp}, {"mean_ulp", &e.mean_ulp}}) {
-      in.get_real(key, *field);
-    }
+    plain_fields(e, [&in](const char* key, auto& field) { in.read(key, field); });
+    real_fields(e, [&in](const char* key, double& field) { in.get_real(key, field); });
     if (auto s = sample_from(in, "worst")) e.worst = *s;
     if (in.has("bound_value")) {
       double v = 0;

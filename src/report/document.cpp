@@ -49,6 +49,36 @@ nlohmann::json warm_up_of(const BenchmarkResult& r) {
   return kWarmUpPolicy;
 }
 
+// The plainly copied fields of the records below, each named once for to_json and for
+// row_from_json, so that a key cannot be written under one name and read under another. `S` is
+// the record or its const form; `f(key, member)` writes or reads one field.
+template <class S, class F>
+void stats_fields(S& s, F&& f) {
+  f("count", s.count), f("min", s.min), f("max", s.max), f("mean", s.mean), f("median", s.median);
+  f("stddev", s.stddev), f("ci95", s.ci95), f("cv", s.cv), f("q1", s.q1), f("q3", s.q3), f("iqr", s.iqr);
+}
+template <class R, class F>
+void repro_fields(R& c, F&& f) {
+  f("verdict", c.verdict), f("second_status", c.second_status), f("second_value", c.second_value);
+  f("second_time_ms", c.second_time_ms), f("ratio", c.ratio), f("difference", c.difference);
+  f("allowed", c.allowed), f("dispersion_first", c.dispersion_first);
+  f("dispersion_second", c.dispersion_second), f("reason", c.reason);
+}
+// The roofline's other fields have a form of their own in JSON (null, absent, a kind beside a number).
+template <class R, class F>
+void roofline_fields(R& r, F&& f) {
+  f("applies", r.applies), f("flops", r.flops), f("bytes", r.bytes);
+  f("flops_per_second", r.flops_per_second), f("bytes_per_second", r.bytes_per_second);
+}
+
+// The visitors for the field lists above: one fills a JSON object, one reads from a FieldReader.
+auto writer(nlohmann::json& j) {
+  return [&j](const char* key, const auto& value) { j[key] = value; };
+}
+auto reader(const FieldReader& in) {
+  return [&in](const char* key, auto& out) { in.read(key, out); };
+}
+
 }  // namespace
 
 nlohmann::json to_json(const BenchmarkResult& r) {
@@ -86,10 +116,7 @@ nlohmann::json to_json(const BenchmarkResult& r) {
                     {"calibration", r.calibration},
                     {"stop_reason", to_string(r.stop_reason)},
                     {"cooldowns", r.cooldowns}};
-  j["stats_ms"] = {{"count", r.stats.count}, {"min", r.stats.min},   {"max", r.stats.max},
-                   {"mean", r.stats.mean},   {"median", r.stats.median}, {"stddev", r.stats.stddev},
-                   {"ci95", r.stats.ci95},   {"cv", r.stats.cv},     {"q1", r.stats.q1},
-                   {"q3", r.stats.q3},       {"iqr", r.stats.iqr}};
+  stats_fields(r.stats, writer(j["stats_ms"]));
   j["samples_ms"] = r.samples_ms;
   j["throttled_ms"] = r.throttled_ms;
   j["discarded"] = nlohmann::json::array();
@@ -108,11 +135,7 @@ nlohmann::json to_json(const BenchmarkResult& r) {
 
 nlohmann::json to_json(const Roofline& r) {
   nlohmann::json j;
-  j["applies"] = r.applies;
-  j["flops"] = r.flops;
-  j["bytes"] = r.bytes;
-  j["flops_per_second"] = r.flops_per_second;
-  j["bytes_per_second"] = r.bytes_per_second;
+  roofline_fields(r, writer(j));
   j["arithmetic_intensity"] = number_or_null(r.arithmetic_intensity);
   j["arithmetic_intensity_kind"] = std::isnan(r.arithmetic_intensity)   ? "undefined"
                                    : std::isinf(r.arithmetic_intensity) ? "infinite"
@@ -125,16 +148,9 @@ nlohmann::json to_json(const Roofline& r) {
 }
 
 nlohmann::json to_json(const ReproCheck& c) {
-  return {{"verdict", c.verdict},
-          {"second_status", c.second_status},
-          {"second_value", c.second_value},
-          {"second_time_ms", c.second_time_ms},
-          {"ratio", c.ratio},
-          {"difference", c.difference},
-          {"allowed", c.allowed},
-          {"dispersion_first", c.dispersion_first},
-          {"dispersion_second", c.dispersion_second},
-          {"reason", c.reason}};
+  nlohmann::json j;
+  repro_fields(c, writer(j));
+  return j;
 }
 
 nlohmann::json to_json(const ReportRow& row) {
@@ -174,21 +190,21 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
   metric.get("key", r.metric.key);
   metric.get("unit", r.metric.unit);
   metric.get("name", r.metric.name);
-  std::string status;
+  // Without a known status and statistic the row cannot be read at all.
+  std::string status, statistic = "best";
   in.get("status", status);
-  if (auto st = parse_row_status(status)) {
-    r.status = *st;
-  } else {
+  in.get("message", r.message);
+  in.get("statistic", statistic);
+  const auto known_status = parse_row_status(status);
+  if (!known_status) {
     return make_error(ErrorKind::Usage, fmt::format("\"status\" is '{}', not a known row status", status));
   }
-  in.get("message", r.message);
-  std::string statistic = "best";
-  in.get("statistic", statistic);
-  if (auto s = parse_statistic(statistic)) {
-    r.statistic = *s;
-  } else {
+  const auto known_statistic = parse_statistic(statistic);
+  if (!known_statistic) {
     return make_error(ErrorKind::Usage, fmt::format("\"statistic\" is '{}', expected best or median", statistic));
   }
+  r.status = *known_status;
+  r.statistic = *known_statistic;
   in.get("statistic_reason", r.statistic_reason);
   in.get("value", r.value);
   if (in.has("value_iqr")) {
@@ -234,18 +250,7 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
     }
     if (!good && error.empty()) error = "\"procedure.calibration\" must be an array of [knob, ms] pairs";
   }
-  const auto st = in.child("stats_ms");
-  st.get_uint("count", r.stats.count);
-  st.get("min", r.stats.min);
-  st.get("max", r.stats.max);
-  st.get("mean", r.stats.mean);
-  st.get("median", r.stats.median);
-  st.get("stddev", r.stats.stddev);
-  st.get("ci95", r.stats.ci95);
-  st.get("cv", r.stats.cv);
-  st.get("q1", r.stats.q1);
-  st.get("q3", r.stats.q3);
-  st.get("iqr", r.stats.iqr);
+  stats_fields(r.stats, reader(in.child("stats_ms")));
   in.get("samples_ms", r.samples_ms);
   in.get("throttled_ms", r.throttled_ms);
   for (const auto& d : in.raw("discarded")) {  // absent in documents written before it existed
@@ -275,11 +280,7 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
   if (in.is_object("roofline")) {
     const auto rf = in.child("roofline");
     Roofline x;
-    rf.get("applies", x.applies);
-    rf.get("flops", x.flops);
-    rf.get("bytes", x.bytes);
-    rf.get("flops_per_second", x.flops_per_second);
-    rf.get("bytes_per_second", x.bytes_per_second);
+    roofline_fields(x, reader(rf));
     std::string kind = "undefined";
     rf.get("arithmetic_intensity_kind", kind);
     if (kind == "infinite") x.arithmetic_intensity = std::numeric_limits<double>::infinity();
@@ -293,16 +294,7 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
   if (in.is_object("repro")) {
     const auto rp = in.child("repro");
     ReproCheck c;
-    rp.get("verdict", c.verdict);
-    rp.get("second_status", c.second_status);
-    rp.get("second_value", c.second_value);
-    rp.get("second_time_ms", c.second_time_ms);
-    rp.get("ratio", c.ratio);
-    rp.get("difference", c.difference);
-    rp.get("allowed", c.allowed);
-    rp.get("dispersion_first", c.dispersion_first);
-    rp.get("dispersion_second", c.dispersion_second);
-    rp.get("reason", c.reason);
+    repro_fields(c, reader(rp));
     // Host documents before version 3 compared per-pass times: {first_ms, second_ms, dispersion_ms, agree}.
     if (c.verdict.empty() && j["repro"].contains("agree") && j["repro"]["agree"].is_boolean()) {
       c.verdict = j["repro"]["agree"].get<bool>() ? "agree" : "disagree";

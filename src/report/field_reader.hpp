@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace wgb::report {
@@ -62,40 +63,32 @@ class FieldReader {
     out = v.get<std::string>();
   }
   void get(const char* key, std::vector<double>& out) const {
-    if (!has(key)) return;
-    const auto& v = j_.at(key);
-    if (!v.is_array()) return (void)fail(key, "an array of numbers");
-    out.clear();
-    for (const auto& x : v) {
-      if (!x.is_number()) return (void)fail(key, "an array of numbers");
-      out.push_back(x.get<double>());
-    }
+    get_array(key, out, "an array of numbers", [](const nlohmann::json& x, double& d) {
+      if (x.is_number()) d = x.get<double>();
+      return x.is_number();
+    });
   }
   void get(const char* key, std::vector<std::string>& out) const {
-    if (!has(key)) return;
-    const auto& v = j_.at(key);
-    if (!v.is_array()) return (void)fail(key, "an array of strings");
-    out.clear();
-    for (const auto& x : v) {
-      if (!x.is_string()) return (void)fail(key, "an array of strings");
-      out.push_back(x.get<std::string>());
+    get_array(key, out, "an array of strings", [](const nlohmann::json& x, std::string& t) {
+      if (x.is_string()) t = x.get<std::string>();
+      return x.is_string();
+    });
+  }
+  // A field by its C++ type, for code that visits a list of fields: unsigned integers through
+  // get_uint, the rest through get.
+  template <class T>
+  void read(const char* key, T& out) const {
+    if constexpr (std::is_unsigned_v<T> && !std::is_same_v<T, bool>) {
+      get_uint(key, out);
+    } else {
+      get(key, out);
     }
   }
   // A number that may not be finite: a JSON number, or the string "nan", "inf" or "-inf".
   void get_real(const char* key, double& out) const {
     if (has(key) && !real(j_.at(key), out)) fail(key, "a number, \"nan\", \"inf\" or \"-inf\"");
   }
-  void get_reals(const char* key, std::vector<double>& out) const {
-    if (!has(key)) return;
-    const auto& v = j_.at(key);
-    if (!v.is_array()) return (void)fail(key, "an array of numbers");
-    out.clear();
-    for (const auto& x : v) {
-      double d = 0;
-      if (!real(x, d)) return (void)fail(key, "an array of numbers");
-      out.push_back(d);
-    }
-  }
+  void get_reals(const char* key, std::vector<double>& out) const { get_array(key, out, "an array of numbers", real); }
   // true, false, or null (left empty).
   void get(const char* key, std::optional<bool>& out) const {
     if (!has(key)) return;
@@ -112,6 +105,19 @@ class FieldReader {
   }
 
  private:
+  // An array whose every element `element` converts; the first that it refuses fails the field.
+  template <class T, class Convert>
+  void get_array(const char* key, std::vector<T>& out, const char* expected, Convert element) const {
+    if (!has(key)) return;
+    const auto& v = j_.at(key);
+    if (!v.is_array()) return (void)fail(key, expected);
+    out.clear();
+    for (const auto& x : v) {
+      T t{};
+      if (!element(x, t)) return (void)fail(key, expected);
+      out.push_back(std::move(t));
+    }
+  }
   static const nlohmann::json& empty() {
     static const nlohmann::json e = nlohmann::json::object();
     return e;

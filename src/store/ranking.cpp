@@ -19,34 +19,30 @@ namespace {
 
 using nlohmann::json;
 
-// The defaults as the documents record them, from the values the program itself starts from
-// (webgpu_bench/defaults.hpp, SamplingOptions), under the keys the suites write.
-const json& run_defaults() {
-  static const json d = {{"sampling", report::sampling_json(SamplingOptions{})},
-                         {"bandwidth_bytes", defaults::run::kBandwidthBytes},
-                         {"compute_threads", defaults::run::kComputeThreads}};
-  return d;
-}
-
-const json& memory_defaults() {
+// The defaults as the documents record them, by suite, from the values the program itself starts
+// from (webgpu_bench/defaults.hpp, SamplingOptions), under the keys each suite writes. The host's
+// are those that do not depend on the machine (threads, array sizes and the ISA do; they are
+// checked against what machine.host records).
+const json& suite_defaults() {
   namespace m = defaults::memory;
-  static const json d = {{"working_set_mib", m::kWorkingSetMiB}, {"min_working_set_mib", m::kMinWorkingSetMiB},
-                         {"sample_ms", m::kSampleMs},            {"latency_sample_ms", m::kLatencySampleMs},
-                         {"budget_ms", m::kBudgetMs},            {"latency_budget_ms", m::kLatencyBudgetMs},
-                         {"sustain_ms", m::kSustainMs},          {"warmup_ms", m::kWarmupMs},
-                         {"transition_ms", m::kTransitionMs},    {"min_samples", m::kMinSamples},
-                         {"hard_stop_factor", m::kHardStopFactor}, {"cycle_seed", m::kCycleSeed}};
-  return d;
-}
-
-// The host options whose default does not depend on the machine. (threads, array sizes and the ISA
-// do; they are checked against what machine.host records.)
-const json& host_defaults() {
   namespace h = defaults::host;
-  static const json d = {{"sweep_min_bytes", h::kSweepMinBytes}, {"points_per_octave", h::kPointsPerOctave},
-                         {"repetitions", h::kRepetitions},         {"warmup_ms", h::kWarmupMs},
-                         {"min_region_ms", h::kMinRegionMs},       {"huge_pages", h::kHugePages},
-                         {"affinity", h::kPinToCores ? "cores" : "none"}, {"size_sweep", h::kSizeSweep}};
+  static const json d = {
+      {"default",
+       {{"sampling", report::sampling_json(SamplingOptions{})},
+        {"bandwidth_bytes", defaults::run::kBandwidthBytes},
+        {"compute_threads", defaults::run::kComputeThreads}}},
+      {"memory",
+       {{"working_set_mib", m::kWorkingSetMiB}, {"min_working_set_mib", m::kMinWorkingSetMiB},
+        {"sample_ms", m::kSampleMs},            {"latency_sample_ms", m::kLatencySampleMs},
+        {"budget_ms", m::kBudgetMs},            {"latency_budget_ms", m::kLatencyBudgetMs},
+        {"sustain_ms", m::kSustainMs},          {"warmup_ms", m::kWarmupMs},
+        {"transition_ms", m::kTransitionMs},    {"min_samples", m::kMinSamples},
+        {"hard_stop_factor", m::kHardStopFactor}, {"cycle_seed", m::kCycleSeed}}},
+      {"host",
+       {{"sweep_min_bytes", h::kSweepMinBytes}, {"points_per_octave", h::kPointsPerOctave},
+        {"repetitions", h::kRepetitions},         {"warmup_ms", h::kWarmupMs},
+        {"min_region_ms", h::kMinRegionMs},       {"huge_pages", h::kHugePages},
+        {"affinity", h::kPinToCores ? "cores" : "none"}, {"size_sweep", h::kSizeSweep}}}};
   return d;
 }
 
@@ -91,7 +87,7 @@ std::uint64_t uint_of(const json* j) {
 // Host runs: the fixed defaults, then what depends on the machine: one thread per physical core,
 // arrays and the latency sweep at least 4x the last-level cache (and 64 MiB), the widest FMA ISA.
 void host_reasons(const json& doc, const json& options, std::vector<std::string>& reasons) {
-  auto diff = differences(options, host_defaults());
+  auto diff = differences(options, default_options("host"));
   const json* machine = member(doc, "machine");
   const json* host = machine != nullptr ? member(*machine, "host") : nullptr;
   if (host != nullptr) {
@@ -128,10 +124,9 @@ void host_reasons(const json& doc, const json& options, std::vector<std::string>
 
 const json& default_options(std::string_view suite) {
   static const json none;
-  if (suite == "default") return run_defaults();
-  if (suite == "memory") return memory_defaults();
-  if (suite == "host") return host_defaults();
-  return none;
+  const json& all = suite_defaults();
+  const auto it = all.find(std::string(suite));
+  return it == all.end() ? none : *it;
 }
 
 std::string unranked_reason(const json& doc) {
@@ -161,21 +156,21 @@ std::string unranked_reason(const json& doc) {
     reasons.push_back("options not recorded");
   } else if (suite == "default") {
     if (const json* s = member(*options, "sampling"); s != nullptr && s->is_object()) {
-      auto diff = differences(*s, run_defaults()["sampling"]);
+      auto diff = differences(*s, default_options("default")["sampling"]);
       if (!diff.empty()) reasons.push_back("sampling changed: " + joined(diff, ", "));
     }
-    auto it = run_defaults().find("bandwidth_bytes");
+    auto it = default_options("default").find("bandwidth_bytes");
     if (auto v = options->find("bandwidth_bytes"); v != options->end() && !same(*v, *it)) {
       reasons.push_back(fmt::format("bandwidth buffers of {} MiB (default {}; --bandwidth-mib)",
                                     v->is_number() ? v->get<double>() / (1 << 20) : -1.0,
                                     defaults::run::kBandwidthBytes >> 20));
     }
-    const json& threads = run_defaults().at("compute_threads");
+    const json& threads = default_options("default").at("compute_threads");
     if (auto v = options->find("compute_threads"); v != options->end() && !same(*v, threads)) {
       reasons.push_back(fmt::format("--compute-threads {}", show(*v)));
     }
   } else if (suite == "memory") {
-    auto diff = differences(*options, memory_defaults());
+    auto diff = differences(*options, default_options("memory"));
     if (!diff.empty()) reasons.push_back("memory options changed: " + joined(diff, ", "));
   } else if (suite == "host") {
     host_reasons(doc, *options, reasons);

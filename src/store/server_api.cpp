@@ -40,13 +40,8 @@ nlohmann::json class_board_json(const ClassStanding& c) {
   }
   nlohmann::json cj = {{"class", class_json(c.device_class)}, {"ranked_runs", c.ranked}, {"runs", runs}};
   cj["rank"] = c.rank > 0 ? nlohmann::json(c.rank) : nlohmann::json(nullptr);
-  if (c.ranked > 0) {
-    cj["median"] = c.median;
-    cj["q1"] = c.q1;
-    cj["q3"] = c.q3;
-    cj["min"] = c.min;
-    cj["max"] = c.max;
-  }
+  // The spread of the class's ranked values, where it has any.
+  if (c.ranked > 0) cj.update({{"median", c.median}, {"q1", c.q1}, {"q3", c.q3}, {"min", c.min}, {"max", c.max}});
   return cj;
 }
 
@@ -61,35 +56,29 @@ nlohmann::json class_json(const DeviceClass& c) {
 void health(Site&, Exchange& ex) { ex.res.set_content("ok\n", "text/plain"); }
 
 void api_results(Site& site, Exchange& ex) {
-  RunFilter f;
-  std::string error;
-  if (!read_filter(ex.req, f, error)) return api_error(ex.res, 400, error);
-  auto runs = site.store.list(f);
-  auto total = site.store.count(f);
+  const auto f = requested_filter(ex, api_error);
+  if (!f) return;
+  auto runs = site.store.list(*f);
+  auto total = site.store.count(*f);
   if (!runs || !total) return api_error(ex.res, 500, (!runs ? runs.error() : total.error()).message);
   nlohmann::json list = nlohmann::json::array();
   for (const auto& r : *runs) list.push_back(summary_json(r));
-  answer_json(ex, {{"total", *total}, {"offset", f.offset}, {"limit", f.limit}, {"runs", list}});
+  answer_json(ex, {{"total", *total}, {"offset", f->offset}, {"limit", f->limit}, {"runs", list}});
 }
 
 void api_result(Site& site, Exchange& ex) {
-  std::int64_t id = 0;
-  if (!http::parse_i64(ex.captures.at(0), id)) return api_error(ex.res, 404, "no such run");
-  auto run = site.store.get(id);
-  if (!run) return api_error(ex.res, 500, run.error().message);
-  if (!*run) return api_error(ex.res, 404, fmt::format("no run {}", id));
-  auto j = summary_json((*run)->summary);
-  j["document"] = (*run)->document;
+  auto run = requested_run(site, ex, api_error);
+  if (!run) return;
+  auto j = summary_json(run->summary);
+  j["document"] = run->document;
   answer_json(ex, j);
 }
 
 void api_leaderboard(Site& site, Exchange& ex) {
-  const std::string bench = param(ex.req, "benchmark");
-  if (bench.empty()) return api_error(ex.res, 400, "benchmark= is required (a benchmark id or memory phase)");
-  std::string runtime, error;
-  if (!read_runtime(ex.req, runtime, error)) return api_error(ex.res, 400, error);
-  auto board = site.store.leaderboard(bench, runtime);
-  if (!board) return api_error(ex.res, 500, board.error().message);
+  std::string runtime;
+  const auto board =
+      requested_leaderboard(site, ex, api_error, "benchmark= is required (a benchmark id or memory phase)", runtime);
+  if (!board) return;
   nlohmann::json classes = nlohmann::json::array();
   for (const auto& c : board->classes) classes.push_back(class_board_json(c));
   answer_json(ex, {{"benchmark", board->benchmark},

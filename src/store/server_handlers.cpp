@@ -67,4 +67,41 @@ bool read_filter(const httplib::Request& req, RunFilter& f, std::string& error) 
   return true;
 }
 
+namespace {
+
+// Answers with `fail`, for a helper that then returns nothing.
+std::nullopt_t refuse(Fail fail, Exchange& ex, int status, const std::string& reason) {
+  fail(ex.res, status, reason);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<RunFilter> requested_filter(Exchange& ex, Fail fail) {
+  RunFilter f;
+  std::string error;
+  if (!read_filter(ex.req, f, error)) return refuse(fail, ex, 400, error);
+  return f;
+}
+
+std::optional<StoredRun> requested_run(Site& site, Exchange& ex, Fail fail) {
+  std::int64_t id = 0;
+  if (!http::parse_i64(ex.captures.at(0), id)) return refuse(fail, ex, 404, "no such run");
+  auto run = site.store.get(id);
+  if (!run) return refuse(fail, ex, 500, run.error().message);
+  if (!*run) return refuse(fail, ex, 404, fmt::format("no run {}", id));
+  return std::move(*run);
+}
+
+std::optional<Leaderboard> requested_leaderboard(Site& site, Exchange& ex, Fail fail, const char* missing,
+                                                 std::string& runtime) {
+  const std::string bench = param(ex.req, "benchmark");
+  if (bench.empty()) return refuse(fail, ex, 400, missing);
+  std::string error;
+  if (!read_runtime(ex.req, runtime, error)) return refuse(fail, ex, 400, error);
+  auto board = site.store.leaderboard(bench, runtime);
+  if (!board) return refuse(fail, ex, 500, board.error().message);
+  return std::move(*board);
+}
+
 }  // namespace wgb::store

@@ -7,6 +7,7 @@
 #include <httplib.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,18 @@ bool read_runtime(const httplib::Request& req, std::string& runtime, std::string
 // The run filters of /runs and /api/v1/results (class, suite, benchmark, metric, runtime, since,
 // until, limit, offset); false with `error` naming the bad one.
 bool read_filter(const httplib::Request& req, RunFilter& f, std::string& error);
+
+// What the API and the pages fetch alike. On a bad request or a store failure `fail` (api_error
+// or page_error) answers and nothing is returned.
+using Fail = void (*)(httplib::Response& res, int status, const std::string& reason);
+// The run filters of the request (400 naming the bad one).
+std::optional<RunFilter> requested_filter(Exchange& ex, Fail fail);
+// The run the route's capture names: 404 when the id is malformed or names none.
+std::optional<StoredRun> requested_run(Site& site, Exchange& ex, Fail fail);
+// The leaderboard of benchmark= under runtime= (also returned, for the page); `missing` is the
+// answer when benchmark= is absent.
+std::optional<Leaderboard> requested_leaderboard(Site& site, Exchange& ex, Fail fail, const char* missing,
+                                                 std::string& runtime);
 
 // --- the JSON API (server_api.cpp) ---
 nlohmann::json class_json(const DeviceClass& c);

@@ -71,39 +71,32 @@ void page_index(Site& site, Exchange& ex) {
 }
 
 void page_leaderboard(Site& site, Exchange& ex) {
-  const std::string bench = param(ex.req, "benchmark");
-  if (bench.empty()) return page_error(ex.res, 400, "choose a benchmark: /leaderboard?benchmark=<id>");
-  std::string runtime, error;
-  if (!read_runtime(ex.req, runtime, error)) return page_error(ex.res, 400, error);
-  auto board = site.store.leaderboard(bench, runtime);
-  if (!board) return page_error(ex.res, 500, board.error().message);
+  std::string runtime;
+  auto board = requested_leaderboard(site, ex, page_error, "choose a benchmark: /leaderboard?benchmark=<id>", runtime);
+  if (!board) return;
   ex.res.set_content(html::leaderboard_page(shown(std::move(*board)), runtime), kHtml);
 }
 
 void page_runs(Site& site, Exchange& ex) {
-  RunFilter f;
-  std::string error;
-  if (!read_filter(ex.req, f, error)) return page_error(ex.res, 400, error);
-  auto runs = site.store.list(f);
-  auto total = site.store.count(f);
+  const auto f = requested_filter(ex, page_error);
+  if (!f) return;
+  auto runs = site.store.list(*f);
+  auto total = site.store.count(*f);
   if (!runs || !total) return page_error(ex.res, 500, "the store failed");
-  ex.res.set_content(html::runs_page(shown(std::move(*runs)), f, *total), kHtml);
+  ex.res.set_content(html::runs_page(shown(std::move(*runs)), *f, *total), kHtml);
 }
 
 void page_run(Site& site, Exchange& ex) {
-  std::int64_t id = 0;
-  if (!http::parse_i64(ex.captures.at(0), id)) return page_error(ex.res, 404, "no such run");
-  auto run = site.store.get(id);
-  if (!run) return page_error(ex.res, 500, run.error().message);
-  if (!*run) return page_error(ex.res, 404, fmt::format("no run {}", id));
-  const auto& key = (*run)->summary.device_class.key;
+  auto run = requested_run(site, ex, page_error);
+  if (!run) return;
+  const auto& key = run->summary.device_class.key;
   auto dist = site.store.class_distributions(key);
   RunFilter f;
   f.device_class = key;
   f.limit = 50;
   auto others = site.store.list(f);
   if (!dist || !others) return page_error(ex.res, 500, "the store failed");
-  ex.res.set_content(html::run_page(shown(std::move(**run)), *dist, shown(std::move(*others))), kHtml);
+  ex.res.set_content(html::run_page(shown(std::move(*run)), *dist, shown(std::move(*others))), kHtml);
 }
 
 void page_compare(Site& site, Exchange& ex) {

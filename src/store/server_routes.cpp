@@ -29,7 +29,7 @@ constexpr const char* kCsp =
 
 // Patterns stay bounded ({1,18}, {1,64}): std::regex matches recursively, and a path may be as
 // long as the header cap.
-constexpr std::array<Route, 15> kRoutes = {{
+constexpr std::array<Route, 14> kRoutes = {{
     {"GET", "/healthz", "health", health},
     {"POST", "/api/v1/results", "submit", api_submit},
     {"GET", "/api/v1/results", "results", api_results},
@@ -37,8 +37,7 @@ constexpr std::array<Route, 15> kRoutes = {{
     {"GET", "/api/v1/leaderboard", "leaderboard api", api_leaderboard},
     {"GET", "/api/v1/benchmarks", "benchmarks", api_benchmarks},
     {"GET", "/api/v1/classes", "classes", api_classes},
-    {"GET", "/run", "runner", runner_page},
-    {"GET", "/run/", "runner", runner_page},
+    {"GET", "/run/?", "runner", runner_page},
     {"GET", R"(/run/([A-Za-z0-9_.-]{1,64}))", "runner file", runner_file},
     {"GET", "/", "index", page_index},
     {"GET", "/leaderboard", "leaderboard", page_leaderboard},

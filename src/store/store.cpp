@@ -234,14 +234,12 @@ DeviceClass class_from(const std::vector<Cell>& row, std::size_t at) {
   // Columns (from WGB_RUN_COLUMNS, after id/submitted_at/started_at/suite/state): class_key,
   // class_label, vendor, architecture, device, backend, adapter_type, variable.
   DeviceClass c;
-  c.key = row[at].text();
-  c.label = row[at + 1].text();
-  c.vendor = row[at + 2].text();
-  c.architecture = row[at + 3].text();
-  c.device = row[at + 4].text();
-  c.backend = row[at + 5].text();
-  c.adapter_type = row[at + 6].text();
-  c.variable = row[at + 7].i64() != 0;
+  for (std::string DeviceClass::*text : {&DeviceClass::key, &DeviceClass::label, &DeviceClass::vendor,
+                                         &DeviceClass::architecture, &DeviceClass::device, &DeviceClass::backend,
+                                         &DeviceClass::adapter_type}) {
+    c.*text = row[at++].text();
+  }
+  c.variable = row[at].i64() != 0;
   return c;
 }
 
@@ -257,6 +255,16 @@ RunSummary summary_from(const std::vector<Cell>& row, std::size_t at) {
   s.unranked_reason = row[at + 14].text();
   s.runtime = row[at + 15].text();
   return s;
+}
+
+// Every row a statement answers, each made a T by `from` (a row -> T).
+template <class T, class From>
+Expected<std::vector<T>> rows_as(Connection& c, StatementId id, std::span<const Value> params, From from) {
+  auto r = c.run(id, params);
+  if (!r) return r.error();
+  std::vector<T> out;
+  for (const auto& row : r->rows) out.push_back(from(row));
+  return out;
 }
 
 std::vector<Value> filter_params(const RunFilter& f) {
@@ -431,11 +439,7 @@ Expected<std::vector<RunSummary>> Store::list(const RunFilter& filter) {
     auto params = filter_params(filter);
     params.emplace_back(std::clamp<std::int64_t>(filter.limit, 0, 1000));
     params.emplace_back(std::max<std::int64_t>(filter.offset, 0));
-    auto r = c.run(StatementId::ListRuns, params);
-    if (!r) return r.error();
-    std::vector<RunSummary> out;
-    for (const auto& row : r->rows) out.push_back(summary_from(row, 0));
-    return out;
+    return rows_as<RunSummary>(c, StatementId::ListRuns, params, [](const auto& row) { return summary_from(row, 0); });
   });
 }
 
@@ -513,26 +517,16 @@ Expected<std::vector<ClassDistribution>> Store::class_distributions(const std::s
 
 Expected<std::vector<BenchmarkInfo>> Store::benchmarks() {
   return impl_->with([](Connection& c) -> Expected<std::vector<BenchmarkInfo>> {
-    auto r = c.run(StatementId::Benchmarks, {});
-    if (!r) return r.error();
-    std::vector<BenchmarkInfo> out;
-    for (const auto& row : r->rows) out.push_back({row[0].text(), row[1].text(), row[3].text(), row[2].i64()});
-    return out;
+    return rows_as<BenchmarkInfo>(c, StatementId::Benchmarks, {}, [](const auto& row) {
+      return BenchmarkInfo{row[0].text(), row[1].text(), row[3].text(), row[2].i64()};
+    });
   });
 }
 
 Expected<std::vector<ClassInfo>> Store::classes() {
   return impl_->with([](Connection& c) -> Expected<std::vector<ClassInfo>> {
-    auto r = c.run(StatementId::Classes, {});
-    if (!r) return r.error();
-    std::vector<ClassInfo> out;
-    for (const auto& row : r->rows) {
-      ClassInfo info;
-      info.device_class = class_from(row, 0);
-      info.runs = row[8].i64();
-      out.push_back(std::move(info));
-    }
-    return out;
+    return rows_as<ClassInfo>(c, StatementId::Classes, {},
+                              [](const auto& row) { return ClassInfo{class_from(row, 0), row[8].i64()}; });
   });
 }
 

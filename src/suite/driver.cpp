@@ -67,6 +67,15 @@ struct Driver::Impl {
     return rows;
   }
 
+  // The entries' indices in the order they will run: start() reverses `entries` for --reverse,
+  // so before it they are still in definition order.
+  std::vector<std::size_t> run_order() const {
+    std::vector<std::size_t> order(entries.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    if (o.reverse && !started) std::reverse(order.begin(), order.end());
+    return order;
+  }
+
   Status start() {
     if (started) return fatal ? Status(*fatal) : ok();
     started = true;
@@ -249,11 +258,7 @@ std::size_t Driver::row_count() const {
 std::vector<BenchmarkResult> Driver::identities() const {
   std::vector<BenchmarkResult> out;
   const auto& d = *impl_;
-  // Before start() the entries are still in definition order.
-  std::vector<std::size_t> order(d.entries.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  if (d.o.reverse && !d.started) std::reverse(order.begin(), order.end());
-  for (std::size_t i : order) {
+  for (std::size_t i : d.run_order()) {
     for (auto& r : d.identities(i, out.size())) out.push_back(std::move(r));
   }
   return out;
@@ -262,10 +267,7 @@ std::vector<BenchmarkResult> Driver::identities() const {
 std::vector<double> Driver::estimates_s() const {
   std::vector<double> out;
   const auto& d = *impl_;
-  std::vector<std::size_t> order(d.entries.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  if (d.o.reverse && !d.started) std::reverse(order.begin(), order.end());
-  for (std::size_t i : order) out.push_back(d.estimate(i));
+  for (std::size_t i : d.run_order()) out.push_back(d.estimate(i));
   return out;
 }
 

@@ -229,6 +229,23 @@ TEST(Sampler, BatchGrowthIsFourfoldAndClampedToMaxBatch) {
   EXPECT_EQ(s.report().repetitions, 20u);
 }
 
+// The batch sizing both samplers share (the phase sampler sizes dispatches per pass with it).
+TEST(Sampler, SizeBatchGrowsBelowAQuarterThenScalesToTheTarget) {
+  const BatchStep grow = size_batch(8, 10, 100, 1000, false);  // 10 ms < 100 / 4
+  EXPECT_EQ(grow.count, 32u);
+  EXPECT_FALSE(grow.done);
+  EXPECT_EQ(size_batch(400, 1, 100, 1000, false).count, 1000u);  // growth clamped to the cap
+  const BatchStep scale = size_batch(8, 40, 100, 1000, false);  // a quarter reached: 8 * 100 / 40
+  EXPECT_EQ(scale.count, 20u);
+  EXPECT_TRUE(scale.done);
+  const BatchStep last = size_batch(8, 10, 100, 1000, true);  // the last step scales too
+  EXPECT_EQ(last.count, 80u);
+  EXPECT_TRUE(last.done);
+  EXPECT_EQ(size_batch(8, 2000, 100, 1000, false).count, 1u);  // never below one
+  EXPECT_EQ(size_batch(8, std::nan(""), 100, 1000, true).count, 1u);
+  EXPECT_TRUE(size_batch(1000, 1, 100, 1000, false).done);  // at the cap: nothing left to grow
+}
+
 TEST(Sampler, SlowFixedWorkKeepsOneRepetition) {
   CooldownBudget budget;
   Sampler s({}, kFixed, budget);

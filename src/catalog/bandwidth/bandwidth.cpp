@@ -184,33 +184,42 @@ std::vector<BenchmarkDefinition> bandwidth_benchmarks() {
     std::uint64_t bytes;
   };
   const Window windows[] = {{"16kb", "16 KiB", kWindow16k}, {"4mb", "4 MiB", kWindow4m}, {"64mb", "64 MiB", kWindow64m}};
-  for (const auto& w : windows) {
-    const std::string id = fmt::format("read-gather-{}", w.suffix);
-    const std::uint64_t nominal = w.bytes;
-    v.push_back(bandwidth_definition(
-        id, fmt::format("Gather read, {} window", w.label),
-        fmt::format("Per pass as many 16-byte vec4<u32> loads as a pass of read-linear (the whole buffer's worth: "
-                    "64 MiB by default, the row's shape and buffer_bytes give the size used), each at a "
-                    "pseudo-random element inside the first {} of the buffer (clamped to the buffer, a power of "
-                    "two); addresses from per-invocation LCG streams seeded by a hash of the invocation id and a "
-                    "uniform seed; four loads in flight, XOR-folded; `passes` passes per dispatch continue the "
-                    "streams. Two buffers alternate between dispatches. Counts bytes read.",
-                    w.label),
-        read, "bandwidth/read_gather", [id, nominal](PrepareContext& pc) { return prepare_gather(pc, id, nominal); }));
-  }
-  for (const auto& w : windows) {
-    const std::string id = fmt::format("write-scatter-{}", w.suffix);
-    const std::uint64_t nominal = w.bytes;
-    v.push_back(bandwidth_definition(
-        id, fmt::format("Scatter write, {} window", w.label),
-        fmt::format("Each 16-byte vec4<u32> of a {} window (clamped to the buffer size, a power of two) is "
-                    "written exactly once per round through a hashed unique-destination permutation; a pass "
-                    "runs as many rounds as the bandwidth size (64 MiB by default; the row's rounds say how many) "
-                    "holds windows, a dispatch `passes` passes. A sentinel past the window must stay untouched. "
-                    "Two buffers alternate between dispatches. Counts bytes written (window x rounds x passes).",
-                    w.label),
-        written, "bandwidth/write_scatter",
-        [id, nominal](PrepareContext& pc) { return prepare_write_scatter(pc, id, nominal); }));
+  // Each access pattern at every window size; its label and description name the window ({}).
+  using PrepareWindow = Expected<std::unique_ptr<Workload>> (*)(PrepareContext&, const std::string&, std::uint64_t);
+  struct Pattern {
+    const char* id;
+    const char* label;
+    const char* description;
+    const Metric& metric;
+    const char* kernel;
+    PrepareWindow prepare;
+  };
+  const Pattern patterns[] = {
+      {"read-gather", "Gather read, {} window",
+       "Per pass as many 16-byte vec4<u32> loads as a pass of read-linear (the whole buffer's worth: "
+       "64 MiB by default, the row's shape and buffer_bytes give the size used), each at a "
+       "pseudo-random element inside the first {} of the buffer (clamped to the buffer, a power of "
+       "two); addresses from per-invocation LCG streams seeded by a hash of the invocation id and a "
+       "uniform seed; four loads in flight, XOR-folded; `passes` passes per dispatch continue the "
+       "streams. Two buffers alternate between dispatches. Counts bytes read.",
+       read, "bandwidth/read_gather", prepare_gather},
+      {"write-scatter", "Scatter write, {} window",
+       "Each 16-byte vec4<u32> of a {} window (clamped to the buffer size, a power of two) is "
+       "written exactly once per round through a hashed unique-destination permutation; a pass "
+       "runs as many rounds as the bandwidth size (64 MiB by default; the row's rounds say how many) "
+       "holds windows, a dispatch `passes` passes. A sentinel past the window must stay untouched. "
+       "Two buffers alternate between dispatches. Counts bytes written (window x rounds x passes).",
+       written, "bandwidth/write_scatter", prepare_write_scatter},
+  };
+  for (const auto& p : patterns) {
+    for (const auto& w : windows) {
+      const std::string id = fmt::format("{}-{}", p.id, w.suffix);
+      const std::uint64_t nominal = w.bytes;
+      const PrepareWindow prepare = p.prepare;
+      v.push_back(bandwidth_definition(
+          id, fmt::format(fmt::runtime(p.label), w.label), fmt::format(fmt::runtime(p.description), w.label),
+          p.metric, p.kernel, [id, nominal, prepare](PrepareContext& pc) { return prepare(pc, id, nominal); }));
+    }
   }
   return v;
 }

@@ -28,16 +28,17 @@ struct WriteParams {
 constexpr std::uint32_t kPassOneSeed = kStreamSeed ^ 0x9e3779b9u;
 
 // What read-linear and write-linear share: the plan, the grid, the buffers, the two ticket counters
-// (consecutive dispatches swap them; each zeroes the other's).
+// (consecutive dispatches swap them; each zeroes the other's), and the pipeline of its kernel.
 struct Linear {
   std::uint64_t bytes = 0;
   LinearPlan plan;
   Grid grid{};
   BufferPair pair;
   wgpu::Buffer tickets[2];
+  wgpu::ComputePipeline pipeline;
 };
 
-Expected<Linear> make_linear(PrepareContext& pc, const std::string& id) {
+Expected<Linear> make_linear(PrepareContext& pc, const std::string& id, const char* kernel) {
   Linear l;
   l.bytes = pc.options.bandwidth_bytes;
   if (auto st = check_size(pc.gpu, l.bytes, l.bytes); !st) return std::move(st).error();
@@ -53,21 +54,23 @@ Expected<Linear> make_linear(PrepareContext& pc, const std::string& id) {
     if (!t) return std::move(t).error();
     l.tickets[i] = *t;
   }
+  auto pipeline = pc.gpu.pipeline(kernel_source(kernel), id);
+  if (!pipeline) return std::move(pipeline).error();
+  l.pipeline = *pipeline;
   return l;
 }
 
 // Bind groups 0 and 1: (A, B, rest..., tickets 0, tickets 1) and (B, A, rest..., tickets 1, tickets 0).
-KernelSpec linear_spec(gpu::Context& gpu, const wgpu::ComputePipeline& pipeline, const Linear& l,
-                       std::initializer_list<wgpu::Buffer> rest) {
+KernelSpec linear_spec(gpu::Context& gpu, const Linear& l, std::initializer_list<wgpu::Buffer> rest) {
   KernelSpec spec;
-  spec.pipeline = pipeline;
+  spec.pipeline = l.pipeline;
   for (int g = 0; g < 2; ++g) {
     std::vector<std::pair<std::uint32_t, wgpu::Buffer>> b{{0, g == 0 ? l.pair.a : l.pair.b},
                                                           {1, g == 0 ? l.pair.b : l.pair.a}};
     for (const auto& r : rest) b.emplace_back(static_cast<std::uint32_t>(b.size()), r);
     b.emplace_back(static_cast<std::uint32_t>(b.size()), l.tickets[g]);
     b.emplace_back(static_cast<std::uint32_t>(b.size()), l.tickets[1 - g]);
-    spec.bind_groups.push_back(bind_at(gpu, pipeline, b));
+    spec.bind_groups.push_back(bind_at(gpu, l.pipeline, b));
   }
   spec.workgroups = {l.grid.groups, 1, 1};
   spec.parameters = {{"buffer_bytes", l.bytes},
@@ -87,11 +90,10 @@ KernelSpec linear_spec(gpu::Context& gpu, const wgpu::ComputePipeline& pipeline,
 
 // Runs one validation dispatch of bind group 0 (A then B with two passes) from a zeroed counter,
 // and checks the counter it leaves; zeroes it again so timed dispatches find both counters at zero.
-Expected<std::string> validation_dispatch(gpu::Context& g, const wgpu::ComputePipeline& pipeline,
-                                          const wgpu::BindGroup& group, const Linear& l) {
+Expected<std::string> validation_dispatch(gpu::Context& g, const wgpu::BindGroup& group, const Linear& l) {
   const std::uint32_t zero[64] = {};
   g.write(l.tickets[0], 0, zero, sizeof(zero));
-  if (auto st = dispatch_once(g, pipeline, group, l.grid.groups); !st) return std::move(st).error();
+  if (auto st = dispatch_once(g, l.pipeline, group, l.grid.groups); !st) return std::move(st).error();
   auto counter = g.read_as<std::uint32_t>(l.tickets[0], 0, 1);
   if (!counter) return std::move(counter).error();
   g.write(l.tickets[0], 0, zero, sizeof(zero));
@@ -101,17 +103,15 @@ Expected<std::string> validation_dispatch(gpu::Context& g, const wgpu::ComputePi
 Expected<std::unique_ptr<Workload>> prepare_read_linear(PrepareContext& pc) {
   auto& gpu = pc.gpu;
   const std::string id = "read-linear";
-  auto l = make_linear(pc, id);
+  auto l = make_linear(pc, id, "bandwidth/read_linear");
   if (!l) return std::move(l).error();
-  auto pipeline = gpu.pipeline(kernel_source("bandwidth/read_linear"), id);
-  if (!pipeline) return std::move(pipeline).error();
   auto sink = gpu.buffer(256 * 16, kStorage, id + " sink");
   if (!sink) return std::move(sink).error();
   const ReadParams params{l->plan.count, l->plan.blocks, kMagic0, kMagic1, 1, l->plan.steps, l->plan.run, 0};
   auto uniform = gpu.buffer_with(std::span<const ReadParams>(&params, 1), kUniform, id + " params");
   if (!uniform) return std::move(uniform).error();
 
-  KernelSpec spec = linear_spec(gpu, *pipeline, *l, {*sink, *uniform});
+  KernelSpec spec = linear_spec(gpu, *l, {*sink, *uniform});
   set_passes_knob(spec, *uniform, offsetof(ReadParams, passes), max_passes(l->plan, l->grid.groups));
   const std::uint64_t bytes = l->bytes;
   spec.work = [bytes](std::uint64_t passes) { return WorkModel{.bytes_read = static_cast<double>(bytes * passes)}; };
@@ -119,8 +119,8 @@ Expected<std::unique_ptr<Workload>> prepare_read_linear(PrepareContext& pc) {
   // Validation: for one invocation of the middle block and one of the last (a partial block when the
   // size is not a whole number of blocks), point the sentinels at the host's fold of that block of
   // buffer A; the kernel must write exactly that fold, and hand out every block once.
-  spec.validate = [l = *l, sink = *sink, uniform = *uniform, pipeline = *pipeline, group = spec.bind_groups[0],
-                   params](gpu::Context& g, std::uint64_t knob) -> Expected<std::string> {
+  spec.validate = [l = *l, sink = *sink, uniform = *uniform, group = spec.bind_groups[0], params](
+                      gpu::Context& g, std::uint64_t knob) -> Expected<std::string> {
     std::vector<std::uint32_t> blocks{l.plan.blocks / 2};
     if (l.plan.blocks - 1 != blocks.front()) blocks.push_back(l.plan.blocks - 1);
     std::string checked, handed_out;
@@ -133,7 +133,7 @@ Expected<std::unique_ptr<Workload>> prepare_read_linear(PrepareContext& pc) {
       check.passes = 2;
       g.write(uniform, 0, &check, sizeof(check));
       clear_sink(g, sink);
-      auto tickets = validation_dispatch(g, pipeline, group, l);
+      auto tickets = validation_dispatch(g, group, l);
       ReadParams restore = params;
       restore.passes = static_cast<std::uint32_t>(knob);
       g.write(uniform, 0, &restore, sizeof(restore));
@@ -152,15 +152,13 @@ Expected<std::unique_ptr<Workload>> prepare_read_linear(PrepareContext& pc) {
 Expected<std::unique_ptr<Workload>> prepare_write_linear(PrepareContext& pc) {
   auto& gpu = pc.gpu;
   const std::string id = "write-linear";
-  auto l = make_linear(pc, id);
+  auto l = make_linear(pc, id, "bandwidth/write_linear");
   if (!l) return std::move(l).error();
-  auto pipeline = gpu.pipeline(kernel_source("bandwidth/write_linear"), id);
-  if (!pipeline) return std::move(pipeline).error();
   const WriteParams params{l->plan.count, l->plan.blocks, kStreamSeed, 1, l->plan.steps, l->plan.run, 0, 0};
   auto uniform = gpu.buffer_with(std::span<const WriteParams>(&params, 1), kUniform, id + " params");
   if (!uniform) return std::move(uniform).error();
 
-  KernelSpec spec = linear_spec(gpu, *pipeline, *l, {*uniform});
+  KernelSpec spec = linear_spec(gpu, *l, {*uniform});
   set_passes_knob(spec, *uniform, offsetof(WriteParams, passes), max_passes(l->plan, l->grid.groups));
   const std::uint64_t bytes = l->bytes;
   spec.work = [bytes](std::uint64_t passes) {
@@ -169,14 +167,14 @@ Expected<std::unique_ptr<Workload>> prepare_write_linear(PrepareContext& pc) {
   // Validation: re-fill both buffers with hashed data, run one dispatch of two passes, and check
   // every element of both: an element the kernel skipped still holds the hash, not its index value,
   // and each pass stores its own values.
-  spec.validate = [l = *l, uniform = *uniform, pipeline = *pipeline, group = spec.bind_groups[0], params](
+  spec.validate = [l = *l, uniform = *uniform, group = spec.bind_groups[0], params](
                       gpu::Context& g, std::uint64_t knob) -> Expected<std::string> {
     if (auto st = g.fill_hashed(l.pair.a, l.bytes, kSeedA); !st) return std::move(st).error();
     if (auto st = g.fill_hashed(l.pair.b, l.bytes, kSeedB); !st) return std::move(st).error();
     WriteParams check = params;
     check.passes = 2;
     g.write(uniform, 0, &check, sizeof(check));
-    auto tickets = validation_dispatch(g, pipeline, group, l);
+    auto tickets = validation_dispatch(g, group, l);
     WriteParams restore = params;
     restore.passes = static_cast<std::uint32_t>(knob);
     g.write(uniform, 0, &restore, sizeof(restore));

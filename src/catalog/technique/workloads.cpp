@@ -161,6 +161,19 @@ struct Builder {
     w->input = input;
     w->stages = {Stage{pipe, bind_at(gpu, pipe, {{0, input}, {1, output}, {2, params}}), groups}};
   }
+  // The simplest family: one pass of the variant's kernel over `groups` workgroups, with `input`
+  // at binding 0, `outputs` poisoned words at 1 (the workload's output) and the parameters (a, b)
+  // at 2. On an error nothing is bound; the caller returns finish().
+  void words_through_one_pass(const std::vector<std::uint32_t>& input, const char* input_name, std::size_t outputs,
+                              const char* output_name, std::uint32_t a, std::uint32_t b, std::uint32_t groups) {
+    auto src = upload(input, kInput, input_name);
+    auto dst = upload(std::vector<std::uint32_t>(outputs, kPoison), kInput, output_name);
+    auto params = uniform(a, b);
+    auto pipe = pipeline(variant_source(variant));
+    if (error) return;
+    one_pass(pipe, src, dst, params, groups);
+    output_words(dst, outputs);
+  }
   // The output is the first `words` u32 of `buffer`.
   void output_words(const wgpu::Buffer& buffer, std::size_t words) {
     w->reader = [buffer, words](gpu::Context& g) -> Expected<LogicalOutput> {
@@ -202,16 +215,11 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_workgroup(gpu::Context& gpu
   Builder b(gpu, v);
   const auto input = workgroup_input(n);
   b.w->want.words = workgroup_reference(input, kWorkgroupSteps);
-  auto src = b.upload(input, kInput, "input");
-  auto dst = b.upload(std::vector<std::uint32_t>(n, kPoison), kInput, "output");
-  auto params = b.uniform(n, kWorkgroupSteps);
-  auto pipe = b.pipeline(variant_source(v));
+  b.words_through_one_pass(input, "input", n, "output", n, kWorkgroupSteps, groups);
   if (b.error) return b.finish();
-  b.one_pass(pipe, src, dst, params, groups);
   b.w->model = WorkModel{.bytes_read = 4.0 * n, .bytes_written = 4.0 * n, .operations = static_cast<double>(n)};
   b.w->params = {{"elements", n}, {"steps_per_element", kWorkgroupSteps}, {"workgroup_size", wg},
                  {"workgroups", groups}, {"element", "u32"}, {"dispatches_per_repetition", 1}};
-  b.output_words(dst, n);
   b.w->checked = fmt::format("all {} elements equal the CPU reference (16 u32 steps each) exactly", n);
   return b.finish();
 }
@@ -306,12 +314,8 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_reduction(gpu::Context& gpu
   Builder b(gpu, v);
   const auto input = reduction_input(segments, length);
   b.w->want.words = reduction_reference(input, segments, length);
-  auto src = b.upload(input, kInput, "input");
-  auto dst = b.upload(std::vector<std::uint32_t>(segments, kPoison), kInput, "sums");
-  auto params = b.uniform(segments, length);
-  auto pipe = b.pipeline(variant_source(v));
+  b.words_through_one_pass(input, "input", segments, "sums", segments, length, groups);
   if (b.error) return b.finish();
-  b.one_pass(pipe, src, dst, params, groups);
   const double values = static_cast<double>(segments) * length;
   b.w->model = WorkModel{.bytes_read = 4.0 * values, .bytes_written = 4.0 * segments, .operations = values};
   const char* how = v == Variant::ReductionSerial      ? "one invocation sums a segment in order"
@@ -321,7 +325,6 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_reduction(gpu::Context& gpu
                  {"technique", how}, {"workgroup_size", v == Variant::ReductionSerial ? 64 : 256},
                  {"workgroups", groups}, {"output", "one sum per segment (not a global sum)"},
                  {"dispatches_per_repetition", 1}};
-  b.output_words(dst, segments);
   b.w->checked = fmt::format("all {} segment sums ({} values each) equal the CPU reference exactly", segments,
                              length);
   return b.finish();
@@ -403,12 +406,8 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_chain(gpu::Context& gpu, Va
   const auto next = sattolo_chain(words, kChainSeed);
   constexpr std::uint32_t kStart = 0;
   b.w->want.words = {chain_walk(next, kStart, hops)};
-  auto chain = b.upload(next, kInput, "permutation");
-  auto result = b.upload(std::vector<std::uint32_t>{kPoison}, kInput, "result");
-  auto params = b.uniform(kStart, hops);
-  auto pipe = b.pipeline(variant_source(v));
+  b.words_through_one_pass(next, "permutation", 1, "result", kStart, hops, 1);
   if (b.error) return b.finish();
-  b.one_pass(pipe, chain, result, params, 1);
   b.w->model = WorkModel{.bytes_read = 4.0 * hops, .bytes_written = 4.0, .operations = static_cast<double>(hops)};
   b.w->params = {{"buffer_bytes", static_cast<std::uint64_t>(words) * 4}, {"words", words}, {"hops", hops},
                  {"start", kStart}, {"invocations", 1}, {"permutation", "seeded single cycle (Sattolo)"},
@@ -416,7 +415,6 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_chain(gpu::Context& gpu, Va
                   "ns_per_hop = 1e9 / (hops/s): amortised nanoseconds per hop, including loop and dispatch cost; "
                   "not a physical memory-cycle time"},
                  {"dispatches_per_repetition", 1}};
-  b.output_words(result, 1);
   b.w->checked = fmt::format("the index after {} dependent hops from {} equals the CPU walk of the same "
                              "single-cycle permutation", hops, kStart);
   return b.finish();

@@ -46,17 +46,14 @@ enum class FeatureName : std::uint32_t {
 struct Limits {
   std::uint32_t maxComputeWorkgroupStorageSize = 16384;
   std::uint32_t maxComputeInvocationsPerWorkgroup = 256;
-  std::uint32_t maxComputeWorkgroupSizeX = 256;
-  std::uint32_t maxComputeWorkgroupSizeY = 256;
-  std::uint32_t maxComputeWorkgroupSizeZ = 64;
+  std::uint32_t maxComputeWorkgroupSizeX = 256, maxComputeWorkgroupSizeY = 256, maxComputeWorkgroupSizeZ = 64;
   std::uint32_t maxComputeWorkgroupsPerDimension = 65535;
   std::uint64_t maxStorageBufferBindingSize = 134217728;
   std::uint64_t maxUniformBufferBindingSize = 65536;
   std::uint64_t maxBufferSize = 268435456;
   std::uint32_t maxStorageBuffersPerShaderStage = 8;
   std::uint32_t maxBindGroups = 4;
-  std::uint32_t minStorageBufferOffsetAlignment = 256;
-  std::uint32_t minUniformBufferOffsetAlignment = 256;
+  std::uint32_t minStorageBufferOffsetAlignment = 256, minUniformBufferOffsetAlignment = 256;
 };
 
 namespace detail {
