@@ -107,6 +107,10 @@ constexpr Range kTimeSeconds{1e-15, 1e6, "a time (1 fs to 11.6 days)"};
 constexpr Range kSizeBytes{1, 0x1p60, "a size in bytes (at most 1 EiB)"};
 constexpr Range kClockHz{1, 1e13, "a clock (at most 10 THz)"};
 constexpr Range kCount{1, 1e15, "a count"};
+// The values a builtin was evaluated at and returned, and its errors in ULPs (a row's `accuracy`
+// entries, docs/method.md#accuracy): any finite f32 value, subnormals included, up to f32's largest
+// (3.4e38) with room for an error counted in ULPs of it.
+constexpr Range kFloatValue{0, 1e39, "a floating-point value of a builtin (finite, at most 1e39)"};
 
 // Seconds per unit of a time unit ("ns" -> 1e-9), 0 when `u` is not one.
 double seconds_per(std::string_view u) {
@@ -200,6 +204,7 @@ Status check_tree(const nlohmann::json& doc, const SubmissionLimits& limits) {
     std::size_t depth;
     std::string path;
     std::optional<Range> range;  // from the nearest named field
+    bool float_values = false;   // under a row's `accuracy`: kFloatValue replaces kAnyNumber
   };
   std::vector<Item> stack;
   stack.push_back({&doc, 1, "", std::nullopt});
@@ -215,7 +220,7 @@ Status check_tree(const nlohmann::json& doc, const SubmissionLimits& limits) {
     } else if (node->is_number()) {
       const double v = node->get<double>();
       if (!std::isfinite(v)) return refuse(fmt::format("{}: a number that is not finite", it.path));
-      if (auto st = check_range(v, kAnyNumber, it.path); !st) return st;
+      if (auto st = check_range(v, it.float_values ? kFloatValue : kAnyNumber, it.path); !st) return st;
       if (it.range) {
         if (auto st = check_range(v, *it.range, it.path); !st) return st;
       }
@@ -226,11 +231,14 @@ Status check_tree(const nlohmann::json& doc, const SubmissionLimits& limits) {
         std::string path = it.path.empty() ? k.substr(0, 64) : it.path + "." + k.substr(0, 64);
         // A field's range applies to its number or to the numbers of its array ("samples_ms"),
         // not to the fields of an object under it.
-        stack.push_back({&v, it.depth + 1, std::move(path), range_of_key(k)});
+        const bool floats = it.float_values || (k == "accuracy" && it.path.starts_with("rows["));
+        stack.push_back({&v, it.depth + 1, std::move(path), floats ? std::nullopt : range_of_key(k), floats});
       }
     } else if (node->is_array()) {
       std::size_t i = 0;
-      for (const auto& v : *node) stack.push_back({&v, it.depth + 1, fmt::format("{}[{}]", it.path, i++), it.range});
+      for (const auto& v : *node) {
+        stack.push_back({&v, it.depth + 1, fmt::format("{}[{}]", it.path, i++), it.range, it.float_values});
+      }
     }
   }
   return ok();

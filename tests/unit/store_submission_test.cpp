@@ -198,6 +198,24 @@ TEST(StoreSubmission, PhysicalRangesNameTheField) {
   EXPECT_EQ(refusal(d), "");
 }
 
+// A row's accuracy entries hold the values a builtin was evaluated at and returned: any finite f32
+// value (the smallest subnormal, the largest finite value) and errors in ULPs of them. Accepted;
+// beyond any f32 value, refused like any other number.
+TEST(StoreSubmission, AccuracyEntriesHoldAnyFloatValue) {
+  auto d = good();
+  d["rows"][0]["accuracy"] = nlohmann::json::array(
+      {{{"builtin", "sqrt"}, {"max_error", 1.76e28},
+        {"worst_violation", {{"input", {1.4013e-45, 3.4028e38}}, {"returned", 1e-40}}}}});
+  EXPECT_EQ(refusal(d), "");
+  d["rows"][0]["accuracy"][0]["max_error"] = 1e300;
+  const std::string why = refusal(d);
+  EXPECT_NE(why.find("rows[0].accuracy[0].max_error"), std::string::npos) << why;
+  // Outside a row's accuracy the general bound still holds.
+  auto e = good();
+  e["machine"]["accuracy"] = 1.4013e-45;
+  EXPECT_NE(refusal(e).find("physical range"), std::string::npos);
+}
+
 TEST(StoreSubmission, TimesAreParsedAndRangeChecked) {
   EXPECT_EQ(normalize_timestamp("2026-11-30T06:01:17Z"), "2026-11-30T06:01:17Z");
   EXPECT_EQ(normalize_timestamp("2026-11-30T08:01:17.250+02:00"), "2026-11-30T06:01:17.250Z");
