@@ -1,9 +1,6 @@
 // `webgpu-bench browser`: the same benchmarks in a local headless Chromium (the /run page, the
 // engine in WebAssembly) and natively on the same adapter, in alternating rounds, and the
 // comparison browser/native per benchmark (src/browser/against_native.hpp).
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -23,12 +20,11 @@
 #include "cli/filter.hpp"
 #include "cli/session.hpp"
 #include "cli/terminal.hpp"
+#include "process/child.hpp"
 #include "report/document.hpp"
 #include "report/files.hpp"
 #include "store/server.hpp"
 #include "store/store.hpp"
-
-extern char** environ;
 
 namespace wgb::cli {
 
@@ -56,27 +52,21 @@ struct BrowserFlags {
 // Chromium's own SwiftShader Vulkan driver, which native Dawn can load too.
 constexpr const char* kSwiftShaderIcd = "/usr/lib/chromium/vk_swiftshader_icd.json";
 
-// This program again with `args`; stdout to `stdout_path` (or /dev/null), stderr inherited.
-Expected<int> run_child(const std::vector<std::string>& args, const std::string& stdout_path) {
-  std::vector<std::string> all = self_command();
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdout_path.empty() ? "/dev/null" : stdout_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return make_error(ErrorKind::Failed, fmt::format("cannot start {}: {}", all.front(), std::strerror(rc)));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return make_error(ErrorKind::Failed, fmt::format("waiting for {}: {}", all.front(), std::strerror(errno)));
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+// This program again with `args` (a process::Child: its own group, default signals, a Ctrl-C passed
+// on); stdout to `stdout_path` (or /dev/null), stderr inherited.
+Expected<int> run_child(const std::vector<std::string>& args, const std::string& stdout_path,
+                        const Interrupt* stop = nullptr) {
+  process::Options o;
+  o.argv = self_command();
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  o.out = stdout_path.empty() ? process::Sink::Null : process::Sink::File;
+  o.out_file = stdout_path;
+  o.err = process::Sink::Inherit;
+  auto child = process::Child::spawn(o);
+  if (!child) return child.error();
+  auto exit = child->wait(process::kNoDeadline, stop != nullptr ? stop->token().flag : nullptr);
+  if (!exit) return exit.error();
+  return exit->status();
 }
 
 std::string url_encode(const std::string& s) {
@@ -280,7 +270,7 @@ int browser_command(const BrowserFlags& f) {
     std::vector<std::string> args = native_args;
     args.insert(args.end(), {"--json", path.string()});
     const auto t0 = std::chrono::steady_clock::now();
-    auto code = run_child(args, "");
+    auto code = run_child(args, "", &stop);
     r.native_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!code) return fail(code.error());
     if (*code == kExitCancelled || stop.requested()) return kExitCancelled;

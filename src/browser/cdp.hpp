@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "browser/websocket.hpp"
+#include "process/child.hpp"
 #include "webgpu_bench/expected.hpp"
 
 namespace wgb::browser {
@@ -57,7 +58,7 @@ class Browser {
   std::string version() const { return version_; }  // "Chrome/156.0..."
   std::string user_agent() const { return user_agent_; }
   int port() const { return port_; }
-  pid_t pid() const { return pid_; }
+  pid_t pid() const { return child_.pid(); }
   const std::string& program() const { return program_; }
   // Console messages and uncaught exceptions of a session's page (the last 200), for error reports.
   std::vector<std::string> console(const std::string& session_id) const;
@@ -67,7 +68,7 @@ class Browser {
   void handle_event(const nlohmann::json& event);
   void shut_down();
 
-  pid_t pid_ = -1;
+  process::Child child_;  // its own process group: the helpers end with it
   int port_ = 0;
   std::string profile_dir_, program_, version_, user_agent_;
   WebSocket ws_;
