@@ -97,7 +97,34 @@ std::optional<std::size_t> match_native_adapter(const json& browser_adapter, con
   for (const auto& d : native_devices) {
     candidates += lower(str(d, "vendor")) == vendor && lower(str(d, "architecture")) == arch ? 1 : 0;
   }
-  return candidates == 1 ? loose : std::nullopt;
+  if (candidates > 0) return candidates == 1 ? loose : std::nullopt;
+  // A runtime that names no vendor or architecture of its own (wgpu reports a PCI id, Firefox
+  // nothing at all): its device name decides, else its kind (a fallback adapter is the CPU one),
+  // each only when exactly one native adapter fits.
+  const bool numeric_vendor = !vendor.empty() && vendor.find_first_not_of("0123456789") == std::string::npos;
+  if (!(vendor.empty() || numeric_vendor || arch.empty())) return std::nullopt;
+  auto only = [&native_devices](auto&& fits) -> std::optional<std::size_t> {
+    std::optional<std::size_t> found;
+    for (std::size_t i = 0; i < native_devices.size(); ++i) {
+      if (!fits(native_devices[i])) continue;
+      if (found) return std::nullopt;
+      const json& d = native_devices[i];
+      found = d.contains("index") && d["index"].is_number_unsigned() ? d["index"].get<std::size_t>() : i;
+    }
+    return found;
+  };
+  const bool numeric_name = !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
+  const std::string named = numeric_name ? lower(str(browser_adapter, "description")) : name;
+  if (!named.empty()) {
+    return only([&named](const json& d) {
+      for (const auto& n : {lower(str(d, "device")), lower(str(d, "description"))}) {
+        if (!n.empty() && (n.find(named) != std::string::npos || named.find(n) != std::string::npos)) return true;
+      }
+      return false;
+    });
+  }
+  const bool cpu = browser_adapter.is_object() && browser_adapter.value("is_fallback_adapter", false);
+  return only([cpu](const json& d) { return (str(d, "adapter_type") == "cpu") == cpu; });
 }
 
 std::string adapter_text(const json& a) {

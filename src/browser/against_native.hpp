@@ -26,7 +26,10 @@ namespace wgb::browser {
 
 // The index of the native adapter (`devices --json`) that is the browser's (the page's adapter
 // info: vendor, architecture, device, description): same vendor and architecture, and where both
-// name a device, descriptions that contain one another. nullopt: none matches.
+// name a device, descriptions that contain one another. A runtime that names no vendor (or a PCI
+// id) or no architecture is matched by its device name, else, when it names nothing at all
+// (Firefox), by its kind (a fallback adapter is the CPU one): each only where one native adapter
+// fits. nullopt: none matches.
 std::optional<std::size_t> match_native_adapter(const nlohmann::json& browser_adapter,
                                                 const nlohmann::json& native_devices);
 // "google swiftshader (SwiftShader Device (Subzero))" for messages.

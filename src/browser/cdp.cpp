@@ -148,6 +148,8 @@ Expected<std::unique_ptr<Browser>> Browser::launch_with_adapter(const LaunchOpti
 
 Browser::~Browser() { shut_down(); }
 
+std::string Browser::log_tail() const { return child_.log_tail(3, dbus_noise); }
+
 void Browser::shut_down() {
   if (ws_.is_open()) {
     // Best effort: a clean close lets Chromium remove its own files; the group is killed anyway.
@@ -274,26 +276,6 @@ Expected<json> Page::evaluate(const std::string& expression, Deadline deadline) 
   }
   const json result = r->value("result", json::object());
   return result.contains("value") ? result["value"] : json(nullptr);
-}
-
-Expected<json> Page::wait_until(const std::string& expression, Deadline deadline, const std::string& what,
-                                std::chrono::milliseconds poll) {
-  for (;;) {
-    // A single evaluation never outlives the deadline, and a stuck one gets at most 30 s.
-    auto v = evaluate(expression, std::min(deadline, deadline_in(30s)));
-    if (!v) {
-      // A navigation replaces the document between two polls: its context is gone, the next one
-      // answers. Anything else (an exception, a crash, a closed browser) ends the wait.
-      const std::string& m = v.error().message;
-      const bool transient = m.find("context") != std::string::npos || m.find("timed out") != std::string::npos;
-      if (!transient) return v.error();
-    } else if (!(v->is_null() || (v->is_boolean() && !v->get<bool>()) || (v->is_string() && v->get<std::string>().empty()) ||
-                 (v->is_number() && v->get<double>() == 0))) {
-      return v;
-    }
-    if (Clock::now() >= deadline) return make_error(ErrorKind::Failed, fmt::format("timed out waiting for {}", what));
-    std::this_thread::sleep_for(poll);
-  }
 }
 
 Status Page::add_init_script(const std::string& source, Deadline deadline) {

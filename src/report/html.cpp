@@ -933,6 +933,7 @@ void write_html(std::ostream& out, const std::vector<Document>& docs) {
 namespace charts {
 
 const char* css() { return kChartCss; }
+const char* page_css() { return kCss; }
 std::string roofline(const std::vector<ReportRow>& rows, const std::string& device, Ids& ids) {
   return roofline_section(rows, device, ids);
 }

@@ -3,6 +3,8 @@
 // (submission.hpp), then one transaction; any refusal stores nothing.
 #include "store/server.hpp"
 
+#include "store/runtime_filter.hpp"
+
 #include <arpa/inet.h>
 #include <fmt/format.h>
 #include <httplib.h>
@@ -107,11 +109,11 @@ std::string param(const Request& req, const char* name) {
   return v;
 }
 
-// runtime=browser|native (absent or empty: both).
+// runtime=browser|native|chromium|firefox|deno|safari (absent or empty: all; runtime_filter.hpp).
 bool read_runtime(const Request& req, std::string& runtime, std::string& error) {
   runtime = param(req, "runtime");
-  if (runtime.empty() || runtime == "browser" || runtime == "native") return true;
-  error = "runtime must be browser or native (leave it out for both)";
+  if (valid_runtime_filter(runtime)) return true;
+  error = runtime_filter_error();
   return false;
 }
 
