@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Makes the markdown tables of an H200 batch (bench/h200.sh) from its JSON result documents.
 
-    bench/h200_table.py RESULTS_DIR... [--title T] [--command C] > docs/results/h200-<date>.md
+    bench/h200_table.py RESULTS_DIR... [--title T] [--command C] > results/h200-<date>.md
 
 Reads, when present: default.json (the default suite, robustness on), no-robustness.json,
 api.json (the api family), experimental.json, memory-256.json, memory-512.json, host.json, cuda.json (the CUDA reference).

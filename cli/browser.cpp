@@ -20,14 +20,18 @@
 #include "browser/matrix.hpp"
 #include "browser/runtimes.hpp"
 #include "cli/common.hpp"
-#include "cli/filter.hpp"
+#include "catalog/select.hpp"
 #include "cli/session.hpp"
 #include "cli/terminal.hpp"
 #include "gpu/build_info.hpp"
 #include "process/child.hpp"
+#include "report/accuracy.hpp"
+#include "report/document.hpp"
 #include "report/files.hpp"
+#include "report/table.hpp"
 #include "store/server.hpp"
 #include "store/store.hpp"
+#include "webgpu_bench/context.hpp"
 
 namespace wgb::cli {
 
@@ -50,6 +54,7 @@ struct BrowserFlags {
   int round_timeout_s = 1800;
   std::string keep;
   std::vector<std::string> native_options;
+  bool accuracy = false;  // --accuracy: both sides measure the builtins' accuracy as run --accuracy does
 };
 
 // Chromium's own SwiftShader Vulkan driver, which native Dawn can load too.
@@ -164,6 +169,11 @@ Expected<Group> find_native(const browser::OpenedRuntime& rt, const fs::path& di
                                     : ""));
 }
 
+// "dawn" for the default configuration, "dawn-no-robustness" for the others: a column's name.
+std::string native_column_name(const gpu::NativeConfiguration& c) {
+  return &c == &gpu::native_configurations().front() ? "dawn" : "dawn-" + c.name;
+}
+
 browser::ColumnSpec skipped(const browser::RuntimeInfo& info, const std::string& why) {
   browser::ColumnSpec s;
   s.name = info.name;
@@ -177,11 +187,23 @@ browser::ColumnSpec skipped(const browser::RuntimeInfo& info, const std::string&
   return s;
 }
 
+// Each column's accuracy entries, from its first document: accuracy does not vary between rounds.
+void write_accuracy(const browser::Matrix& m) {
+  for (std::size_t c = 0; c < m.runs.size(); ++c) {
+    for (const auto& r : m.runs[c]) {
+      if (!r.document) continue;
+      std::cout << "\n" << m.columns[c].name << ":";
+      report::write_accuracy_table(std::cout, r.document->rows, terminal_width());
+      break;
+    }
+  }
+}
+
 int browser_command(const BrowserFlags& f) {
   auto selected = browser::parse_runtimes(f.runtime_given ? f.runtime : "chromium,firefox,deno");
   if (!selected) return fail(selected.error());
   if (f.filter_given) {
-    if (auto st = require_globs(f.filter); !st) return fail(st.error());
+    if (auto st = catalog::require_globs(f.filter); !st) return fail(st.error());
   }
   const Interrupt stop(/*also_sigterm=*/true);
   TempDir tmp;
@@ -216,11 +238,13 @@ int browser_command(const BrowserFlags& f) {
   browser::LaunchSettings ls{base, f.chromium, f.firefox, f.deno, browser::runtime_vulkan_env(), tmp.path,
                              fs::path(self.back())};
   const browser::Selection selection{f.suite, f.filter_given && f.suite == "default" ? f.filter : "",
-                                     f.working_set_mib > 0 ? std::uint64_t(f.working_set_mib) << 20 : 0};
+                                     f.working_set_mib > 0 ? std::uint64_t(f.working_set_mib) << 20 : 0,
+                                     f.accuracy};
   browser::Matrix m;
   std::vector<Group> groups;
   std::vector<std::string> unavailable;
   const bool terminal = isatty(STDERR_FILENO) != 0;
+  const std::size_t err_width = terminal_width(STDERR_FILENO);
   for (const auto& info : *selected) {
     if (stop.requested()) return kExitCancelled;
     if (terminal) std::cerr << fmt::format("starting {}...\n", info.product);
@@ -232,9 +256,10 @@ int browser_command(const BrowserFlags& f) {
       unavailable.push_back(fmt::format("{}: {}", info.name, group.error().message));
       continue;
     }
-    std::cerr << fmt::format("{} ({}): adapter {} = native adapter {}{}\n", rt->label(), rt->program,
-                             browser::adapter_text(rt->adapter()), group->index,
-                             group->env.empty() ? "" : " with " + group->env.front());
+    std::cerr << report::wrap_block(fmt::format("{} ({}): adapter {} = native adapter {}{}", rt->label(), rt->program,
+                                                browser::adapter_text(rt->adapter()), group->index,
+                                                group->env.empty() ? "" : " with " + group->env.front()),
+                                    err_width);
     auto same = std::find_if(groups.begin(), groups.end(),
                              [&](const Group& g) { return g.env == group->env && g.index == group->index; });
     if (same == groups.end()) same = groups.insert(groups.end(), std::move(*group));
@@ -245,7 +270,7 @@ int browser_command(const BrowserFlags& f) {
     for (const auto& u : unavailable) all += (all.empty() ? "" : "; ") + u;
     return fail(ErrorKind::NoAdapter, fmt::format("no runtime could run: {}", all));
   }
-  for (const auto& u : unavailable) std::cerr << "skipped " << u << "\n";
+  for (const auto& u : unavailable) std::cerr << report::wrap_block("skipped " + u, err_width);
 
   // The columns: per adapter, native Dawn in each configuration, then the runtimes that use it.
   std::vector<std::unique_ptr<browser::Column>> owned;
@@ -255,11 +280,14 @@ int browser_command(const BrowserFlags& f) {
   m.columns.clear();
   for (const auto& g : groups) {
     const std::string suffix = groups.size() > 1 ? "@" + g.name : "";
-    const std::string reference = browser::native_configs().front().name + suffix;
-    for (const auto& cfg : browser::native_configs()) {
+    // One column per native configuration (gpu::native_configurations(), the default first: the
+    // reference every other column of this adapter is compared with).
+    const auto& configurations = gpu::native_configurations();
+    const std::string reference = native_column_name(configurations.front()) + suffix;
+    for (const auto& cfg : configurations) {
       browser::ColumnSpec s;
-      s.name = cfg.name + suffix;
-      s.label = cfg.label;
+      s.name = native_column_name(cfg) + suffix;
+      s.label = fmt::format("native Dawn ({})", cfg.name);
       s.kind = "native";
       s.runtime = "native";
       s.version = build_info().version;
@@ -274,8 +302,9 @@ int browser_command(const BrowserFlags& f) {
       if (!selection.filter.empty()) args.insert(args.end(), {"--filter", selection.filter});
       if (f.working_set_mib > 0) args.insert(args.end(), {"--working-set", std::to_string(f.working_set_mib)});
       args.insert(args.end(), f.native_options.begin(), f.native_options.end());
-      args.insert(args.end(), cfg.options.begin(), cfg.options.end());
-      s.detail = {{"environment", g.env}, {"command", args}, {"why", cfg.why}};
+      args.insert(args.end(), {"--dawn-config", cfg.name});
+      if (f.accuracy) args.push_back("--accuracy");
+      s.detail = {{"environment", g.env}, {"command", args}, {"configuration", cfg.name}, {"why", cfg.description}};
       std::vector<std::string> command = self;
       command.insert(command.end(), args.begin(), args.end());
       owned.push_back(browser::child_column(s.name, command, "--json", g.env));
@@ -344,7 +373,7 @@ int browser_command(const BrowserFlags& f) {
   auto note = [&](const std::string& line) {
     if (drawn) std::cerr << "\r\033[K";
     drawn = false;
-    std::cerr << line << "\n";
+    std::cerr << report::wrap_block(line, width);
   };
   std::vector<browser::Column*> columns;
   for (auto& c : owned) columns.push_back(c.get());
@@ -369,6 +398,7 @@ int browser_command(const BrowserFlags& f) {
   // What completed is reported, even after an interruption or a failed column.
   const auto pooled = browser::pool_matrix(m);
   browser::write_matrix(std::cout, m, pooled, terminal_width());
+  if (f.accuracy) write_accuracy(m);
   if (!f.out.empty()) {
     json j = browser::matrix_json(m, pooled);
     j["page"] = "/run?" + browser::run_query(selection) + "&autorun=1";
@@ -412,6 +442,9 @@ void register_browser(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(in_range(10, 86400));
   cmd->add_option("--keep", f.keep, "Keep every round's documents and logs in this folder");
+  cmd->add_flag("--accuracy", f.accuracy,
+                "Also measure the accuracy of the floating-point builtins in every column, as run --accuracy does, "
+                "and print the first round's (docs/method.md#accuracy)");
   cmd->add_option("--native-option", f.native_options,
                   "Pass an option to every native run (repeatable), e.g. =--clock=wall")
       ->allow_extra_args(false);

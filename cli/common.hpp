@@ -7,22 +7,23 @@
 #include <string>
 #include <vector>
 
+#include "frontend/frontend.hpp"
 #include "webgpu_bench/context.hpp"
 #include "webgpu_bench/expected.hpp"
 
 namespace wgb::cli {
 
-// Documented in README.md and `webgpu-bench --help`.
-enum ExitCode : int {
-  kExitOk = 0,
-  kExitBenchmarkFailed = 1,  // at least one row is an error (others completed)
-  kExitUsage = 2,            // bad option, unknown benchmark id, unreadable/corrupt input file
-  kExitNoAdapter = 3,        // no usable adapter (or none matches --adapter/--backend)
-  kExitDeviceLost = 4,       // the device was lost or a GPU error aborted the run (partial results kept)
-  kExitIo = 5,               // an output file could not be written
-  kExitNetwork = 6,          // --submit/submit: the server could not be reached or answered an HTTP error
-  kExitCancelled = 130,      // interrupted (Ctrl-C); completed rows were written
-};
+// The exit codes (README.md, docs/ARCHITECTURE.md, `webgpu-bench --help`): the one list the browser
+// engine uses too (frontend/frontend.hpp).
+using frontend::ExitCode;
+using frontend::kExitBenchmarkFailed;
+using frontend::kExitCancelled;
+using frontend::kExitDeviceLost;
+using frontend::kExitIo;
+using frontend::kExitNetwork;
+using frontend::kExitNoAdapter;
+using frontend::kExitOk;
+using frontend::kExitUsage;
 
 int exit_code_for(const Error& e);
 // Prints "webgpu-bench: <message>" on one line to stderr and returns the exit code for it.
@@ -37,6 +38,7 @@ CLI::Validator one_of(std::vector<std::string> values);
 struct DeviceFlags {
   std::string adapter;
   std::string backend;
+  std::string configuration;  // --dawn-config: a gpu::native_configurations() name ("": the default)
   bool no_robustness = false;
   bool experimental = false;
   std::string clock = "auto";  // --clock: auto (timestamps where the adapter has them) or wall

@@ -17,6 +17,8 @@
 #include <iostream>
 
 #include "report/repro.hpp"
+#include "cli/terminal.hpp"
+#include "host/job.hpp"
 #include "host/text.hpp"
 #include "report/document.hpp"
 #include "report/files.hpp"
@@ -98,20 +100,16 @@ int run_host(const HostFlags& f, const OutputFlags& out, const std::function<Sta
   }
   Session session(out);
   if (auto st = session.check_before_work(); !st) return fail(st.error());
-  o.cancel = session.cancel();
   if (!out.quiet) o.on_progress = [](const std::string& line) { std::cerr << line << '\n'; };
-
-  report::ResultDocument doc("host", command_line(), host::native_machine());
-  auto run = host::run_host(o, doc, [&]() -> Status { return session.write_first(doc); });
-  if (!run) return fail(run.error());
-  const bool cancelled = run->cancelled;
-  doc.finish(cancelled ? "cancelled" : "complete");
-
-  Outcome outcome;
-  outcome.cancelled = cancelled;
-  outcome.completed = run->rows.size();
-  if (run->failed_rows > 0) outcome.failure = fmt::format("{} host row(s) failed their check", run->failed_rows);
-  if (out.repro && !cancelled) {
+  host::HostJob job(std::move(o), command_line(), host::native_machine());
+  TerminalFrontEnd terminal(session, {.stream_table = false, .bar = false});
+  Outcome outcome = frontend::run(job, terminal, terminal_width());
+  if (!outcome.ran) return outcome.cancelled ? fail(ErrorKind::Cancelled, "interrupted before any row ran")
+                                             : fail(*outcome.fatal);
+  report::ResultDocument& doc = job.document();
+  const host::HostRun& run = job.result();
+  if (run.failed_rows > 0) outcome.failure = fmt::format("{} host row(s) failed their check", run.failed_rows);
+  if (out.repro && !outcome.cancelled && !outcome.fatal) {
     // The host protocol has no convergence tolerance of its own: the sampler's default stands for
     // what the engine does not resolve.
     const report::ReproSummary repro = session.reproduce(doc, SamplingOptions{}.improvement_tolerance);
@@ -123,10 +121,7 @@ int run_host(const HostFlags& f, const OutputFlags& out, const std::function<Sta
     }
   }
   session.write(doc);
-  host::write_host_summary(std::cout, doc.json());
-  host::write_host_curves(std::cout, doc.json());
-  std::cout << "\nstatistic: minimum for compute-bound kernels (FMA), median with IQR for memory and latency "
-               "(STREAM, dependent loads); rates per second of the row's unit.\n";
+  std::cout << job.summary(terminal_width());
   return session.finish(doc.json(), outcome);
 }
 

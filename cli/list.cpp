@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "cli/common.hpp"
-#include "cli/filter.hpp"
+#include "catalog/select.hpp"
 #include "cli/terminal.hpp"
 #include "report/table.hpp"
 #include "webgpu_bench/suite.hpp"
@@ -20,7 +20,7 @@ void register_list(CLI::App& app, int& exit_code) {
   cmd->add_flag("--json", as_json, "Print JSON");
   cmd->add_flag("-v,--verbose", verbose, "Print each description in full (without: its first sentence)");
   cmd->callback([&exit_code] {
-    auto chosen = select_benchmarks(builtin_benchmarks(), filter, /*default_only=*/false);
+    auto chosen = catalog::select_benchmarks(builtin_benchmarks(), filter, /*default_only=*/false);
     if (!chosen) {
       exit_code = fail(chosen.error());
       return;

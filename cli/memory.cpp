@@ -1,26 +1,18 @@
-// `webgpu-bench memory`: the memory suite (docs/method.md#memory-workload). The engine runs on its own thread
-// (std::jthread); this thread only receives its events through a mailbox, draws progress and writes
-// the result document after every phase, so the display never submits GPU work and never delays a
-// timing callback (the engine's observers only push to the mailbox). Signals, writing, submitting
-// and the exit code are the session's (session.hpp); --device host measures the host's memory
-// (host.hpp).
+// `webgpu-bench memory`: the memory suite (docs/method.md#memory-workload) through the one front-end
+// loop (frontend/frontend.hpp): the bar and one line per phase on stderr, the document after every
+// phase, the summary on stdout. The display draws on its own thread and the loop only hands it
+// events between passes, so it never submits GPU work or delays a timing callback. Signals, writing,
+// submitting and the exit code are the session's (session.hpp); --device host measures the host's
+// memory (host.hpp).
 #include <fmt/format.h>
 
-#include <chrono>
-#include <condition_variable>
-#include <deque>
 #include <iostream>
-#include <mutex>
-#include <sstream>
-#include <thread>
-#include <variant>
 
 #include "cli/common.hpp"
 #include "cli/host.hpp"
 #include "cli/session.hpp"
 #include "cli/terminal.hpp"
-#include "memory/document.hpp"
-#include "memory/memory.hpp"
+#include "frontend/memory_job.hpp"
 #include "host/machine.hpp"
 
 namespace wgb::cli {
@@ -38,126 +30,34 @@ struct MemoryFlags {
   OutputFlags out;  // --csv: the phase rows, with run's CSV conventions (report::write_csv)
 };
 
-// Engine thread -> CLI thread. push() holds the lock only to append, so the engine never waits on
-// the terminal.
-class Mailbox {
- public:
-  using Item = std::variant<ProgressEvent, memory::WorkingSet, BenchmarkResult>;
-  void push(Item item) {
-    {
-      std::lock_guard lock(mutex_);
-      items_.push_back(std::move(item));
-    }
-    cv_.notify_one();
-  }
-  void close() {
-    {
-      std::lock_guard lock(mutex_);
-      closed_ = true;
-    }
-    cv_.notify_one();
-  }
-  // Waits up to `timeout` for items. `done` becomes true once closed and drained.
-  std::deque<Item> take(std::chrono::milliseconds timeout, bool& done) {
-    std::unique_lock lock(mutex_);
-    cv_.wait_for(lock, timeout, [&] { return !items_.empty() || closed_; });
-    std::deque<Item> out;
-    out.swap(items_);
-    done = closed_;
-    return out;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::deque<Item> items_;
-  bool closed_ = false;
-};
-
 int run(const MemoryFlags& f) {
   if (auto st = single_adapter(f.device, "memory"); !st) return fail(st.error());
-  memory::MemoryOptions o = f.defaults;
-  o.working_set_mib = f.working_set_mib;
-  o.min_working_set_mib = f.min_working_set_mib;
-  o.min_samples = f.min_samples;
+  frontend::MemoryJobOptions o;
+  o.memory = f.defaults;
+  o.memory.working_set_mib = f.working_set_mib;
+  o.memory.min_working_set_mib = f.min_working_set_mib;
+  o.memory.min_samples = f.min_samples;
   auto phases = memory::parse_phases(f.phases);
   if (!phases) return fail(phases.error());
-  o.phases = std::move(*phases);
-  if (auto st = memory::validate_options(o); !st) return fail(st.error());
+  o.memory.phases = std::move(*phases);
+  // Options out of range are a usage error before any device or output exists.
+  if (auto st = memory::validate_options(o.memory); !st) return fail(st.error());
+  o.device = f.device.options();
+  o.command = command_line();
+  o.machine = host::native_machine();
   // Before the device exists, so its driver threads leave Ctrl-Z to the session.
   Session session(f.out, "phase");
   // A malformed --submit URL is a usage error before any work, not after the run.
   if (auto st = session.check_before_work(); !st) return fail(st.error());
-
-  auto created = gpu::Context::create(f.device.options());
-  if (!created) return fail(created.error());
-  gpu::Context& gpu = **created;
-
-  memory::MemoryDocument doc(command_line(), gpu, o, host::native_machine());
-  // An unwritable file fails before any work.
-  if (auto st = session.write_first(doc.document()); !st) return fail(st.error());
-
-  const auto& a = gpu.adapter();
-  // run's conventions: the bar, the adapter line and per-phase lines only on a terminal (or with
-  // --progress); --quiet leaves nothing on stderr but errors.
-  ProgressDisplay& display = session.display();
-  if (display.enabled()) {
-    // Two short lines rather than one that wraps: the driver string alone can fill a terminal.
-    std::cerr << fmt::format("adapter: {} ({}, {}), robustness {}, clock {}\n  driver: {}\n",
-                             a.device.empty() ? a.description : a.device, a.backend, a.adapter_type,
-                             gpu.options().robustness ? "on" : "off",
-                             gpu.has_timestamps() ? "gpu-timestamp" : "wall-clock", a.driver);
-  }
-  display.begin(o.phases.size(), memory::estimate_phase_seconds(o, gpu.has_timestamps()));
-
-  Mailbox box;
-  o.cancel = session.cancel();
-  o.on_progress = [&box](const ProgressEvent& e) { box.push(e); };
-  o.on_working_set = [&box](const memory::WorkingSet& ws) { box.push(ws); };
-  o.on_row = [&box](const BenchmarkResult& r) { box.push(r); };
-
-  memory::MemoryRun result;
-  {
-    std::jthread engine([&] {
-      result = memory::run_memory(gpu, o);
-      box.close();
-    });
-    for (bool done = false; !done;) {
-      for (auto& item : box.take(std::chrono::milliseconds(250), done)) {
-        if (auto* e = std::get_if<ProgressEvent>(&item)) {
-          display.on_progress(*e);
-        } else if (auto* ws = std::get_if<memory::WorkingSet>(&item)) {
-          doc.set_working_set(*ws);
-          session.write(doc.document());
-        } else if (auto* r = std::get_if<BenchmarkResult>(&item)) {
-          doc.add_row(*r);
-          session.write(doc.document());  // after every phase, atomically
-          const std::string line = memory::phase_line(*r);
-          if (r->status != RowStatus::Cancelled) display.on_result(r->index, line);
-        }
-      }
-    }
-  }  // joins the engine thread
-  // Only a suite that completed reaches 100 %; an interrupted or failed one stops where it was.
-  if (result.fatal) {
-    display.stop();
-  } else {
-    display.finish();
-  }
-
-  doc.finish(result);
-  session.write(doc.document());
-  const bool usage = result.fatal && result.fatal->kind == ErrorKind::Usage;
-  if (!usage) memory::write_summary(std::cout, result, o, a, terminal_width());
-  Outcome outcome;
-  outcome.cancelled = result.fatal && result.fatal->kind == ErrorKind::Cancelled;
-  if (!outcome.cancelled) outcome.fatal = result.fatal;
-  outcome.ran = !usage && !result.rows.empty();
-  for (const auto& r : result.rows) {
-    outcome.completed += r.status == RowStatus::Ok ? 1 : 0;
-    outcome.any_error = outcome.any_error || r.status == RowStatus::Error;
-  }
-  return session.finish(doc.json(), outcome);
+  frontend::MemoryJob job(std::move(o));
+  TerminalFrontEnd terminal(session, {.stream_table = false});
+  const std::size_t width = terminal_width();
+  Outcome outcome = frontend::run(job, terminal, width);
+  if (!outcome.ran) return outcome.cancelled ? fail(ErrorKind::Cancelled, "interrupted before any phase ran")
+                                             : fail(*outcome.fatal);
+  session.write(job.document());
+  std::cout << job.summary(width);
+  return session.finish(job.document().json(), outcome);
 }
 
 }  // namespace

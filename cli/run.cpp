@@ -17,13 +17,13 @@
 #include <optional>
 #include <sstream>
 
-#include "catalog/subgroup_matrix/subgroup_matrix.hpp"
 #include "cli/common.hpp"
-#include "cli/filter.hpp"
+#include "catalog/select.hpp"
 #include "cli/host.hpp"
 #include "cli/sampling_flags.hpp"
 #include "cli/session.hpp"
 #include "cli/terminal.hpp"
+#include "frontend/default_job.hpp"
 #include "report/csv.hpp"
 #include "report/document.hpp"
 #include "report/files.hpp"
@@ -45,152 +45,67 @@ struct RunFlags {
   bool filter_given = false;  // --filter was on the command line (even empty)
   OutputFlags out;
   SamplingOptions sampling;
-  std::uint64_t bandwidth_mib = 64;
+  std::uint64_t bandwidth_mib = defaults::run::kBandwidthBytes >> 20;
   std::uint32_t compute_threads = 0;
   std::string ceilings_path;  // --ceilings: measured ceilings of this adapter for the plausibility check
+  bool reverse = false;       // --reverse: the selection in reverse order
+  bool accuracy = false;      // --accuracy: the builtins' accuracy beside their speed (the job, after the rows)
 };
-
-std::string row_line(const BenchmarkResult& r) {
-  if (r.value > 0) {
-    return fmt::format("  {:<28} {:>14}  ({} {})", r.id, report::format_rate(r.value, r.metric.unit),
-                       to_string(r.statistic), report::dispersion_text(r));
-  }
-  return fmt::format("  {:<28} {}: {}", r.id, to_string(r.status), r.message);
-}
 
 int run_on_adapter(const RunFlags& f) {
   // Before the device exists, so its driver threads leave Ctrl-Z to the session (job_control.hpp).
   Session session(f.out);
   if (auto st = session.check_before_work(); !st) return fail(st.error());
-  ProgressDisplay& display = session.display();
-  const std::size_t width = terminal_width();
-  // With --experimental the device is opened first, so the subgroup-matrix configurations the
-  // adapter reports beyond the built-in ones become benchmarks too.
-  std::unique_ptr<gpu::Context> context;
-  std::vector<BenchmarkDefinition> catalog = builtin_benchmarks();
-  if (f.device.experimental) {
-    auto created = gpu::Context::create(f.device.options());
-    if (!created) return fail(created.error());
-    context = std::move(*created);
-    catalog = catalog::subgroup_matrix::with_adapter_shapes(std::move(catalog), context->adapter());
-  }
-  auto chosen = select_benchmarks(catalog, f.filter, /*default_only=*/f.filter.empty());
-  if (!chosen) return fail(chosen.error());
-  if (f.bandwidth_mib == 0 || f.bandwidth_mib > (1u << 20)) {
-    return fail(ErrorKind::Usage, fmt::format("--bandwidth-mib {} is out of range (1..1048576)", f.bandwidth_mib));
-  }
-  std::optional<MeasuredCeilings> ceilings;
+  frontend::DefaultJobOptions o;
+  o.suite.device = f.device.options();
+  o.suite.sampling = f.sampling;
+  o.suite.bandwidth_bytes = f.bandwidth_mib << 20;
+  o.suite.compute_threads = f.compute_threads;
+  o.suite.reverse = f.reverse;
+  o.filter = f.filter;
   if (!f.ceilings_path.empty()) {
     auto loaded = report::load_result_document(f.ceilings_path);
     if (!loaded) return fail(ErrorKind::Usage, loaded.error().message);
     auto measured = measured_ceilings_from(*loaded, f.ceilings_path);
     if (!measured) return fail(measured.error());
-    ceilings = std::move(*measured);
+    o.ceilings = std::move(*measured);
   }
-  // Test-only: the second process of --repro may be told to perturb one row (repro.hpp).
-  std::optional<report::TestPerturbation> perturb;
+  o.ceilings_path = f.ceilings_path;
+  o.repro = f.out.repro;
+  o.command = command_line();
+  o.machine = host::native_machine();
   if (f.out.second_run) {
+    // Test-only: the second process of --repro may be told to perturb one row (repro.hpp).
     auto p = report::test_perturbation_from_env();
     if (!p) return fail(p.error());
-    perturb = *p;
+    o.perturbation = *p;
+    o.annotate = [](report::ResultDocument& doc) { doc.json()["repro_second_run"] = true; };
   }
-
-  SuiteOptions options;
-  options.device = f.device.options();
-  options.context = context.get();
-  options.benchmarks = std::move(*chosen);
-  options.sampling = f.sampling;
-  options.bandwidth_bytes = f.bandwidth_mib << 20;
-  options.compute_threads = f.compute_threads;
-  options.measured_ceilings = ceilings;
-  options.cancel = session.cancel();
-  options.on_progress = [&display](const ProgressEvent& e) { display.on_progress(e); };
-
-  std::optional<SuiteRun> suite(run_suite(std::move(options)));
-  if (auto st = suite->start(); !st) {
-    if (session.cancelled()) return fail(ErrorKind::Cancelled, "interrupted before any benchmark ran");
-    return fail(st.error());
-  }
-  if (ceilings) {
-    if (auto st = check_same_adapter(*ceilings, suite->context()->adapter()); !st) return fail(st.error());
-  }
-
-  report::ResultDocument doc("default", command_line(), host::native_machine());
-  doc.set_device(gpu::device_record(*suite->context()));
-  doc.set_options({{"sampling", report::sampling_json(f.sampling)},
-                   {"bandwidth_bytes", f.bandwidth_mib << 20},
-                   {"compute_threads", f.compute_threads},
-                   {"filter", f.filter},
-                   {"repro", f.out.repro},
-                   {"ceilings", f.ceilings_path}});
-  if (f.out.second_run) doc.json()["repro_second_run"] = true;
-  if (perturb) {
-    doc.json()["test_perturbation"] =
-        fmt::format("TEST-ONLY: {}'s times multiplied by {} after measurement", perturb->id, perturb->factor);
-  }
-  if (auto st = session.write_first(doc); !st) return fail(st.error());
-
-  const auto& a = suite->context()->adapter();
-  // Informational, like the bar: only where the bar is drawn (a terminal, or --progress).
-  if (display.enabled()) {
-    std::cerr << fmt::format("adapter: {} ({}, {}), robustness {}\n  driver: {}\n",
-                             a.device.empty() ? a.description : a.device, a.backend, a.adapter_type,
-                             suite->context()->options().robustness ? "on" : "off", a.driver);
-  }
-  // Each row is printed on stdout as it completes, in columns sized up front; where stdout is not
-  // the terminal the bar is on, the bar's own one-line summary of the row is shown above it too.
-  std::vector<std::string> ids, units;
-  for (const auto& d : suite->benchmarks()) {
-    ids.push_back(d.id);
-    units.push_back(d.metric.unit);
-  }
-  const report::TableStream stream(ids, units, width);
-  std::cout << stream.header() << std::flush;
-  const bool stdout_is_terminal = ::isatty(STDOUT_FILENO) != 0;
-  display.begin(suite->benchmark_count(), suite->initial_estimates_s());
-  Outcome outcome;
-  while (auto row = suite->next()) {
-    // Outside the measured path: the row is complete; only its reported times are scaled.
-    if (perturb) report::apply_test_perturbation(*row, *perturb);
-    outcome.any_error = outcome.any_error || row->status == RowStatus::Error;
-    auto print = [&] { std::cout << stream.row(*row) << std::flush; };
-    if (row->status != RowStatus::Cancelled) {
-      ++outcome.completed;  // rows that really completed (not the cancelled ones of an interrupt)
-      display.on_result(row->index, stdout_is_terminal ? "" : row_line(*row), print);
-    } else {
-      display.on_result(row->index, "", print);
-    }
-    report::annotate_technique_row(*row);  // derived numbers (ns/hop) before the row is recorded
-    doc.add_row(*row);
-    session.write(doc);
-  }
-  outcome.cancelled = session.cancelled();
-  outcome.fatal = suite->fatal_error();
-  // Only a run that completed reaches 100 %; an interrupted one stops drawing where it was.
-  if (outcome.cancelled || outcome.fatal) {
-    display.stop();
-  } else {
-    display.finish();
-  }
-
-  suite.reset();  // release the device before a second process needs one
-  context.reset();
-  doc.finish(outcome.cancelled ? "cancelled" : outcome.fatal ? to_string(outcome.fatal->kind) : "complete");
+  o.accuracy = f.accuracy;
+  // Each probe's accuracy is written as it is attached; its progress line only where the bar is.
+  frontend::DefaultJob* job_ptr = nullptr;
+  o.on_accuracy = [&session, &job_ptr](const std::string& line, bool note) {
+    session.write(job_ptr->document());
+    if (note || session.display().enabled()) std::cerr << line << '\n' << std::flush;
+  };
+  frontend::DefaultJob job(std::move(o));
+  job_ptr = &job;
+  TerminalFrontEnd terminal(session, {.stream_table = true});
+  const std::size_t width = terminal_width();
+  Outcome outcome = frontend::run(job, terminal, width);
+  if (!outcome.ran) return outcome.cancelled ? fail(ErrorKind::Cancelled, "interrupted before any benchmark ran")
+                                             : fail(*outcome.fatal);
+  report::ResultDocument& doc = job.document();
   const bool do_repro = f.out.repro && !outcome.cancelled && !outcome.fatal;
-  if (do_repro) session.reproduce(doc, f.sampling.improvement_tolerance);
-  session.write(doc);
-  report::write_roofline_table(std::cout, doc.rows());
-  report::write_repro_table(std::cout, doc.rows());
-  report::write_summary(std::cout, doc.rows(), doc.repro(), width, /*streamed=*/true);
-  std::vector<BenchmarkResult> results;
-  for (const auto& r : doc.rows()) results.push_back(r.result);
-  std::ostringstream verdicts;
-  report::write_verdicts(verdicts, report::family_verdicts(results));  // technique rows only; else nothing
-  std::cout << report::wrap_block(verdicts.str(), width);
-  if (do_repro && doc.json()["repro"]["verdict"] != "pass") {
-    outcome.failure = doc.json()["repro"]["verdict"] == "fail" ? "the second run disagrees with the first (see the repro column)"
-                                                              : "the second run could not be compared";
+  if (do_repro) {
+    const report::ReproSummary repro = session.reproduce(doc, f.sampling.improvement_tolerance);
+    if (repro.verdict != "pass") {
+      outcome.failure = repro.verdict == "fail" ? "the second run disagrees with the first (see the repro column)"
+                                                : "the second run could not be compared";
+    }
   }
+  session.write(doc);
+  std::cout << job.summary(width);
   return session.finish(doc.json(), outcome);
 }
 
@@ -198,7 +113,7 @@ int run_on_adapter(const RunFlags& f) {
 // document goes to <json>.<index>.json (and CSV likewise) when --json/--csv are given.
 int run(const RunFlags& f) {
   if (f.filter_given) {
-    if (auto st = require_globs(f.filter); !st) return fail(st.error());
+    if (auto st = catalog::require_globs(f.filter); !st) return fail(st.error());
   }
   std::string sel = f.device.adapter;
   std::transform(sel.begin(), sel.end(), sel.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -292,6 +207,12 @@ void register_run(CLI::App& app, int& exit_code) {
                   "A result document measured earlier on this adapter (memory suite or run): rows above its measured "
                   "ceilings x 1.25 are marked suspect")
       ->type_name("FILE");
+  cmd->add_flag("--reverse", r.reverse,
+                "Run the selection in reverse order: a rate that moves with its position in the run is not the "
+                "kernel's (compare the two documents)");
+  cmd->add_flag("--accuracy", r.accuracy,
+                "Also measure the accuracy of every floating-point builtin the run times, over dense inputs against "
+                "the exact results, beside its rate (docs/method.md#accuracy)");
   add_sampling_flags(*cmd, r.sampling);
   f->host_options = add_host_options(*cmd, f->host, HostUse::Run);
   cmd->callback([&exit_code, f, filter, cmd] {

@@ -56,8 +56,8 @@ void add_output_flags(CLI::App& cmd, OutputFlags& f, const OutputFlagSet& set) {
   }
   if (set.repro) {
     cmd.add_flag("--repro", f.repro,
-                 "Run everything again in a second process and flag rows where the two runs disagree by more than "
-                 "the reported dispersion (exit code 1 when any does)");
+                 "Run everything again in a second process and flag rows where the two runs disagree beyond their "
+                 "noise (docs/method.md#differ; exit code 1 when any does)");
     cmd.add_flag(report::kSecondRunFlag, f.second_run)->group("");  // hidden: set by --repro
   }
   if (set.submit) {
@@ -215,6 +215,60 @@ report::ReproSummary Session::reproduce(report::ResultDocument& doc, double tole
   for (const auto& key : summary.disagreeing) rows += (rows.empty() ? ": disagreeing rows: " : ", ") + key;
   note("repro: " + summary.verdict + rows);
   return summary;
+}
+
+Status TerminalFrontEnd::started(frontend::Job& job) {
+  // An unwritable file fails before any work.
+  if (auto st = s_.write_first(job.document()); !st) return st;
+  const gpu::Context* gpu = job.device();
+  // Informational, like the bar: only where the bar is drawn (a terminal, or --progress). Two short
+  // lines rather than one that wraps: the driver string alone can fill a terminal.
+  if (gpu != nullptr && s_.display().enabled()) {
+    const auto& a = gpu->adapter();
+    std::cerr << fmt::format("adapter: {} ({}, {}), Dawn {}, robustness {}, clock {}\n  driver: {}\n",
+                             a.device.empty() ? a.description : a.device, a.backend, a.adapter_type,
+                             gpu->options().configuration,
+                             gpu->options().robustness ? "on" : "off",
+                             gpu->has_timestamps() ? "gpu-timestamp" : "wall-clock", a.driver);
+  }
+  return ok();
+}
+
+void TerminalFrontEnd::header(const std::string& table_header) {
+  if (layout_.stream_table) std::cout << table_header << std::flush;
+}
+
+void TerminalFrontEnd::begin(std::size_t count, std::vector<double> estimates_s) {
+  if (layout_.bar) s_.display().begin(count, std::move(estimates_s));
+}
+
+void TerminalFrontEnd::row(const BenchmarkResult& row, const std::string& table_line, const std::string& progress_line,
+                           const report::ResultDocument& doc) {
+  s_.write(doc);  // after every row, atomically
+  // Each row is printed on stdout as it completes, in columns sized up front; where stdout is not
+  // the terminal the bar is on (or there is no table), the row's one-line summary is shown above
+  // the bar too.
+  static const bool stdout_is_terminal = ::isatty(STDOUT_FILENO) != 0;
+  auto print = [&] {
+    if (layout_.stream_table) std::cout << table_line << std::flush;
+  };
+  const bool note = row.status != RowStatus::Cancelled && (!layout_.stream_table || !stdout_is_terminal);
+  if (!layout_.bar) {
+    print();
+    return;
+  }
+  if (note && layout_.notes_without_bar && !s_.display().enabled()) s_.note(progress_line);
+  s_.display().on_result(row.index, note ? progress_line : "", print);
+}
+
+void TerminalFrontEnd::end(bool completed) {
+  if (!layout_.bar) return;
+  // Only a run that completed reaches 100 %; an interrupted one stops drawing where it was.
+  if (completed) {
+    s_.display().finish();
+  } else {
+    s_.display().stop();
+  }
 }
 
 int submit_exit_code(const Error& e) {

@@ -20,6 +20,7 @@
 #include "cli/common.hpp"
 #include "cli/job_control.hpp"
 #include "cli/progress_display.hpp"
+#include "frontend/frontend.hpp"
 #include "report/document.hpp"
 #include "report/files.hpp"
 #include "webgpu_bench/options.hpp"
@@ -84,15 +85,8 @@ std::vector<std::string> self_command();
 // killed by a signal). `executed` receives the exact argv started.
 Expected<int> run_self(const std::vector<std::string>& args, std::vector<std::string>* executed = nullptr);
 
-// How a session ended, for the exit code and the last line on stderr.
-struct Outcome {
-  bool cancelled = false;
-  std::optional<Error> fatal;  // the run stopped early (device lost, no adapter, ...)
-  std::size_t completed = 0;   // rows (phases, points) that really completed
-  bool any_error = false;      // at least one row is an error: exit code 1
-  std::string failure;         // a one-line reason for exit code 1 (printed when non-empty)
-  bool ran = true;             // false: nothing was measured (nothing to submit)
-};
+// How a session ended (the one front-end loop's outcome, frontend/frontend.hpp).
+using frontend::Outcome;
 
 class Session {
  public:
@@ -134,6 +128,33 @@ class Session {
   std::unique_ptr<ProgressDisplay> display_;
   std::unique_ptr<StopWatcher> stop_watcher_;
   Status io_ = ok();
+};
+
+// The command line as a front end of the one loop (frontend/frontend.hpp): the streamed table on
+// stdout (for the commands that print one as rows complete), the bar and one line per row on stderr
+// (a terminal or --progress), the adapter line, and the document written after every row.
+class TerminalFrontEnd final : public frontend::FrontEnd {
+ public:
+  struct Layout {
+    bool stream_table = true;  // run: the table on stdout row by row; memory, host: a summary at the end
+    bool bar = true;           // host: no bar (its estimates are unknown); each point prints its own line
+    bool notes_without_bar = false;  // sweep: each row's line on stderr even where no bar is drawn
+  };
+  TerminalFrontEnd(Session& session, Layout layout) : s_(session), layout_(layout) {}
+  CancelToken cancel() const override { return s_.cancel(); }
+  Status started(frontend::Job& job) override;
+  void header(const std::string& table_header) override;
+  void begin(std::size_t count, std::vector<double> estimates_s) override;
+  void progress(const ProgressEvent& e) override {
+    if (layout_.bar) s_.display().on_progress(e);
+  }
+  void row(const BenchmarkResult& row, const std::string& table_line, const std::string& progress_line,
+           const report::ResultDocument& doc) override;
+  void end(bool completed) override;
+
+ private:
+  Session& s_;
+  Layout layout_;
 };
 
 // --submit: posts the document; a server that cannot be reached or answers with an HTTP error is

@@ -14,10 +14,11 @@
 #include <sstream>
 
 #include "cli/common.hpp"
-#include "cli/filter.hpp"
+#include "catalog/select.hpp"
 #include "cli/host.hpp"
 #include "cli/session.hpp"
 #include "cli/terminal.hpp"
+#include "frontend/sweep_job.hpp"
 #include "cli/sampling_flags.hpp"
 #include "report/csv.hpp"
 #include "report/document.hpp"
@@ -43,7 +44,7 @@ struct SweepFlags {
 
 int sweep_command(const SweepFlags& f) {
   if (auto st = single_adapter(f.device, "sweep"); !st) return fail(st.error());
-  auto chosen = select_benchmarks(builtin_benchmarks(), f.benchmark, /*default_only=*/false);
+  auto chosen = catalog::select_benchmarks(builtin_benchmarks(), f.benchmark, /*default_only=*/false);
   if (!chosen) return fail(chosen.error());
   if (chosen->size() != 1) {
     return fail(ErrorKind::Usage, fmt::format("'{}' matches {} benchmarks; a sweep runs exactly one", f.benchmark, chosen->size()));
@@ -77,98 +78,25 @@ int sweep_command(const SweepFlags& f) {
   }
   for (const auto& n : spec->notes) std::cerr << "sweep: " << n << '\n';
 
-  report::ResultDocument doc("sweep", command_line(), host::native_machine());
-  doc.set_device(gpu::device_record(**ctx));
-  doc.set_options({{"sampling", report::sampling_json(f.sampling)}, {"benchmark", def.id}, {"parameter", spec->parameter}});
-  doc.json()["sweep"] = sweep_json(def.id, *spec);
-  auto write = [&] {
-    doc.json()["sweep"] = sweep_json(def.id, *spec);
-    session.write(doc);
-  };
-  if (auto st = session.write_first(doc); !st) return fail(st.error());  // before any work
-
-  SuiteOptions base;
-  base.context = ctx->get();
-  base.sampling = f.sampling;
-  base.cancel = session.cancel();
-
-  // The bar and its ETA, as for `run`: one step per point. Each point's first estimate is the
-  // suite's budget-based guess for the benchmark (a skipped point costs nothing); the events of
-  // each point's run are renumbered to the point and put on one clock.
-  ProgressDisplay& display = session.display();
-  std::vector<double> estimates(spec->values.size(), 0.0);
-  if (display.enabled()) {
-    for (auto v : spec->values) {
-      if (spec->skipped.count(v) != 0) continue;
-      SuiteOptions probe = base;
-      probe.benchmarks = {def};
-      apply_sweep_value(probe, spec->parameter, v);
-      SuiteRun guess = run_suite(std::move(probe));
-      if (guess.start()) {
-        const auto e = guess.initial_estimates_s();
-        for (std::size_t i = 0; i < estimates.size(); ++i) {
-          if (spec->skipped.count(spec->values[i]) == 0 && !e.empty()) estimates[i] = e.front();
-        }
-      }
-      break;
-    }
-  }
-  const auto t0 = std::chrono::steady_clock::now();
-  auto since_start = [&t0] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-  std::size_t point = 0;
-  base.on_progress = [&](const ProgressEvent& e) {
-    if (e.kind == ProgressEvent::Kind::SuiteStart && point > 0) return;
-    ProgressEvent m = e;
-    m.index = point;
-    m.now_s = since_start();
-    m.id = sweep_value_text(spec->parameter, spec->values[point]);
-    display.on_progress(m);
-  };
-  display.begin(spec->values.size(), estimates);
-  Outcome outcome;
-  const auto st = run_sweep(
-      def, base, *spec,
-      [&](BenchmarkResult& row) {
-        const auto value = row.parameters["sweep"]["value"].get<std::uint64_t>();
-        const std::string line = fmt::format(
-            "  {} {}: {}", sweep_parameter_text(spec->parameter), sweep_value_text(spec->parameter, value),
-            report::has_rate(row) ? fmt::format("{} ({} clock)", report::format_rate(row.value, row.metric.unit),
-                                                report::clock_text(row.timing_method))
-                                  : std::string(to_string(row.status)) + ": " + row.message);
-        outcome.any_error = outcome.any_error || row.status == RowStatus::Error;
-        if (row.status != RowStatus::Cancelled) ++outcome.completed;
-        if (display.enabled()) {
-          display.on_result(row.index, line);
-        } else {
-          session.note(line);
-        }
-        doc.add_row(row);
-        write();
-      },
-      [&](std::size_t i, std::size_t) {
-        point = i;
-        if (spec->skipped.count(spec->values[i]) != 0) {  // known to cost nothing
-          ProgressEvent e;
-          e.kind = ProgressEvent::Kind::Resolved;
-          e.index = i;
-          e.now_s = since_start();
-          e.stage = "resolved";
-          display.on_progress(e);
-        }
-      });
-  if (session.cancelled() || !st) {
-    display.stop();
-  } else {
-    display.finish();
-  }
-  outcome.cancelled = session.cancelled();
-  doc.finish(outcome.cancelled ? "cancelled" : !st ? to_string(st.error().kind) : "complete");
-  write();
-  std::cout << fmt::format("{} over the {}\n", def.id, sweep_parameter_text(spec->parameter));
-  report::write_sweep_table(std::cout, doc.rows(), spec->parameter, terminal_width());
-  for (const auto& n : spec->notes) std::cout << "note: " << n << '\n';
-  if (!st) outcome.fatal = st.error();
-  return session.finish(doc.json(), outcome);
+  frontend::SweepJobOptions o;
+  o.benchmark = def;
+  o.spec = std::move(*spec);
+  o.base.context = ctx->get();
+  o.base.sampling = f.sampling;
+  // The bar's ETA: each point's first estimate is the suite's budget-based guess for the benchmark
+  // (a skipped point costs nothing); only worth a preparation where the bar is drawn.
+  o.estimate = session.display().enabled();
+  o.command = command_line();
+  o.machine = host::native_machine();
+  frontend::SweepJob job(std::move(o));
+  TerminalFrontEnd terminal(session, {.stream_table = false, .notes_without_bar = true});
+  const std::size_t width = terminal_width();
+  const Outcome outcome = frontend::run(job, terminal, width);
+  if (!outcome.ran) return outcome.cancelled ? fail(ErrorKind::Cancelled, "interrupted before any point ran")
+                                             : fail(*outcome.fatal);
+  session.write(job.document());
+  std::cout << job.summary(width);
+  return session.finish(job.document().json(), outcome);
 }
 
 }  // namespace

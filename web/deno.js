@@ -8,14 +8,16 @@
 //
 // Options: --filter GLOBS, --suite default|memory, --memory-bytes N, --engine PATH|URL (default:
 // beside this script, else the build's build/release/web/), --out FILE, --submit URL, --token T,
-// --adapter (print the adapter as JSON and exit), --quiet. Exit codes as the command line's: 0 ok,
+// --accuracy (the builtins' accuracy too, as run --accuracy), --adapter (print the adapter as JSON
+// and exit), --quiet. Exit codes as the command line's: 0 ok,
 // 1 a benchmark failed, 2 usage, 3 no adapter, 4 device lost, 5 I/O, 6 the submission failed,
 // 130 interrupted.
 import './submit.js';
 
 const CHANNEL_BYTES = 16 + 64 * 1024 * 1024;
 const USAGE = 'usage: deno run --unstable-webgpu -A deno.js [--filter GLOBS] [--suite default|memory] ' +
-              '[--memory-bytes N] [--engine PATH|URL] [--out FILE] [--submit URL] [--token T] [--adapter] [--quiet]';
+              '[--memory-bytes N] [--engine PATH|URL] [--out FILE] [--submit URL] [--token T] [--accuracy] [--adapter] ' +
+              '[--quiet]';
 
 function parseArgs(argv) {
   const o = {suite: 'default', quiet: false, adapterOnly: false};
@@ -27,6 +29,7 @@ function parseArgs(argv) {
     if (a.startsWith('--') && eq > 0) [a, v] = [a.slice(0, eq), a.slice(eq + 1)];
     if (a === '--quiet' || a === '-q') o.quiet = true;
     else if (a === '--adapter') o.adapterOnly = true;
+    else if (a === '--accuracy') o.accuracy = true;
     else if (a === '--help' || a === '-h') o.help = true;
     else if (valued[a]) {
       if (v === null) {
@@ -142,6 +145,7 @@ async function main() {
   if (navigator.hardwareConcurrency > 0) options.browser.logical_cpus = navigator.hardwareConcurrency;
   if (o.filter) options.filter = o.filter;
   if (o.memoryBytes !== undefined) options.memory_bytes = Number(o.memoryBytes);
+  if (o.accuracy) options.accuracy = true;
 
   const tty = Deno.stderr.isTerminal();
   let documentOut = null, status = '';

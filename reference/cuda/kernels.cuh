@@ -123,7 +123,7 @@ __device__ __forceinline__ uint4 write_value(std::uint32_t i, std::uint32_t seed
 // Store flavours of the write probe. Weak: a plain st.global (what CUDA C++ emits). RelaxedGpu:
 // st.relaxed.gpu, a "strong" store at GPU scope, the PTX form closest to a SPIR-V store marked
 // NonPrivatePointer under the Vulkan memory model, which is how Dawn's SPIR-V writes every
-// read_write storage buffer (docs/results/h200-2026-11-30.md, write gap).
+// read_write storage buffer (results/h200-2026-11-30.md, write gap).
 struct WeakStore {
   __device__ __forceinline__ void operator()(uint4* p, uint4 v) const { *p = v; }
 };
@@ -403,7 +403,7 @@ __global__ void __launch_bounds__(kBlock)
 // f32 clamp to [0, 1] of a multiply-add (WebGPU's f32-clamp and f32-minmax). kMinMax false: the
 // clamp as native code writes it, __saturatef(fma(x, a, b)), 1 op per step; true: WGSL's
 // max(min(v, 1), 0) in that order, 2 ops per step (a min and a max). nvcc 13.0 turns both into one
-// FFMA.SAT per step (SASS of an H200 run, docs/results/probes-2026-12-01.md): native code pays one
+// FFMA.SAT per step (SASS of an H200 run, results/probes-2026-12-01.md): native code pays one
 // instruction for the min-and-max form too.
 template <int kChains, int kUnroll, bool kMinMax>
 __global__ void __launch_bounds__(kBlock)

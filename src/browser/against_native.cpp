@@ -51,11 +51,6 @@ std::string outputs_text(const BenchmarkResult* b, const BenchmarkResult* n) {
   return "agree";
 }
 
-// "B/s" -> "B": format_rate takes the thing counted per second.
-std::string per_second(const std::string& unit) {
-  return unit.size() > 2 && unit.compare(unit.size() - 2, 2, "/s") == 0 ? unit.substr(0, unit.size() - 2) : unit;
-}
-
 }  // namespace
 
 std::string without_numbers(const std::string& text) {
@@ -144,7 +139,7 @@ Pooled pool_rounds(const std::vector<Round>& rounds) {
   p.rounds = rounds.size();
   std::vector<std::string> order;
   std::map<std::string, PooledRow> rows;
-  std::map<std::string, std::vector<double>> native_rates, browser_rates;
+  std::map<std::string, std::vector<double>> native_rates, browser_rates, native_dispersions, browser_dispersions;
   for (const auto& r : rounds) {
     p.browser_wall_s += r.browser_wall_s;
     p.native_wall_s += r.native_wall_s;
@@ -164,6 +159,8 @@ Pooled pool_rounds(const std::vector<Round>& rounds) {
       browser_rates[cr.key].push_back(cr.b);
       row.significant_rounds += cr.significant ? 1 : 0;
       row.round_noise.push_back(cr.noise);
+      native_dispersions[cr.key].push_back(cr.dispersion_a);
+      browser_dispersions[cr.key].push_back(cr.dispersion_b);
     }
     if (&r == &rounds.back()) {
       p.only_native = c.only_a;
@@ -176,17 +173,14 @@ Pooled pool_rounds(const std::vector<Round>& rounds) {
     PooledRow row = rows[key];
     row.rounds = row.ratios.size();
     if (row.rounds > 0) {
-      double mean = 0;
-      for (double x : row.ratios) mean += std::log(x);
-      mean /= static_cast<double>(row.rounds);
-      double var = 0;
-      for (double x : row.ratios) var += (std::log(x) - mean) * (std::log(x) - mean);
-      const double n = static_cast<double>(row.rounds);
-      const double sd = row.rounds > 1 ? std::sqrt(var / (n - 1)) : 0;
-      row.geomean = std::exp(mean);
-      row.se = row.geomean * sd / std::sqrt(n);
-      row.noise = std::max({report::kNoiseFloor, 2 * row.se, median(row.round_noise) / std::sqrt(n)});
-      row.significant = std::fabs(row.geomean - 1) > row.noise;
+      // Paired rounds: the pooled ratio against 1 (docs/method.md#differ).
+      const auto b = report::pooled_ratio(row.ratios, median(browser_dispersions[key]));
+      const auto d = report::compare_estimates({1, median(native_dispersions[key]), row.rounds}, b);
+      const double mean = std::log(b.value);
+      row.geomean = b.value;
+      row.se = b.value * b.standard_error;
+      row.noise = d.allowance;
+      row.significant = d.differs();
       row.native_rate = median(native_rates[key]);
       row.browser_rate = median(browser_rates[key]);
       log_sum += mean;
@@ -198,72 +192,13 @@ Pooled pool_rounds(const std::vector<Round>& rounds) {
   return p;
 }
 
-void write_pooled(std::ostream& out, const Pooled& p, const json& browser_adapter, const std::string& browser,
-                  std::size_t width) {
-  out << fmt::format("browser against native on {}: {} round{} (browser: {})\n", adapter_text(browser_adapter),
-                     p.rounds, p.rounds == 1 ? "" : "s", browser);
-  if (p.native_wall_s > 0) {
-    out << fmt::format("wall time: browser {:.1f} s, native {:.1f} s (browser/native {:.2f}x)\n", p.browser_wall_s,
-                       p.native_wall_s, p.browser_wall_s / p.native_wall_s);
-  }
-  if (p.geomean > 0) out << fmt::format("rate browser/native, geometric mean over the rows: {:.3f}\n", p.geomean);
-  out << "\n";
-  std::size_t key_width = 9;
-  for (const auto& r : p.rows) key_width = std::max(key_width, std::min<std::size_t>(r.key.size(), 28));
-  out << fmt::format("{:<{}}  {:>15}  {:<9}  {:>6}  {:>13}  {:>13}  {}\n", "benchmark", key_width, "browser/native",
-                     "verdict", "rounds", "native", "browser", "outputs");
-  out << std::string(std::min<std::size_t>(width, key_width + 88), '-') << "\n";
-  for (const auto& r : p.rows) {
-    if (r.key.size() > key_width) out << r.key << "\n";
-    const std::string key = r.key.size() > key_width ? std::string() : r.key;
-    if (r.rounds == 0) {
-      out << fmt::format("{:<{}}  {:>15}  {:<9}  {:>6}  {:>13}  {:>13}  {}\n", key, key_width, "-", "-", "0",
-                         r.status_native, r.status_browser, r.outputs);
-      continue;
-    }
-    const std::string verdict = !r.significant ? "same" : r.geomean < 1 ? "slower" : "faster";
-    out << fmt::format("{:<{}}  {:>15}  {:<9}  {:>6}  {:>13}  {:>13}  {}\n", key, key_width,
-                       fmt::format("{:.3f} ± {:.3f}", r.geomean, r.se), verdict,
-                       fmt::format("{}/{}", r.significant_rounds, r.rounds), report::format_rate(r.native_rate, per_second(r.unit)),
-                       report::format_rate(r.browser_rate, per_second(r.unit)), r.outputs);
-  }
-  for (const auto& k : p.only_native) out << fmt::format("{}: only in the native document\n", k);
-  for (const auto& k : p.only_browser) out << fmt::format("{}: only in the browser's document\n", k);
-  out << "\nbrowser/native: geometric mean of the per-round rate ratios ± its standard error; verdict against "
-         "the largest of 1 %, 2 standard errors and the rounds' dispersion / sqrt(rounds); rounds: how many rounds' own comparison (as `compare`) found the change "
-         "significant; native and browser: median rates.\n";
-}
-
-json pooled_json(const Pooled& p) {
-  json rows = json::array();
-  for (const auto& r : p.rows) {
-    json j = {{"id", r.key},
-              {"unit", r.unit},
-              {"rounds", r.rounds},
-              {"ratios", r.ratios},
-              {"status_browser", r.status_browser},
-              {"status_native", r.status_native},
-              {"outputs", r.outputs}};
-    if (r.rounds > 0) {
-      j["ratio"] = r.geomean;
-      j["ratio_se"] = r.se;
-      j["noise"] = r.noise;
-      j["significant"] = r.significant;
-      j["significant_rounds"] = r.significant_rounds;
-      j["native_rate"] = r.native_rate;
-      j["browser_rate"] = r.browser_rate;
-    }
-    rows.push_back(std::move(j));
-  }
-  json out = {{"rounds", p.rounds},
-              {"browser_wall_s", p.browser_wall_s},
-              {"native_wall_s", p.native_wall_s},
-              {"rows", rows},
-              {"only_browser", p.only_browser},
-              {"only_native", p.only_native}};
-  if (p.native_wall_s > 0) out["wall_ratio"] = p.browser_wall_s / p.native_wall_s;
-  if (p.geomean > 0) out["geomean"] = p.geomean;
-  return out;
+void add_ratio_fields(json& j, const PooledRow& r) {
+  if (r.rounds == 0) return;
+  j["ratio"] = r.geomean;
+  j["ratio_se"] = r.se;
+  j["noise"] = r.noise;
+  j["significant"] = r.significant;
+  j["significant_rounds"] = r.significant_rounds;
 }
 
 }  // namespace wgb::browser

@@ -2,13 +2,11 @@
 // browser's, and the comparison pooled over alternating rounds.
 //
 // Per round, report::compare_documents(native, browser) gives each row's ratio browser/native and
-// its verdict against the rows' combined dispersion (the `compare` rule, docs/method.md#statistic).
-// Pooled over the rounds where a row was measured on both sides: the ratio is the geometric mean of
-// the per-round ratios and its standard error is gm * sd(log ratio) / sqrt(n) (a ratio is
-// multiplicative: one round 10 % fast and one 10 % slow average to 1, not to 1.005). The pooled
-// change is significant when |gm - 1| exceeds the noise floor of `compare` (1 %), twice its
-// standard error, and the rounds' median `compare` noise (their combined dispersion) over sqrt(n):
-// with one round that is exactly `compare`'s verdict, with many the spread between rounds decides.
+// its verdict (the `compare` rule). Pooled over the rounds where a row was measured on both sides,
+// the same rule (docs/method.md#differ) judges paired rounds: the pooled ratio is the geometric mean
+// of the per-round ratios with its standard error gm * sd(log ratio) / sqrt(n), against 1, each
+// side's dispersion the median of its rounds': with one round that is exactly `compare`'s verdict,
+// with many the spread between rounds decides.
 // The per-round verdicts are counted beside it. The outputs agree when both sides
 // validated the row with the same check (the row's `validation` text) and ran the same WGSL.
 #pragma once
@@ -58,7 +56,7 @@ struct PooledRow {
   double geomean = 0, se = 0;          // of the ratios (0 when rounds == 0)
   double native_rate = 0, browser_rate = 0;  // medians over those rounds
   std::vector<double> round_noise;     // compare's noise per such round
-  double noise = 0;                    // max(kNoiseFloor, 2 se, median(round_noise) / sqrt(rounds))
+  double noise = 0;                    // the rule's allowance for the pooled ratio
   bool significant = false;
   std::size_t significant_rounds = 0;  // rounds whose own comparison called the change significant
   std::string status_browser, status_native;  // of the last round (ok, error, skipped, ...)
@@ -74,9 +72,8 @@ struct Pooled {
 };
 
 Pooled pool_rounds(const std::vector<Round>& rounds);
-// The text: a summary (rounds, wall times and their ratio, the geometric mean), then one line per row.
-void write_pooled(std::ostream& out, const Pooled& p, const nlohmann::json& browser_adapter, const std::string& browser,
-                  std::size_t width);
-nlohmann::json pooled_json(const Pooled& p);
+// A pooled row's ratio, its standard error, the allowance and the verdicts, added to `j` (nothing
+// when no round compared the row).
+void add_ratio_fields(nlohmann::json& j, const PooledRow& r);
 
 }  // namespace wgb::browser

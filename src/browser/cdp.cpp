@@ -2,7 +2,6 @@
 // temporary folder), one WebSocket to the browser target and flattened sessions for pages.
 #include "browser/cdp.hpp"
 
-
 #include <fmt/format.h>
 
 #include <cstring>
@@ -10,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+
+#include "browser/runtimes.hpp"
 
 namespace wgb::browser {
 
@@ -30,18 +31,8 @@ constexpr std::size_t kConsoleLines = 200;
 }  // namespace
 
 Expected<std::string> find_chromium(const std::string& given) {
-  if (!given.empty()) {
-    const std::string found = process::find_program(given);
-    if (found.empty()) {
-      return make_error(ErrorKind::NoAdapter, fmt::format("--chromium {}: no such executable program", given));
-    }
-    return found;
-  }
-  if (const char* env = std::getenv("WGB_CHROMIUM"); env != nullptr && *env != '\0') {
-    const std::string found = process::find_program(env);
-    if (found.empty()) return make_error(ErrorKind::NoAdapter, fmt::format("$WGB_CHROMIUM {}: no such executable program", env));
-    return found;
-  }
+  auto named = named_program("--chromium", given, "WGB_CHROMIUM");
+  if (!named || !named->empty()) return named;
   for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
     if (auto found = process::find_program(name); !found.empty()) return found;
   }
@@ -55,12 +46,9 @@ Expected<std::unique_ptr<Browser>> Browser::launch(const LaunchOptions& options)
   if (!program) return program.error();
   std::unique_ptr<Browser> b(new Browser());
   b->program_ = *program;
-  std::string tmpl = (fs::temp_directory_path() / "wgb-chromium-XXXXXX").string();
-  if (mkdtemp(tmpl.data()) == nullptr) {
-    return make_error(ErrorKind::Io, fmt::format("cannot create a browser profile folder in {}: {}",
-                                                 fs::temp_directory_path().string(), std::strerror(errno)));
-  }
-  b->profile_dir_ = tmpl;
+  auto profile = make_profile_folder("wgb-chromium");
+  if (!profile) return profile.error();
+  b->profile_dir_ = *profile;
   const std::string log = b->profile_dir_ + "/chromium.log";
 
   std::vector<std::string> args = {b->program_,

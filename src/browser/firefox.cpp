@@ -4,12 +4,13 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
+
+#include "browser/runtimes.hpp"
 
 namespace wgb::browser {
 
@@ -46,16 +47,8 @@ std::string firefox_user_js() {
 }
 
 Expected<std::string> find_firefox(const std::string& given) {
-  if (!given.empty()) {
-    const std::string found = process::find_program(given);
-    if (found.empty()) return make_error(ErrorKind::NoAdapter, fmt::format("--firefox {}: no such executable program", given));
-    return found;
-  }
-  if (const char* env = std::getenv("WGB_FIREFOX"); env != nullptr && *env != '\0') {
-    const std::string found = process::find_program(env);
-    if (found.empty()) return make_error(ErrorKind::NoAdapter, fmt::format("$WGB_FIREFOX {}: no such executable program", env));
-    return found;
-  }
+  auto named = named_program("--firefox", given, "WGB_FIREFOX");
+  if (!named || !named->empty()) return named;
   for (const char* name : {"firefox-esr", "firefox"}) {
     if (auto found = process::find_program(name); !found.empty()) return found;
   }
@@ -67,16 +60,13 @@ Expected<std::unique_ptr<Firefox>> Firefox::launch(const FirefoxOptions& options
   if (!program) return program.error();
   std::unique_ptr<Firefox> f(new Firefox());
   f->program_ = *program;
-  std::string tmpl = (fs::temp_directory_path() / "wgb-firefox-XXXXXX").string();
-  if (mkdtemp(tmpl.data()) == nullptr) {
-    return make_error(ErrorKind::Io, fmt::format("cannot create a browser profile folder in {}: {}",
-                                                 fs::temp_directory_path().string(), std::strerror(errno)));
-  }
-  f->profile_dir_ = tmpl;
+  auto profile = make_profile_folder("wgb-firefox");
+  if (!profile) return profile.error();
+  f->profile_dir_ = *profile;
   {
-    std::ofstream prefs(fs::path(tmpl) / "user.js");
+    std::ofstream prefs(fs::path(f->profile_dir_) / "user.js");
     prefs << firefox_user_js();
-    if (!prefs) return make_error(ErrorKind::Io, fmt::format("cannot write {}/user.js", tmpl));
+    if (!prefs) return make_error(ErrorKind::Io, fmt::format("cannot write {}/user.js", f->profile_dir_));
   }
   process::Options po;
   po.argv = {f->program_, "--headless", "--no-remote", "--profile", f->profile_dir_, "--remote-debugging-port=0",

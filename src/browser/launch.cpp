@@ -172,6 +172,7 @@ std::string run_query(const Selection& s) {
   std::string q = "suite=" + s.suite;
   if (!s.filter.empty()) q += "&filter=" + url_encode(s.filter);
   if (s.memory_bytes > 0) q += fmt::format("&memory_bytes={}", s.memory_bytes);
+  if (s.accuracy) q += "&accuracy=1";
   return q;
 }
 
@@ -179,6 +180,7 @@ std::vector<std::string> deno_arguments(const Selection& s) {
   std::vector<std::string> a = {"--suite", s.suite};
   if (!s.filter.empty()) a.insert(a.end(), {"--filter", s.filter});
   if (s.memory_bytes > 0) a.insert(a.end(), {"--memory-bytes", std::to_string(s.memory_bytes)});
+  if (s.accuracy) a.push_back("--accuracy");
   return a;
 }
 
@@ -192,16 +194,8 @@ std::string OpenedRuntime::label() const {
 }
 
 Expected<std::string> find_deno(const std::string& given, const fs::path& program) {
-  if (!given.empty()) {
-    const std::string found = process::find_program(given);
-    if (found.empty()) return make_error(ErrorKind::NoAdapter, fmt::format("--deno {}: no such executable program", given));
-    return found;
-  }
-  if (const char* env = std::getenv("WGB_DENO"); env != nullptr && *env != '\0') {
-    const std::string found = process::find_program(env);
-    if (found.empty()) return make_error(ErrorKind::NoAdapter, fmt::format("$WGB_DENO {}: no such executable program", env));
-    return found;
-  }
+  auto named = named_program("--deno", given, "WGB_DENO");
+  if (!named || !named->empty()) return named;
   if (auto found = process::find_program("deno"); !found.empty()) return found;
   fs::path dir = program.parent_path();
   for (int up = 0; up < 5 && !dir.empty(); ++up, dir = dir.parent_path()) {

@@ -32,6 +32,7 @@ struct Selection {
   std::string suite = "default";
   std::string filter;              // empty: the suite's default benchmarks
   std::uint64_t memory_bytes = 0;  // the memory suite's working set (0: its own plan)
+  bool accuracy = false;           // also the builtins' accuracy, as run --accuracy
 };
 // The /run page's URL parameters for it ("suite=default&filter=read-linear"), and deno.js's options.
 std::string run_query(const Selection& s);

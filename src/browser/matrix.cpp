@@ -80,7 +80,7 @@ MatrixResult pool_matrix(const Matrix& m) {
   std::vector<std::string> keys;
   std::map<std::string, std::string> units;
   std::vector<std::map<std::string, std::vector<double>>> rates(n);
-  std::vector<std::map<std::string, std::string>> status(n);
+  std::vector<std::map<std::string, std::string>> status(n), reasons(n);
   for (std::size_t c = 0; c < n && c < m.runs.size(); ++c) {
     for (const auto& r : m.runs[c]) {
       if (!r.ran) continue;
@@ -94,6 +94,7 @@ MatrixResult pool_matrix(const Matrix& m) {
           units[key] = row.result.metric.unit + "/s";
         }
         status[c][key] = to_string(row.result.status);
+        reasons[c][key] = has_rate(row.result) ? "" : row.result.message;
         if (has_rate(row.result)) rates[c][key].push_back(row.result.value);
       }
     }
@@ -129,6 +130,7 @@ MatrixResult pool_matrix(const Matrix& m) {
       MatrixCell cell;
       if (auto it = status[c].find(key); it != status[c].end()) cell.status = it->second;
       if (auto it = rates[c].find(key); it != rates[c].end()) cell.rate = median(it->second);
+      if (cell.rate <= 0) cell.reason = reasons[c][key];
       if (auto it = vs[c].find(key); it != vs[c].end()) cell.vs_baseline = it->second;
       row.cells.push_back(std::move(cell));
     }
@@ -200,6 +202,7 @@ void write_matrix(std::ostream& out, const Matrix& m, const MatrixResult& r, std
         line += fmt::format("  {:>15}  {:<6}  {:>5}  {}", "-", "-", "0", cut(cell.vs_baseline->outputs, 12));
       }
       out << line << "\n";
+      if (!cell.reason.empty()) out << fmt::format("    {}\n", cut(cell.reason, width > 5 ? width - 5 : 20));
       if (cell.vs_baseline && cell.vs_baseline->outputs.size() > 12) {
         out << fmt::format("    outputs: {}\n", cut(cell.vs_baseline->outputs, width > 14 ? width - 14 : 20));
       }
@@ -207,8 +210,8 @@ void write_matrix(std::ostream& out, const Matrix& m, const MatrixResult& r, std
   }
   out << "\n"
       << wrap("vs reference: the geometric mean of the per-round rate ratios to native Dawn on the same adapter ± its "
-              "standard error; verdict against the largest of 1 %, 2 standard errors and the rounds' dispersion / "
-              "sqrt(rounds); the count: rounds whose own comparison (as `compare`) found the change significant; "
+              "standard error; verdict by the rule every comparison uses, for paired rounds (docs/method.md#differ); "
+              "the count: rounds whose own comparison (as `compare`) found the change significant; "
               "outputs: whether both validated the same check. Rates: medians over the rounds.",
               width);
 }
@@ -258,18 +261,13 @@ json matrix_json(const Matrix& m, const MatrixResult& r) {
     for (std::size_t c = 0; c < row.cells.size(); ++c) {
       const MatrixCell& cell = row.cells[c];
       json j = {{"status", cell.status}, {"rate", cell.rate}};
+      if (!cell.reason.empty()) j["reason"] = cell.reason;
       if (cell.vs_baseline) {
         const PooledRow& p = *cell.vs_baseline;
         j["rounds"] = p.rounds;
         j["ratios"] = p.ratios;
         j["outputs"] = p.outputs;
-        if (p.rounds > 0) {
-          j["ratio"] = p.geomean;
-          j["ratio_se"] = p.se;
-          j["noise"] = p.noise;
-          j["significant"] = p.significant;
-          j["significant_rounds"] = p.significant_rounds;
-        }
+        add_ratio_fields(j, p);
       }
       cells[m.columns[c].name] = std::move(j);
     }

@@ -41,6 +41,7 @@ struct Matrix {
 
 struct MatrixCell {
   std::string status;        // the row's status in the column's last document ("" when absent)
+  std::string reason;        // why it has no rate (the row's message when skipped or an error)
   double rate = 0;           // median over the column's rounds (0 when never measured)
   std::optional<PooledRow> vs_baseline;  // against the column's reference
 };

@@ -1,11 +1,15 @@
-// The runtime and native-configuration tables of runtimes.hpp.
+// The runtime table of runtimes.hpp.
 #include "browser/runtimes.hpp"
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <sstream>
+
+#include "process/child.hpp"
 
 namespace wgb::browser {
 
@@ -49,14 +53,28 @@ Expected<std::vector<RuntimeInfo>> parse_runtimes(const std::string& list) {
   return out;
 }
 
-const std::vector<NativeConfig>& native_configs() {
-  // One entry per configuration that matters to implementers; the first is the reference.
-  static const std::vector<NativeConfig> all = {
-      {"dawn", "native Dawn", {}, "Dawn as this program runs it (docs/method.md#implementations-side-by-side)"},
-      {"dawn-no-robustness", "native Dawn --no-robustness", {"--no-robustness"},
-       "the same without WebGPU's bounds checks: what those checks cost, per kernel"},
-  };
-  return all;
+Expected<std::string> named_program(const char* flag, const std::string& given, const char* env) {
+  std::string where, name = given;
+  if (!given.empty()) {
+    where = flag;
+  } else if (const char* e = std::getenv(env); e != nullptr && *e != '\0') {
+    where = fmt::format("${}", env);
+    name = e;
+  } else {
+    return std::string();
+  }
+  std::string found = process::find_program(name);
+  if (found.empty()) return make_error(ErrorKind::NoAdapter, fmt::format("{} {}: no such executable program", where, name));
+  return found;
+}
+
+Expected<std::string> make_profile_folder(const char* prefix) {
+  std::string path = (std::filesystem::temp_directory_path() / (std::string(prefix) + "-XXXXXX")).string();
+  if (mkdtemp(path.data()) == nullptr) {
+    return make_error(ErrorKind::Io, fmt::format("cannot create a browser profile folder in {}: {}",
+                                                 std::filesystem::temp_directory_path().string(), std::strerror(errno)));
+  }
+  return path;
 }
 
 std::string cpu_driver_icd() {

@@ -1,6 +1,6 @@
-// The WebGPU implementations `webgpu-bench browser` puts side by side: the runtimes it can drive
-// (each with the WebGPU implementation under it and how to install it) and the native
-// configurations every runtime is compared with, both as data: adding one is one entry.
+// The runtimes `webgpu-bench browser` puts beside native Dawn, as data (adding one is one entry):
+// each with the WebGPU implementation under it and how to install it. The native columns are
+// gpu::native_configurations(), one column each.
 #pragma once
 
 #include <string>
@@ -25,15 +25,12 @@ const RuntimeInfo* find_runtime(const std::string& name);
 // name is a usage error listing the runtimes.
 Expected<std::vector<RuntimeInfo>> parse_runtimes(const std::string& list);
 
-// One native configuration: a column of native Dawn runs with these options. The first is the
-// reference every runtime and every other configuration is compared with ("native Dawn").
-struct NativeConfig {
-  std::string name;                  // "dawn", "dawn-no-robustness": the column's name
-  std::string label;                 // "native Dawn", "native Dawn --no-robustness"
-  std::vector<std::string> options;  // passed to `run` / `memory`
-  std::string why;                   // what the column shows
-};
-const std::vector<NativeConfig>& native_configs();
+// The program `--flag PATH` names (`given`), else the one $`env` names: its path; an error (one line
+// naming where it was named) when that is no executable program; "" when neither names one.
+Expected<std::string> named_program(const char* flag, const std::string& given, const char* env);
+
+// A fresh private folder for a browser's profile, `<tmp>/<prefix>-XXXXXX`.
+Expected<std::string> make_profile_folder(const char* prefix);
 
 // The Vulkan driver file of the CPU driver this program adds to the system's drivers
 // ($WGB_CPU_DRIVER_ICD, else the one the build found), or "" when there is none: runtimes started

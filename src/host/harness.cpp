@@ -43,35 +43,49 @@ double HostTiming::cpu_share(unsigned threads) const {
   return wall > 0 ? std::min(1.0, timed_cpu_ms / wall) : 0;
 }
 
-Expected<measure::RepetitionReport> run_repetitions(PassHost& host, const ProtocolConfig& c, const CancelToken& cancel) {
-  measure::RepetitionProtocol* protocol = nullptr;
-  measure::ClockedSampler sampler(
-      [&](measure::ClockKind) {
-        auto p = std::make_unique<measure::RepetitionProtocol>(c);
-        protocol = p.get();
-        return p;
-      },
-      RegionHost::arbiter());
-  TimedLoop loop;
-  loop.cancel = cancel;
-  auto record = run_timed(sampler, host, loop);
-  if (!record) return std::move(record).error();
-  measure::RepetitionReport r = protocol->report();
-  static_cast<measure::Record&>(r) = std::move(*record);
+RepetitionTiming::RepetitionTiming(PassHost& host, const ProtocolConfig& c)
+    : sampler_(
+          [this, c](measure::ClockKind) {
+            auto p = std::make_unique<measure::RepetitionProtocol>(c);
+            protocol_ = p.get();
+            return p;
+          },
+          RegionHost::arbiter()),
+      host_(host) {}
+
+TimedPoint RepetitionTiming::point() { return TimedPoint{&sampler_, &host_, {}}; }
+
+measure::RepetitionReport RepetitionTiming::report(measure::Record record) const {
+  measure::RepetitionReport r = protocol_->report();
+  static_cast<measure::Record&>(r) = std::move(record);
   return r;
+}
+
+RegionTiming::RegionTiming(std::function<void(std::uint64_t)> region, const ProtocolConfig& c)
+    : host_(std::move(region), c.repetitions), timing_(host_, c) {}
+
+HostTiming RegionTiming::result(measure::Record record) const {
+  HostTiming t;
+  t.report = timing_.report(std::move(record));
+  for (const double ms : t.report.region_ms) t.timed_wall_ms += ms;
+  t.timed_cpu_ms = host_.timed_cpu_ms();
+  t.involuntary_switches = host_.involuntary_switches();
+  return t;
+}
+
+Expected<measure::RepetitionReport> run_repetitions(PassHost& host, const ProtocolConfig& c, const CancelToken& cancel) {
+  RepetitionTiming timing(host, c);
+  auto record = time_point(timing.point(), cancel);
+  if (!record) return std::move(record).error();
+  return timing.report(std::move(*record));
 }
 
 Expected<HostTiming> time_region(std::function<void(std::uint64_t)> region, const ProtocolConfig& c,
                                  const CancelToken& cancel) {
-  RegionHost host(std::move(region), c.repetitions);
-  auto report = run_repetitions(host, c, cancel);
-  if (!report) return std::move(report).error();
-  HostTiming t;
-  t.report = std::move(*report);
-  for (const double ms : t.report.region_ms) t.timed_wall_ms += ms;
-  t.timed_cpu_ms = host.timed_cpu_ms();
-  t.involuntary_switches = host.involuntary_switches();
-  return t;
+  RegionTiming timing(std::move(region), c);
+  auto record = time_point(timing.point(), cancel);
+  if (!record) return std::move(record).error();
+  return timing.result(std::move(*record));
 }
 
 Statistic statistic_for(Regime r) noexcept { return r == Regime::Compute ? Statistic::Best : Statistic::Median; }

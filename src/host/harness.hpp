@@ -12,6 +12,7 @@
 
 #include "measure/repetition_protocol.hpp"
 #include "measure/stats.hpp"
+#include "suite/driver.hpp"
 #include "suite/runner.hpp"
 #include "webgpu_bench/definition.hpp"
 
@@ -73,7 +74,34 @@ struct HostTiming {
   double cpu_share(unsigned threads) const;  // 0..1; 0 when nothing was timed
 };
 
-// Runs the protocol (measure/repetition_protocol.hpp) on `host` through the one timed loop, on the
+// The host protocol (measure/repetition_protocol.hpp) on the host's steady clock for one PassHost: what
+// the driver's timed loop runs (suite/driver.hpp), and the protocol's report of what it recorded.
+class RepetitionTiming {
+ public:
+  RepetitionTiming(PassHost& host, const ProtocolConfig& c);
+  TimedPoint point();
+  measure::RepetitionReport report(measure::Record record) const;
+
+ private:
+  measure::RepetitionProtocol* protocol_ = nullptr;
+  measure::ClockedSampler sampler_;
+  PassHost& host_;
+};
+
+// One region function timed with the host protocol: the RegionHost and its protocol, and the
+// interference counters of the last timed set beside the report.
+class RegionTiming {
+ public:
+  RegionTiming(std::function<void(std::uint64_t)> region, const ProtocolConfig& c);
+  TimedPoint point() { return timing_.point(); }
+  HostTiming result(measure::Record record) const;
+
+ private:
+  RegionHost host_;
+  RepetitionTiming timing_;
+};
+
+// Runs the protocol on `host` through the one timed loop (suite/driver.hpp time_point), on the
 // host's steady clock. Errors: Cancelled when `cancel` fired, or the host's error.
 Expected<measure::RepetitionReport> run_repetitions(PassHost& host, const ProtocolConfig& c, const CancelToken& cancel);
 // The same for one region function, with the interference counters of the last timed set.

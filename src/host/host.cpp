@@ -4,7 +4,6 @@
 #include "host/host.hpp"
 
 #include <fmt/format.h>
-#include <fnmatch.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -13,13 +12,16 @@
 #include <limits>
 #include <sstream>
 
+#include "catalog/select.hpp"
 #include "gpu/build_info.hpp"
 #include "host/build_flags.hpp"
 #include "host/clock.hpp"
 #include "host/topology.hpp"
 #include "measure/record.hpp"
 #include "measure/stats.hpp"
+#include "report/roofline.hpp"
 #include "report/table.hpp"
+#include "suite/driver.hpp"
 #include "suite/row.hpp"
 
 namespace wgb::host {
@@ -89,8 +91,6 @@ json point_json(const Point& p, const Metric& metric) {
 
 struct Run {
   const HostOptions& o;
-  report::ResultDocument& doc;
-  const std::function<Status()>& checkpoint;
   HostEnv env{o};
   Topology topo;
   std::vector<int> cpus;  // pinned CPUs for the headline thread count (empty: not pinned)
@@ -128,36 +128,6 @@ struct Run {
         os_clock_source = c.source;
       }
     }
-  }
-
-  // One point of a definition over its fixture: the kernel timed with the host protocol (one
-  // region = one team run of `repeat` passes), the members' clocks, the check, the summary.
-  // Errors: Cancelled.
-  Expected<Point> measure(const HostDefinition& d, HostFixture& fixture, ThreadTeam& team, const PointSpec& at) {
-    const auto t0 = Clock::now();
-    HostKernel k = d.kernel(fixture, env, team, at);
-    std::uint64_t current = 1;
-    const std::function<void(unsigned)> body = [&](unsigned t) { k.body(t, current); };
-    auto timing = time_region(
-        [&](std::uint64_t repeat) {
-          current = repeat;
-          team.run(body);
-        },
-        o.protocol, o.cancel);
-    if (!timing) return std::move(timing).error();
-    Point p;
-    p.x = std::move(k.x);
-    p.work = k.work;
-    p.timing = std::move(*timing);
-    p.cpu_share = p.timing.cpu_share(team.size());
-    probe_clock(team, p);
-    const Check c = k.check();
-    p.valid = c.valid;
-    p.validation = c.text;
-    p.sum = summarize(p.timing.report.kept_ms, statistic_for(d.regime), p.work.count(d.metric));
-    if (k.after) k.after(p);
-    p.seconds = seconds_since(t0);
-    return p;
   }
 
   // ---- rows ----
@@ -340,15 +310,6 @@ struct Run {
     return r;
   }
 
-  Status emit(BenchmarkResult row) {
-    row.index = out.rows.size();
-    doc.add_row(row);
-    out.rows.push_back(std::move(row));
-    if (o.on_row) o.on_row(out.rows.back());
-    if (checkpoint) return checkpoint();
-    return ok();
-  }
-
   void report_point(const HostDefinition& d, const Point& p, const std::string& where) const {
     if (!o.on_progress) return;
     o.on_progress(fmt::format("{:<18} {:<28} {:>14}  ({} IQR {:.1f}%, repeat {}, {} reps){}", d.id, where,
@@ -356,66 +317,146 @@ struct Run {
                               to_string(statistic_for(d.regime)), 100 * p.sum.iqr_relative, p.timing.report.knob,
                               p.timing.report.region_ms.size(), p.valid ? "" : "  CHECK FAILED"));
   }
+};
 
-  // The one loop: every point of every curve of a group of definitions that share a fixture (a
-  // group of one otherwise), the fixture built once per point, each definition measured on it in
-  // turn; then each definition's row. A cancel keeps what completed: a row is made when its first
-  // curve is complete.
-  Status run_group(const std::vector<const HostDefinition*>& group) {
-    const std::vector<Curve> curves = group.front()->curves(env);
+// Host definitions bound to the host CPU for the one driver: a group of definitions that share a
+// fixture (STREAM's kernels on one set of arrays; a group of one otherwise), every point of every
+// curve in order, the fixture built once per point on a team of the point's size and each member
+// timed on it in turn with the host protocol (one region = one team run of `repeat` passes); then
+// each member's row from its points. A cancel keeps a row whose first curve is complete.
+class HostGroupEntry final : public Entry {
+ public:
+  HostGroupEntry(Run& run, std::vector<const HostDefinition*> group) : r_(run), group_(std::move(group)) {
+    curves_ = group_.front()->curves(r_.env);
+    for (std::size_t c = 0; c < curves_.size(); ++c) {
+      for (std::size_t k = 0; k < curves_[c].points.size(); ++k) at_.emplace_back(c, k);
+    }
+    pts_.assign(group_.size(), std::vector<std::vector<Point>>(curves_.size()));
+  }
+  std::size_t members() const override { return group_.size(); }
+  BenchmarkResult identity(std::size_t m) const override {
+    const HostDefinition& d = *group_[m];
+    BenchmarkResult row;
+    row.id = d.id;
+    row.label = d.label;
+    row.description = d.description;
+    row.category = "host";
+    row.family = d.family;
+    row.metric = d.metric;
+    row.statistic = statistic_for(d.regime);
+    row.statistic_reason = statistic_reason(d.regime);
+    return row;
+  }
+  std::size_t points() const override { return at_.size(); }
+  // Anything that fails here (a team, a measurement) leaves the host's state unknown: the run ends.
+  bool ends_run(Step step, const Error&) const override { return step != Step::Validation; }
+
+  Status set_up(std::size_t p, const std::function<void(std::string)>&) override {
+    const PointSpec& at = spec(p);
+    if (!team_ || team_->size() != at.threads) {
+      team_.reset();  // the old team ends (and gives the caller back its CPUs) before a new one starts
+      auto made = r_.team(at.threads);
+      if (!made) return std::move(made).error();
+      team_ = std::move(*made);
+    }
+    const auto t0 = Clock::now();
+    fixture_ = group_.front()->fixture(r_.env, *team_, at);
+    fixture_s_ = seconds_since(t0);
+    return ok();
+  }
+
+  Expected<TimedPoint> timing(std::size_t p, std::size_t m) override {
+    started_ = Clock::now();
+    if (!fixture_) return TimedPoint{};  // nothing to time: record() is not called (end_point says why)
+    kernel_ = group_[m]->kernel(**fixture_, r_.env, *team_, spec(p));
+    repeat_ = 1;
+    body_ = [this](unsigned t) { kernel_.body(t, repeat_); };
+    timing_.emplace(
+        [this](std::uint64_t repeat) {
+          repeat_ = repeat;
+          team_->run(body_);
+        },
+        r_.o.protocol);
+    return timing_->point();
+  }
+
+  void record(std::size_t p, std::size_t m, measure::Record rec) override {
+    const HostDefinition& d = *group_[m];
+    Point pt;
+    pt.x = std::move(kernel_.x);
+    pt.work = kernel_.work;
+    pt.timing = timing_->result(std::move(rec));
+    pt.cpu_share = pt.timing.cpu_share(team_->size());
+    r_.probe_clock(*team_, pt);
+    const Check c = kernel_.check();
+    pt.valid = c.valid;
+    pt.validation = c.text;
+    pt.sum = summarize(pt.timing.report.kept_ms, statistic_for(d.regime), pt.work.count(d.metric));
+    if (kernel_.after) kernel_.after(pt);
+    pt.seconds = seconds_since(started_) + (m == 0 ? fixture_s_ : 0);
+    add(p, m, std::move(pt));
+  }
+
+  void end_point(std::size_t p) override {
+    if (fixture_) return;
+    for (std::size_t m = 0; m < group_.size(); ++m) {
+      Point pt;
+      pt.valid = false;
+      pt.validation = fixture_.error().message;
+      add(p, m, std::move(pt));
+    }
+  }
+
+  bool usable_when_cancelled(std::size_t m) const override {
+    return pts_[m].front().size() == curves_.front().points.size();
+  }
+  bool fill(std::size_t m, BenchmarkResult& row) override {
+    const std::size_t index = row.index;
+    row = r_.make_row(*group_[m], curves_, pts_[m]);
+    row.index = index;
+    return row.status != RowStatus::Error;
+  }
+  // Each point was checked against its closed form as it was measured.
+  Expected<std::string> validate(std::size_t m) override { return pts_[m].front().back().validation; }
+
+ private:
+  const PointSpec& spec(std::size_t p) const { return curves_[at_[p].first].points[at_[p].second]; }
+  void add(std::size_t p, std::size_t m, Point pt) {
+    r_.report_point(*group_[m], pt, spec(p).where);
+    pts_[m][at_[p].first].push_back(std::move(pt));
+  }
+
+  Run& r_;
+  std::vector<const HostDefinition*> group_;
+  std::vector<Curve> curves_;
+  std::vector<std::pair<std::size_t, std::size_t>> at_;  // (curve, point) in run order
+  std::vector<std::vector<std::vector<Point>>> pts_;     // [member][curve] -> points
+  std::unique_ptr<ThreadTeam> team_;
+  Expected<std::unique_ptr<HostFixture>> fixture_ = make_error(ErrorKind::Failed, "no fixture yet");
+  double fixture_s_ = 0;
+  HostKernel kernel_;
+  std::uint64_t repeat_ = 1;
+  std::function<void(unsigned)> body_;
+  std::optional<RegionTiming> timing_;
+  Clock::time_point started_ = Clock::now();
+};
+
+// Every selected definition in order, consecutive ones that share a fixture as one entry.
+Expected<std::vector<std::unique_ptr<Entry>>> host_entries(Run& r) {
+  std::vector<std::unique_ptr<Entry>> entries;
+  for (std::size_t i = 0; i < r.selected.size();) {
+    std::vector<const HostDefinition*> group{r.selected[i++]};
+    while (i < r.selected.size() && !group.front()->shares.empty() && r.selected[i]->shares == group.front()->shares) {
+      group.push_back(r.selected[i++]);
+    }
+    const std::vector<Curve> curves = group.front()->curves(r.env);
     if (curves.empty() || curves.front().points.empty()) {
       return make_error(ErrorKind::Usage, fmt::format("{} has no curve points for these options", group.front()->id));
     }
-    std::vector<std::vector<std::vector<Point>>> pts(group.size(), std::vector<std::vector<Point>>(curves.size()));
-    std::unique_ptr<ThreadTeam> tm;
-    for (std::size_t c = 0; c < curves.size(); ++c) {
-      for (const PointSpec& at : curves[c].points) {
-        if (cancelled()) break;
-        if (!tm || tm->size() != at.threads) {
-          tm.reset();  // the old team ends (and gives the caller back its CPUs) before a new one starts
-          auto made = team(at.threads);
-          if (!made) return std::move(made).error();
-          tm = std::move(*made);
-        }
-        const auto t0 = Clock::now();
-        auto fixture = group.front()->fixture(env, *tm, at);
-        const double fixture_s = seconds_since(t0);
-        for (std::size_t i = 0; i < group.size() && !cancelled(); ++i) {
-          Point p;
-          if (fixture) {
-            auto measured = measure(*group[i], **fixture, *tm, at);
-            if (!measured && measured.error().kind == ErrorKind::Cancelled) break;
-            if (!measured) return std::move(measured).error();
-            p = std::move(*measured);
-            p.seconds += i == 0 ? fixture_s : 0;
-          } else {
-            p.valid = false;
-            p.validation = fixture.error().message;
-          }
-          report_point(*group[i], p, at.where);
-          pts[i][c].push_back(std::move(p));
-        }
-      }
-    }
-    for (std::size_t i = 0; i < group.size(); ++i) {
-      if (pts[i].front().size() != curves.front().points.size()) continue;  // cancelled
-      if (auto st = emit(make_row(*group[i], curves, pts[i])); !st) return st;
-    }
-    return ok();
+    entries.push_back(std::make_unique<HostGroupEntry>(r, std::move(group)));
   }
-
-  // Every selected definition in order, consecutive ones that share a fixture as one group.
-  Status run_all() {
-    for (std::size_t i = 0; i < selected.size() && !cancelled();) {
-      std::vector<const HostDefinition*> group{selected[i++]};
-      while (i < selected.size() && !group.front()->shares.empty() && selected[i]->shares == group.front()->shares) {
-        group.push_back(selected[i++]);
-      }
-      if (auto st = run_group(group); !st) return st;
-    }
-    return ok();
-  }
-};
+  return entries;
+}
 
 std::string load_average() { return read_line("/proc/loadavg"); }
 
@@ -453,22 +494,13 @@ json machine_json(const Run& r, double tsc, double idle_mhz) {
 
 Expected<std::vector<std::string>> select_host_benchmarks(const std::string& filter,
                                                           const std::vector<HostDefinition>& catalog) {
-  std::vector<std::string> globs, out;
-  std::stringstream list(filter);
-  for (std::string g; std::getline(list, g, ',');) {
-    if (!g.empty()) globs.push_back(g);
-  }
-  auto matches = [&](const HostDefinition& d) {
-    return [&](const std::string& g) { return fnmatch(g.c_str(), d.id.c_str(), 0) == 0; };
-  };
-  for (const auto& g : globs) {
-    if (std::none_of(catalog.begin(), catalog.end(), [&](const HostDefinition& d) { return matches(d)(g); })) {
-      return make_error(ErrorKind::Usage, fmt::format("--filter '{}' matches no host benchmark", g));
-    }
-  }
-  for (const auto& d : catalog) {
-    if (filter.empty() || std::any_of(globs.begin(), globs.end(), matches(d))) out.push_back(d.id);
-  }
+  std::vector<std::string> ids;
+  for (const auto& d : catalog) ids.push_back(d.id);
+  auto matched = catalog::match_ids(
+      ids, filter, [](const std::string& glob) { return fmt::format("--filter '{}' matches no host benchmark", glob); });
+  if (!matched) return std::move(matched).error();
+  std::vector<std::string> out;
+  for (std::size_t k : *matched) out.push_back(ids[k]);
   return out;
 }
 
@@ -485,23 +517,6 @@ HostOptions quick_options() {
   return o;
 }
 
-Rates derive(double seconds, double flops, double bytes, double peak_flops, double peak_bandwidth) noexcept {
-  Rates r;
-  if (!(seconds > 0)) return r;
-  r.flops_per_second = flops / seconds;
-  r.bytes_per_second = bytes / seconds;
-  r.arithmetic_intensity = bytes > 0 ? flops / bytes : std::numeric_limits<double>::infinity();
-  const double bound = bytes > 0 ? std::min(peak_bandwidth * r.arithmetic_intensity, peak_flops) : peak_flops;
-  // A kernel with no flops is bounded by bandwidth alone (its roofline is the bandwidth line).
-  if (flops == 0) {
-    r.fraction_of_roofline = peak_bandwidth > 0 ? r.bytes_per_second / peak_bandwidth : 0;
-  } else {
-    r.fraction_of_roofline = bound > 0 ? r.flops_per_second / bound : 0;
-  }
-  return r;
-}
-
-
 std::vector<unsigned> default_thread_list(unsigned n) {
   std::vector<unsigned> out;
   for (unsigned t = 1; t <= std::min(n, 8u); ++t) out.push_back(t);
@@ -511,8 +526,17 @@ std::vector<unsigned> default_thread_list(unsigned n) {
   return out;
 }
 
-Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
-                           const std::function<Status()>& checkpoint) {
+struct HostSuite::Impl {
+  HostOptions o;
+  Run r{o};
+  std::optional<Driver> driver;
+
+  explicit Impl(HostOptions options) : o(std::move(options)) {}
+  Status start(report::ResultDocument& doc);
+  void finish(report::ResultDocument& doc);
+};
+
+Status HostSuite::Impl::start(report::ResultDocument& doc) {
   const auto& p = o.protocol;
   if (p.repetitions < 1 || p.repetitions > 100000) {
     return make_error(ErrorKind::Usage, fmt::format("repetitions {} out of range (1..100000)", p.repetitions));
@@ -528,7 +552,6 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
   if (!selected) return std::move(selected).error();
   const std::vector<std::string>& ids = *selected;
 
-  Run r{o, doc, checkpoint};
   for (const auto& d : catalog) {
     if (std::find(ids.begin(), ids.end(), d.id) != ids.end()) r.selected.push_back(&d);
   }
@@ -561,7 +584,7 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
   // Sizes: STREAM arrays >= 4x the last-level cache of the CPUs used (STREAM's own sizing rule).
   std::vector<int> used = r.cpus.empty() ? r.topo.allowed_cpus : r.cpus;
   r.env.llc = last_level_cache_bytes(used);
-  const std::uint64_t four_llc = std::max<std::uint64_t>(64ull << 20, 4 * r.env.llc);
+  const std::uint64_t four_llc = std::max<std::uint64_t>(defaults::host::kMinArrayBytes, 4 * r.env.llc);
   r.env.array_bytes = o.array_bytes ? o.array_bytes : four_llc;
   r.env.latency_max = o.latency_max_bytes ? o.latency_max_bytes : four_llc;
   if (r.env.array_bytes < 64ull * r.env.threads) {
@@ -638,31 +661,36 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
                    {"huge_pages", o.huge_pages},
                    {"isa", to_string(r.env.isa)},
                    {"seed", o.seed}});
-  if (checkpoint) {
-    if (auto st = checkpoint(); !st) return std::move(st).error();
-  }
+  auto entries = host_entries(r);
+  if (!entries) return std::move(entries).error();
+  DriverOptions dopt;
+  dopt.cancel = o.cancel;
+  dopt.on_progress = o.on_event;
+  driver.emplace(std::move(*entries), std::move(dopt));
+  return driver->start();
+}
 
-  if (auto st = r.run_all(); !st) return std::move(st).error();
+// After the last row: the measured roofline and the derived quantities of every row (fraction of
+// the roofline), written into the document's host section and rows.
+void HostSuite::Impl::finish(report::ResultDocument& doc) {
   r.out.cancelled = r.cancelled();
-
-  // Measured roofline and the derived quantities of every row (fraction of the roofline).
+  auto& host = doc.json()["machine"]["host"];
+  // Measured roofline and the derived quantities of every row (fraction of the roofline): the host
+  // CPU's ceilings as every report finds them (report/roofline.hpp), from this run's rows.
+  const report::Ceilings ceilings = report::find_host_ceilings(doc.rows());
+  auto peak_of = [&](const char* precision) {
+    const auto it = ceilings.flops.find(precision);
+    return it == ceilings.flops.end() ? 0.0 : it->second.value;
+  };
+  const double peak64 = peak_of("f64"), peak32 = peak_of("f32");
+  const double bw = ceilings.bandwidth ? ceilings.bandwidth->value : 0;
+  const std::string bw_from = ceilings.bandwidth ? ceilings.bandwidth->from : "host-stream-triad";
   auto value_of = [&](const std::string& id) -> double {
     for (const auto& row : r.out.rows) {
       if (row.id == id && row.status == RowStatus::Ok) return row.value;
     }
     return 0;
   };
-  const double peak64 = value_of("host-fma-f64"), peak32 = value_of("host-fma-f32");
-  double bw = value_of("host-stream-triad");
-  std::string bw_from = "host-stream-triad";
-  if (bw == 0) {
-    for (const char* id : {"host-stream-copy", "host-stream-scale", "host-stream-add"}) {
-      if (value_of(id) > bw) {
-        bw = value_of(id);
-        bw_from = id;
-      }
-    }
-  }
   const bool dram = r.env.llc == 0 || r.env.array_bytes >= 4 * r.env.llc;
   json mem = {{"capacity_bytes", r.topo.mem_total_bytes},
               {"channels", nullptr},
@@ -694,12 +722,13 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
     const bool is_f32 = row.id == "host-fma-f32";
     const double peak = is_f32 ? peak32 : peak64;
     if (row.family == "latency" || peak <= 0 || bw <= 0) continue;
-    const Rates d = derive(row.time_ms * 1e-3, row.work.operations, row.work.bytes_read + row.work.bytes_written, peak, bw);
+    const double seconds = row.time_ms * 1e-3, flops = row.work.operations;
+    const double bytes = row.work.bytes_read + row.work.bytes_written;
     json dj = {
-        {"flops_per_second", d.flops_per_second},
-        {"bytes_per_second", d.bytes_per_second},
-        {"arithmetic_intensity", std::isfinite(d.arithmetic_intensity) ? json(d.arithmetic_intensity) : json(nullptr)},
-        {"fraction_of_roofline", d.fraction_of_roofline},
+        {"flops_per_second", flops / seconds},
+        {"bytes_per_second", bytes / seconds},
+        {"arithmetic_intensity", bytes > 0 ? json(flops / bytes) : json(nullptr)},
+        {"fraction_of_roofline", report::roofline_fraction(seconds, flops, bytes, peak, bw)},
         {"roofline", fmt::format("measured: peak {} ({}), bandwidth {} ({})", report::format_rate(peak, "FLOP"),
                                  is_f32 ? "host-fma-f32" : "host-fma-f64", report::format_rate(bw, "B"), bw_from)}};
     row.parameters["derived"] = dj;
@@ -707,10 +736,49 @@ Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
     if (i < doc.rows().size()) doc.rows()[i].result.parameters["derived"] = dj;
   }
   doc.refresh();
+}
+
+HostSuite::HostSuite(HostOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+HostSuite::~HostSuite() = default;
+Status HostSuite::start(report::ResultDocument& doc) { return impl_->start(doc); }
+
+std::optional<BenchmarkResult> HostSuite::next() {
+  if (!impl_->driver) return std::nullopt;
+  while (auto row = impl_->driver->next()) {
+    if (row->status == RowStatus::Cancelled) continue;  // not measured: the document keeps what completed
+    impl_->r.out.rows.push_back(*row);
+    if (impl_->o.on_row) impl_->o.on_row(*row);
+    return row;
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> HostSuite::fatal() const { return impl_->driver ? impl_->driver->fatal_error() : std::nullopt; }
+std::vector<BenchmarkResult> HostSuite::planned() const {
+  return impl_->driver ? impl_->driver->identities() : std::vector<BenchmarkResult>{};
+}
+void HostSuite::finish(report::ResultDocument& doc) { impl_->finish(doc); }
+const HostRun& HostSuite::result() const { return impl_->r.out; }
+
+Expected<HostRun> run_host(const HostOptions& o, report::ResultDocument& doc,
+                           const std::function<Status()>& checkpoint) {
+  HostSuite suite(o);
+  if (auto st = suite.start(doc); !st) return std::move(st).error();
   if (checkpoint) {
     if (auto st = checkpoint(); !st) return std::move(st).error();
   }
-  return std::move(r.out);
+  while (auto row = suite.next()) {
+    doc.add_row(*row);
+    if (checkpoint) {
+      if (auto st = checkpoint(); !st) return std::move(st).error();
+    }
+  }
+  if (suite.fatal()) return *suite.fatal();
+  suite.finish(doc);
+  if (checkpoint) {
+    if (auto st = checkpoint(); !st) return std::move(st).error();
+  }
+  return suite.result();
 }
 
 }  // namespace wgb::host

@@ -1,5 +1,5 @@
 // Text forms of a host-suite result document: the machine summary (what the document records of the
-// host, as lines) and every curve as a markdown table, so a run's output pastes into docs/results/
+// host, as lines) and every curve as a markdown table, so a run's output pastes into results/
 // as it is. Pure functions of the document JSON, so they also render a loaded or second-process
 // document.
 #pragma once

@@ -29,6 +29,7 @@ class MemoryDocument {
   void finish(const MemoryRun& run);
   const nlohmann::json& json() const { return doc_.json(); }
   const report::ResultDocument& document() const { return doc_; }  // rows for the CSV writer
+  report::ResultDocument& document() { return doc_; }
 
  private:
   report::ResultDocument doc_;

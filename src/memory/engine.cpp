@@ -1,13 +1,15 @@
-// The memory suite's engine (docs/method.md#memory-workload, #phases): sets up the fixture (the
-// working set, halving on adapter caps and out of memory, the fills, the latency cycle), then runs
-// each selected phase definition (phases.hpp) through the one timed loop (suite/runner.hpp) on the
-// phase sampler: calibrate, warm up, sample, reject outliers, and validate; its record becomes a
-// row through the one record -> row function (suite/row.hpp). Failures end as values: a device loss
-// or an uncaptured GPU error aborts the run, a cancel stops before the next submission, and the rows
-// completed so far stay valid.
+// The memory suite on a GPU (docs/method.md#memory-workload, #phases): sets up the fixture (the
+// working set, halving on adapter caps and out of memory, the fills, the latency cycle), then gives
+// each selected phase definition (phases.hpp), bound to the fixture, to the one driver
+// (suite/driver.hpp), which runs it through the one timed loop on the phase sampler (calibrate, warm
+// up, sample, reject outliers), turns its record into the row and validates it. Failures end as
+// values: a device loss or an uncaptured GPU error aborts the run, a cancel stops before the next
+// submission, and the rows completed so far stay valid.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "gpu/hash.hpp"
 #include "measure/phase_sampler.hpp"
@@ -16,6 +18,7 @@
 #include "memory/memory.hpp"
 #include "memory/phases.hpp"
 #include "suite/row.hpp"
+#include "suite/driver.hpp"
 #include "suite/runner.hpp"
 
 namespace wgb::memory {
@@ -30,14 +33,6 @@ constexpr const char* kStatisticReason =
     "on the memory system's state and scheduling, and the median ignores what rejection missed";
 
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
-
-// What one phase's sampling produced, before it becomes a row: the record every protocol returns,
-// and the phase sampler's own report (every pass in order, warm-up and budget accounting).
-struct PhaseTiming {
-  measure::Record record;
-  measure::PhaseSampler::Report report;
-  double target_ms = 0, budget_ms = 0;
-};
 
 // The memory suite's pass host: the phase's workload on the fixture, and the test seam before every pass.
 class PhaseHost final : public PassHost {
@@ -62,181 +57,119 @@ class PhaseHost final : public PassHost {
   std::uint64_t passes_ = 0;
 };
 
-class Engine {
+// One phase bound to the fixture: set up at its turn (the GPU idles between phases, the buffers are
+// made to differ where validation needs it, the workload is prepared and primed), timed by the phase
+// sampler, its record turned into the row.
+class PhaseEntry final : public Entry {
  public:
-  Engine(gpu::Context& gpu, const MemoryOptions& o) : gpu_(gpu), o_(o), f_(gpu, o) {}
-  MemoryRun run();
+  PhaseEntry(gpu::Context& gpu, const MemoryOptions& o, Fixture& f, const PhaseDefinition& d, std::size_t index,
+             double estimate_s, const std::optional<Error>& setup_error)
+      : gpu_(gpu), o_(o), f_(f), d_(d), index_(index), estimate_s_(estimate_s), setup_error_(setup_error) {}
+
+  BenchmarkResult identity(std::size_t) const override {
+    BenchmarkResult r;
+    r.index = index_;
+    r.id = phase_id(d_.phase);
+    r.category = "memory";
+    r.statistic = Statistic::Median;
+    r.statistic_reason = kStatisticReason;
+    r.wgsl_hash = gpu::source_hash(kernel_source(d_.kernel));
+    r.label = d_.label;
+    r.description = d_.description;
+    r.metric = d_.metric;
+    return r;
+  }
+  // The fixture failed (no memory even at the floor, a lost device): no phase can run.
+  Status prepare() override { return setup_error_ ? Status(*setup_error_) : ok(); }
+  double estimate_s() const override { return estimate_s_; }
+  // The phases share one fixture: whatever stops one phase leaves the others nothing to run on,
+  // except a wrong result (the next phase refills what it needs).
+  bool ends_run(Step step, const Error& e) const override {
+    return step != Step::Validation || e.kind == ErrorKind::DeviceLost || e.kind == ErrorKind::GpuError;
+  }
+
+  Status set_up(std::size_t, const std::function<void(std::string)>& stage) override {
+    // Transitions (docs/method.md#phases): the GPU idles between phases.
+    if (index_ > 0 && o_.transition_ms > 0) {
+      stage("transition");
+      if (!idle_for(o_.transition_ms, o_.cancel)) return make_error(ErrorKind::Cancelled, "cancelled");
+    }
+    if (o_.cancel.cancelled()) return make_error(ErrorKind::Cancelled, "cancelled");
+    if (d_.needs_distinct_buffers && f_.content_a == f_.content_b) {
+      stage("refill");
+      if (auto st = f_.make_buffers_differ(); !st) return st;
+    }
+    auto workload = d_.prepare(f_);
+    if (!workload) return std::move(workload).error();
+    w_ = std::move(*workload);
+    f_.alternation = 0;
+    // One untimed dispatch first: some drivers compile a pipeline or fault pages in on first use, and
+    // a one-off cost in the first calibration pass would stop the 4x growth far short of the target.
+    stage("prime");
+    w_->before_pass(1);
+    return gpu_.run_pass([&](wgpu::ComputePassEncoder& pass) { w_->encode(pass, 1); });
+  }
+
+  // The phase sampler (docs/method.md#phases). A timestamp that fails the cross-check is discarded,
+  // never replaced by the wall clock, so a phase never mixes clocks; repeated failures demote the
+  // timer and the phase starts again on the wall clock with its longer samples (#clocks). One arbiter
+  // per phase: each phase records its own clock, and a timer that misbehaved in one phase is given
+  // its chance again in the next.
+  Expected<TimedPoint> timing(std::size_t, std::size_t) override {
+    auto make = [this](measure::ClockKind clock) {
+      const measure::PhaseConfig cfg = phase_config(d_, o_, clock == measure::ClockKind::WallClock, gpu_.empty_submit_ms());
+      target_ms_ = cfg.target_sample_ms;
+      budget_ms_ = cfg.budget_ms;
+      auto sampler = std::make_unique<measure::PhaseSampler>(cfg);
+      current_ = sampler.get();
+      return sampler;
+    };
+    sampler_.emplace(make, measure::TimingArbiter(gpu_.has_timestamps(), gpu_.empty_submit_ms()));
+    host_.emplace(gpu_, o_, d_.phase, *w_);
+    return TimedPoint{&*sampler_, &*host_, [](const measure::Action& a, int recorded) {
+                        return a.stage == measure::Action::Stage::Sample ? fmt::format("sample {}", recorded + 1)
+                                                                         : std::string(measure::to_string(a.stage));
+                      }};
+  }
+  void record(std::size_t, std::size_t, measure::Record r) override {
+    record_ = std::move(r);
+    report_ = current_->report();
+  }
+  bool fill(std::size_t, BenchmarkResult& row) override;
+  Expected<std::string> validate(std::size_t) override { return w_->validate(); }
 
  private:
-  void emit(ProgressKind kind, std::size_t index, std::string stage = {}, double expected_s = 0);
-  Status setup();
-  BenchmarkResult base_row(std::size_t index, const PhaseDefinition& d) const;
-  BenchmarkResult run_phase(std::size_t index, const PhaseDefinition& d);
-  Expected<PhaseTiming> measure(std::size_t index, const PhaseDefinition& d, PhaseWorkload& w);
-  void fill_row(BenchmarkResult& row, const PhaseDefinition& d, PhaseTiming& t, PhaseWorkload& w) const;
-
   gpu::Context& gpu_;
   const MemoryOptions& o_;
-  Fixture f_;
-  MemoryRun run_;
-  Clock::time_point t0_ = Clock::now();
-  std::optional<Error> fatal_;
+  Fixture& f_;
+  const PhaseDefinition& d_;
+  std::size_t index_;
+  double estimate_s_;
+  const std::optional<Error>& setup_error_;
+  std::unique_ptr<PhaseWorkload> w_;
+  std::optional<measure::ClockedSampler> sampler_;
+  std::optional<PhaseHost> host_;
+  measure::PhaseSampler* current_ = nullptr;
+  measure::Record record_;
+  measure::PhaseSampler::Report report_;
+  double target_ms_ = 0, budget_ms_ = 0;
 };
 
-void Engine::emit(ProgressKind kind, std::size_t index, std::string stage, double expected_s) {
-  if (!o_.on_progress) return;
-  measure::ProgressEvent e;
-  e.kind = kind;
-  e.now_s = seconds(Clock::now() - t0_);
-  e.index = index;
-  if (index < o_.phases.size()) e.id = phase_id(o_.phases[index]);
-  e.expected_s = expected_s;
-  e.stage = std::move(stage);
-  o_.on_progress(e);
-}
-
-Status Engine::setup() {
-  std::vector<std::string> kernels;
-  bool chain = false;
-  for (Phase p : o_.phases) {
-    const auto& d = definition(p);
-    kernels.insert(kernels.end(), d.kernels.begin(), d.kernels.end());
-    chain = chain || d.needs_chain;
-  }
-  return f_.set_up(kernels, chain, [&](std::string stage) { emit(ProgressKind::Stage, 0, std::move(stage)); });
-}
-
-BenchmarkResult Engine::base_row(std::size_t index, const PhaseDefinition& d) const {
-  BenchmarkResult r;
-  r.index = index;
-  r.id = phase_id(d.phase);
-  r.category = "memory";
-  r.statistic = Statistic::Median;
-  r.statistic_reason = kStatisticReason;
-  r.wgsl_hash = gpu::source_hash(kernel_source(d.kernel));
-  r.label = d.label;
-  r.description = d.description;
-  r.metric = d.metric;
-  return r;
-}
-
-BenchmarkResult Engine::run_phase(std::size_t index, const PhaseDefinition& d) {
-  BenchmarkResult row = base_row(index, d);
-  const auto started = Clock::now();
-  auto finish = [&]() {
-    row.duration_s = seconds(Clock::now() - started);
-    return row;
-  };
-  auto fail = [&](const Error& e, std::string message) {
-    row.status = RowStatus::Error;
-    row.message = std::move(message);
-    row.value = row.value_low = row.value_high = 0;
-    if (e.kind == ErrorKind::DeviceLost || e.kind == ErrorKind::GpuError) fatal_ = e;
-    return finish();
-  };
-  auto stop_cancelled = [&](const char* message) {
-    fatal_ = make_error(ErrorKind::Cancelled, "cancelled");
-    row.status = RowStatus::Cancelled;
-    row.message = message;
-    row.value = row.value_low = row.value_high = 0;  // unvalidated numbers are never reported
-    return finish();
-  };
-  // Transitions (docs/method.md#phases): the GPU idles between phases.
-  if (index > 0 && o_.transition_ms > 0) {
-    emit(ProgressKind::Stage, index, "transition");
-    if (!idle_for(o_.transition_ms, o_.cancel)) return stop_cancelled("cancelled before the phase started");
-  }
-  if (o_.cancel.cancelled()) return stop_cancelled("cancelled before the phase started");
-  if (d.needs_distinct_buffers && f_.content_a == f_.content_b) {
-    emit(ProgressKind::Stage, index, "refill");
-    if (auto st = f_.make_buffers_differ(); !st) {
-      fatal_ = st.error();
-      return fail(st.error(), st.error().message);
-    }
-  }
-  auto workload = d.prepare(f_);
-  if (!workload) {
-    fatal_ = workload.error();
-    return fail(workload.error(), workload.error().message);
-  }
-  PhaseWorkload& w = **workload;
-  f_.alternation = 0;
-  // One untimed dispatch first: some drivers compile a pipeline or fault pages in on first use, and
-  // a one-off cost in the first calibration pass would stop the 4x growth far short of the target.
-  emit(ProgressKind::Stage, index, "prime");
-  w.before_pass(1);
-  if (auto st = gpu_.run_pass([&](wgpu::ComputePassEncoder& pass) { w.encode(pass, 1); }); !st) {
-    fatal_ = st.error();
-    return fail(st.error(), st.error().message);
-  }
-  auto timing = measure(index, d, w);
-  if (!timing) {
-    if (timing.error().kind == ErrorKind::Cancelled) {
-      return stop_cancelled("cancelled while measuring; nothing further was submitted");
-    }
-    fatal_ = timing.error();
-    return fail(timing.error(), timing.error().message);
-  }
-  w.after_timing();
-  fill_row(row, d, *timing, w);
-  if (o_.cancel.cancelled()) return stop_cancelled("cancelled before validation; nothing further was submitted");
-  emit(ProgressKind::Stage, index, "validate");
-  auto v = w.validate();
-  if (!v) return fail(v.error(), fmt::format("validation failed: {}", v.error().message));
-  row.validation = std::move(*v);
-  return finish();
-}
-
-// One phase through the timed loop on the phase sampler (docs/method.md#phases). A timestamp that
-// fails the cross-check is discarded, never replaced by the wall clock, so a phase never mixes
-// clocks; repeated failures demote the timer and the phase starts again on the wall clock with its
-// longer samples (docs/method.md#clocks).
-Expected<PhaseTiming> Engine::measure(std::size_t index, const PhaseDefinition& d, PhaseWorkload& w) {
-  PhaseTiming t;
-  measure::PhaseSampler* current = nullptr;
-  auto make = [&](measure::ClockKind clock) {
-    const measure::PhaseConfig cfg = phase_config(d, o_, clock == measure::ClockKind::WallClock);
-    t.target_ms = cfg.target_sample_ms;
-    t.budget_ms = cfg.budget_ms;
-    auto sampler = std::make_unique<measure::PhaseSampler>(cfg);
-    current = sampler.get();
-    return sampler;
-  };
-  // One arbiter per phase (as run_suite has one per benchmark): each phase records its own clock,
-  // and a timer that misbehaved in one phase is given its chance again in the next.
-  measure::ClockedSampler sampler(make, measure::TimingArbiter(gpu_.has_timestamps(), gpu_.empty_submit_ms()));
-  PhaseHost host(gpu_, o_, d.phase, w);
-  TimedLoop loop;
-  loop.cancel = o_.cancel;
-  std::string last_stage;
-  loop.on_run = [&](const measure::Action& a, int recorded) {
-    std::string stage = a.stage == measure::Action::Stage::Sample ? fmt::format("sample {}", recorded + 1)
-                                                                   : measure::to_string(a.stage);
-    if (stage != last_stage) {
-      emit(ProgressKind::Stage, index, stage);
-      last_stage = std::move(stage);
-    }
-  };
-  auto record = run_timed(sampler, host, loop);
-  if (!record) return std::move(record).error();
-  t.record = std::move(*record);
-  t.report = current->report();
-  return t;
-}
-
-void Engine::fill_row(BenchmarkResult& row, const PhaseDefinition& d, PhaseTiming& t, PhaseWorkload& w) const {
-  const auto& rep = t.report;
+bool PhaseEntry::fill(std::size_t, BenchmarkResult& row) {
+  w_->after_timing();
+  const auto& rep = report_;
   const Geometry& g = f_.geometry();
-  const WorkModel work = d.work(g);
+  const WorkModel work = d_.work(g);
   // A repetition is one dispatch (latency: one hop); a sample is one pass of `per_pass` of them.
-  PhaseOutcome o{rep, t.record, static_cast<double>(rep.dispatches) * d.units_per_repetition, work.count(row.metric),
+  PhaseOutcome o{rep, record_, static_cast<double>(rep.dispatches) * d_.units_per_repetition, work.count(row.metric),
                  rep.rejected_ms};
-  t.record = measure::per_unit(std::move(t.record), d.units_per_repetition);
-  w.choose_kept(o);
-  if (!apply_record(row, t.record, work)) row.message = "no usable sample";
-  row.knob_name = d.knob_name;
+  record_ = measure::per_unit(std::move(record_), d_.units_per_repetition);
+  w_->choose_kept(o);
+  const bool measured = apply_record(row, record_, work);
+  if (!measured) row.message = "no usable sample";
+  row.knob_name = d_.knob_name;
   row.knob = static_cast<std::uint64_t>(o.per_pass);
-  const auto& rec = t.record;
+  const auto& rec = record_;
   const WorkingSet& ws = f_.working_set();
   nlohmann::json& j = row.parameters;
   j["working_set_bytes"] = g.bytes;
@@ -250,8 +183,8 @@ void Engine::fill_row(BenchmarkResult& row, const PhaseDefinition& d, PhaseTimin
   // docs/method.md#clocks: wall-clock samples are the round trip minus this (the median empty
   // submit at start-up).
   if (rec.clock == measure::ClockKind::WallClock) j["empty_submit_ms"] = gpu_.empty_submit_ms();
-  j["target_sample_ms"] = t.target_ms;
-  j["budget_ms"] = t.budget_ms;
+  j["target_sample_ms"] = target_ms_;
+  j["budget_ms"] = budget_ms_;
   j["warmup_ms"] = rep.warmup_ms_spent;
   j["sampled_ms"] = rep.sampled_ms;
   j["samples"] = rep.samples_ms.size();
@@ -263,48 +196,119 @@ void Engine::fill_row(BenchmarkResult& row, const PhaseDefinition& d, PhaseTimin
   j["cv"] = rep.cv;
   j["median_pass_ms"] = rep.median_ms;
   j["phase_restarts"] = rec.restarts;
-  w.describe(row, o);
-}
-
-MemoryRun Engine::run() {
-  if (auto st = validate_options(o_); !st) {
-    run_.fatal = st.error();
-    return run_;
-  }
-  t0_ = Clock::now();
-  if (auto st = setup(); !st) {
-    fatal_ = st.error();
-    f_.release();
-  } else {
-    run_.working_set = f_.working_set();
-    if (o_.on_working_set) o_.on_working_set(f_.working_set());
-  }
-  const std::vector<double> estimates = estimate_phase_seconds(o_, gpu_.has_timestamps());
-  emit(ProgressKind::SuiteStart, 0);
-  for (std::size_t i = 0; i < o_.phases.size(); ++i) {
-    const PhaseDefinition& d = definition(o_.phases[i]);
-    emit(ProgressKind::BenchmarkStart, i, "start", estimates[i]);
-    BenchmarkResult row;
-    if (fatal_) {
-      row = base_row(i, d);
-      row.status = RowStatus::Cancelled;
-      row.message = fmt::format("not run: {}", fatal_->message);
-    } else {
-      row = run_phase(i, d);
-    }
-    emit(ProgressKind::BenchmarkEnd, i);
-    run_.rows.push_back(row);
-    if (o_.on_row) o_.on_row(run_.rows.back());
-  }
-  run_.fatal = fatal_;
-  return run_;
+  w_->describe(row, o);
+  return measured;
 }
 
 }  // namespace
 
-MemoryRun run_memory(gpu::Context& gpu, const MemoryOptions& options) {
-  Engine engine(gpu, options);
-  return engine.run();
+struct MemorySuite::Impl {
+  gpu::Context& gpu;
+  MemoryOptions o;
+  std::optional<Fixture> fixture;
+  std::optional<Error> setup_error;
+  std::optional<Driver> driver;
+  MemoryRun run;
+  bool started = false;
+  bool fixture_ready = false;
+
+  Impl(gpu::Context& g, MemoryOptions options) : gpu(g), o(std::move(options)) {}
+
+  // Checks the options and builds the phases' entries; the fixture is set up on the first next(), so
+  // a front end can write its document (and fail on an unwritable file) before any work.
+  Status start() {
+    if (started) return ok();
+    started = true;
+    if (auto st = validate_options(o); !st) {
+      run.fatal = st.error();
+      return st;
+    }
+    fixture.emplace(gpu, o);
+    const std::vector<double> estimates = estimate_phase_seconds(o, gpu.has_timestamps());
+    std::vector<std::unique_ptr<Entry>> entries;
+    for (std::size_t i = 0; i < o.phases.size(); ++i) {
+      entries.push_back(
+          std::make_unique<PhaseEntry>(gpu, o, *fixture, definition(o.phases[i]), i, estimates[i], setup_error));
+    }
+    DriverOptions dopt;
+    dopt.cancel = o.cancel;
+    dopt.on_progress = o.on_progress;
+    driver.emplace(std::move(entries), std::move(dopt));
+    return ok();
+  }
+
+  // The fixture every phase shares: the working set (halving on caps and out of memory), the fills,
+  // the latency cycle. A fixture that cannot be set up makes every row "not run", with the reason.
+  void set_up() {
+    const auto t0 = Clock::now();
+    auto progress = [&](std::string stage) {
+      if (!o.on_progress) return;
+      ProgressEvent e;
+      e.kind = ProgressKind::Stage;
+      e.now_s = seconds(Clock::now() - t0);
+      e.id = o.phases.empty() ? std::string() : phase_id(o.phases.front());
+      e.stage = std::move(stage);
+      o.on_progress(e);
+    };
+    std::vector<std::string> kernels;
+    bool chain = false;
+    for (Phase p : o.phases) {
+      const auto& d = definition(p);
+      kernels.insert(kernels.end(), d.kernels.begin(), d.kernels.end());
+      chain = chain || d.needs_chain;
+    }
+    if (auto st = fixture->set_up(kernels, chain, progress); !st) {
+      setup_error = st.error();
+      fixture->release();
+    } else {
+      run.working_set = fixture->working_set();
+      if (o.on_working_set) o.on_working_set(fixture->working_set());
+    }
+    (void)driver->start();
+    fixture_ready = true;
+  }
+
+  std::optional<BenchmarkResult> next() {
+    if (!started) {
+      if (auto st = start(); !st) return std::nullopt;
+    }
+    if (!driver) return std::nullopt;
+    if (!fixture_ready) set_up();
+    auto row = driver->next();
+    if (row) {
+      run.rows.push_back(*row);
+      if (o.on_row) o.on_row(run.rows.back());
+    }
+    run.fatal = driver->fatal_error();
+    const bool cancelled = std::any_of(run.rows.begin(), run.rows.end(),
+                                       [](const BenchmarkResult& r) { return r.status == RowStatus::Cancelled; });
+    if (!run.fatal && cancelled) run.fatal = make_error(ErrorKind::Cancelled, "cancelled");
+    return row;
+  }
+};
+
+MemorySuite::MemorySuite(gpu::Context& gpu, MemoryOptions options)
+    : impl_(std::make_unique<Impl>(gpu, std::move(options))) {}
+MemorySuite::~MemorySuite() = default;
+Status MemorySuite::start() { return impl_->start(); }
+std::optional<BenchmarkResult> MemorySuite::next() { return impl_->next(); }
+const MemoryRun& MemorySuite::result() const { return impl_->run; }
+const MemoryOptions& MemorySuite::options() const { return impl_->o; }
+
+std::vector<BenchmarkResult> MemorySuite::planned() const {
+  return impl_->driver ? impl_->driver->identities() : std::vector<BenchmarkResult>{};
+}
+
+std::vector<double> MemorySuite::estimates_s() const {
+  return impl_->driver ? impl_->driver->estimates_s() : std::vector<double>{};
+}
+
+MemoryRun run_memory(gpu::Context& gpu, const MemoryOptions& o) {
+  MemorySuite suite(gpu, o);
+  if (auto st = suite.start(); !st) return suite.result();
+  while (suite.next()) {
+  }
+  return suite.result();
 }
 
 }  // namespace wgb::memory

@@ -184,12 +184,13 @@ Comparison compare_documents(const Document& a, const Document& b) {
     cr.b = has_rate(rb) ? rb.value : 0;
     cr.measured_both = has_rate(ra) && has_rate(rb);
     if (cr.measured_both) {
-      cr.ratio = rb.value / ra.value;
       cr.dispersion_a = row_dispersion(ra).relative;
       cr.dispersion_b = row_dispersion(rb).relative;
-      cr.combined = std::hypot(cr.dispersion_a, cr.dispersion_b);
-      cr.noise = std::max(cr.combined, kNoiseFloor);
-      cr.significant = std::fabs(cr.ratio - 1.0) > cr.noise;
+      const Significance d = compare_estimates({ra.value, cr.dispersion_a}, {rb.value, cr.dispersion_b});
+      cr.ratio = d.ratio;
+      cr.combined = d.dispersion;
+      cr.noise = d.allowance;
+      cr.significant = d.differs();
     }
     if (cr.status_a != cr.status_b) cr.differences.push_back(fmt::format("status {} -> {}", cr.status_a, cr.status_b));
     if (ra.statistic != rb.statistic) {
@@ -496,8 +497,8 @@ void write_comparison(std::ostream& out, const Comparison& c, const Document& a,
     for (const auto& n : notes[i]) put(out, fill(split_words(n), "    ", 6, style.width, " "));
   }
   if (!c.rows.empty()) {
-    put(out, fill(split_words(fmt::format("noise = the larger of sqrt(d_a^2 + d_b^2) of the rows' relative "
-                                          "dispersions and {:.0f} %; a change within it is unchanged",
+    put(out, fill(split_words(fmt::format("noise = what a change must exceed (docs/method.md#differ): the rows' "
+                                          "combined dispersion, at least {:.0f}%; a change within it is unchanged",
                                           100 * kNoiseFloor)),
                   "", 0, style.width, " "));
   }

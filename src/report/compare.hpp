@@ -1,12 +1,10 @@
 // Comparing two result documents (`webgpu-bench compare a.json b.json`): per row (matched by id,
-// plus the sweep point), the ratio b/a of the headline rates, whether the change exceeds the
-// combined dispersion, and everything that differs between the two machines, builds and options.
+// plus the sweep point), the ratio b/a of the headline rates, whether the change exceeds its
+// noise, and everything that differs between the two machines, builds and options.
 //
-// Significance: with d_a, d_b the rows' reported relative dispersions (IQR/median for median rows,
-// CV for best-run rows), the combined dispersion is sqrt(d_a^2 + d_b^2) (independent runs; never
-// less than the larger of the two), and the change is significant when |b/a - 1| exceeds both it and
-// kNoiseFloor (1 %): two runs whose dispersion reads 0.00 % still differ by that much from one
-// process to the next (docs/method.md#reproducibility), so a smaller change is "unchanged".
+// Significance: the one rule of report/noise.hpp (docs/method.md#differ) on the two rows, each a
+// single measurement with its reported relative dispersion (IQR/median for median rows, CV for
+// best-run rows); a change within the allowance (the "noise" column) is "unchanged".
 // The summary: the geometric mean of b/a over the rows measured in both, and how many of them are
 // significantly faster, slower, or unchanged.
 // Regression (for --fail-on-regression P): a row measured in both with b/a < 1 - P/100, or a row
@@ -21,6 +19,7 @@
 
 #include "report/document.hpp"
 #include "report/files.hpp"
+#include "report/noise.hpp"
 
 namespace wgb::report {
 
@@ -31,14 +30,12 @@ struct CompareRow {
   double a = 0, b = 0;          // headline rates (0 when not measured)
   bool measured_both = false;
   double ratio = 0;             // b / a
-  double dispersion_a = 0, dispersion_b = 0, combined = 0;
-  double noise = 0;  // max(combined, kNoiseFloor): the change must exceed it
+  double dispersion_a = 0, dispersion_b = 0, combined = 0;  // combined: the rule's dispersion term
+  double noise = 0;                                         // the rule's allowance: the change must exceed it
   bool significant = false;
   std::vector<std::string> differences;  // what differs for this row: WGSL hash, parameters, statistic
   std::size_t details = 0;               // how many of them are kernel hashes or parameters (shown with -v)
 };
-
-inline constexpr double kNoiseFloor = 0.01;
 
 struct CompareSummary {
   std::size_t in_both = 0, measured_both = 0, faster = 0, slower = 0, unchanged = 0;

@@ -35,8 +35,8 @@ struct ReproCheck {
   double second_value = 0;    // the second run's headline rate
   double second_time_ms = 0;  // its per-repetition time
   double ratio = 0;           // second / first rate (0 when not compared)
-  double difference = 0;      // |first rate / second rate - 1|: relative change of time per unit of work
-  double allowed = 0;         // max(first dispersion, second dispersion, tolerance)
+  double difference = 0;      // |ratio - 1|: the change the rule judges (docs/method.md#differ)
+  double allowed = 0;         // the rule's allowance: the noise the change must exceed
   double dispersion_first = 0, dispersion_second = 0;
   std::string reason;         // one line: why it agrees / disagrees / was not compared
 };

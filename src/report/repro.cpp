@@ -11,8 +11,17 @@
 namespace wgb::report {
 
 const char* const kReproRule =
-    "a row disagrees when |v1/v2 - 1| > max(d1, d2, tolerance), v = headline rate, d = the run's "
-    "reported relative dispersion (IQR/median for median rows, CV for best-run rows)";
+    "a row disagrees when |v2/v1 - 1| > max(floor, sqrt(d1^2 + d2^2)), v = headline rate, d = the "
+    "run's reported relative dispersion (IQR/median for median rows, CV for best-run rows), floor = "
+    "the noise floor or the sampler's tolerance, whichever is larger (docs/method.md#differ)";
+
+namespace {
+
+// The rule's floor, raised to the sampler's tolerance when that is coarser: the engine resolves no
+// difference finer than the tolerance it converged to.
+double repro_floor(double tolerance) { return std::max(kNoiseFloor, tolerance); }
+
+}  // namespace
 
 ReproCheck compare_repro(const BenchmarkResult& first, const BenchmarkResult& second, double tolerance) {
   ReproCheck c;
@@ -33,19 +42,16 @@ ReproCheck compare_repro(const BenchmarkResult& first, const BenchmarkResult& se
   }
   c.dispersion_first = row_dispersion(first).relative;
   c.dispersion_second = row_dispersion(second).relative;
-  c.ratio = second.value / first.value;
-  c.difference = std::fabs(first.value / second.value - 1.0);
-  c.allowed = std::max({c.dispersion_first, c.dispersion_second, tolerance});
-  const bool disagree = !rates_agree(first.value, second.value, c.dispersion_first, c.dispersion_second, tolerance);
-  c.verdict = disagree ? "disagree" : "agree";
-  c.reason = fmt::format("{:.2f}% apart, allowed {:.2f}% (dispersion {:.2f}% / {:.2f}%, tolerance {:.2f}%)",
-                         100 * c.difference, 100 * c.allowed, 100 * c.dispersion_first, 100 * c.dispersion_second,
-                         100 * tolerance);
+  const Significance d =
+      compare_estimates({first.value, c.dispersion_first}, {second.value, c.dispersion_second}, repro_floor(tolerance));
+  c.ratio = d.ratio;
+  c.difference = d.change;
+  c.allowed = d.allowance;
+  c.verdict = d.same() ? "agree" : "disagree";
+  c.reason = fmt::format(
+      "{:.2f}% apart, allowed {:.2f}% (dispersion {:.2f}% / {:.2f}%, combined {:.2f}%, floor {:.2f}%)", 100 * d.change,
+      100 * d.allowance, 100 * c.dispersion_first, 100 * c.dispersion_second, 100 * d.dispersion, 100 * d.floor);
   return c;
-}
-
-bool rates_agree(double v1, double v2, double d1, double d2, double tolerance) {
-  return std::fabs(v1 / v2 - 1.0) <= std::max({d1, d2, tolerance});  // NaN (a zero rate) disagrees
 }
 
 ReproSummary apply_repro(std::vector<ReportRow>& first, const std::vector<ReportRow>& second, double tolerance) {
@@ -115,8 +121,9 @@ PointsCompared compare_points(std::vector<ReportRow>& first, const std::vector<R
         for (auto& p : s["points"]) {
           for (const auto& p2 : s2["points"]) {
             if (!p.contains(x) || !p2.contains(x) || p[x] != p2[x]) continue;
-            const bool agree = rates_agree(num(p, "value"), num(p2, "value"), num(p, "iqr_relative"),
-                                           num(p2, "iqr_relative"), tolerance);
+            const bool agree = compare_estimates({num(p, "value"), num(p, "iqr_relative")},
+                                                 {num(p2, "value"), num(p2, "iqr_relative")}, repro_floor(tolerance))
+                                   .same();
             p["repro_second_ms"] = num(p2, "time_ms");
             p["repro_agree"] = agree;
             ++compared;
@@ -136,6 +143,7 @@ nlohmann::json repro_summary_json(const ReproSummary& s) {
   nlohmann::json j{{"verdict", s.verdict},
                    {"rule", kReproRule},
                    {"tolerance", s.tolerance},
+                   {"floor", repro_floor(s.tolerance)},
                    {"disagreeing", s.disagreeing}};
   if (!s.reason.empty()) j["reason"] = s.reason;
   return j;

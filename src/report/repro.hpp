@@ -1,16 +1,14 @@
 // The reproducibility check (docs/method.md#reproducibility): the whole procedure is run again in a
-// second process, and every row where the two runs disagree by more than the reported dispersion
-// is flagged. The command line starts that process (cli/session.hpp) with second_run_arguments;
-// every suite's rows, and the host suite's curve points, are compared by the one rule below.
+// second process, and every row where the two runs disagree beyond their noise is flagged. The
+// command line starts that process (cli/session.hpp) with second_run_arguments; every suite's rows,
+// and the host suite's curve points, are compared by the same rule.
 //
-// The rule, per row matched by key (id, plus the sweep point) and occurrence:
-//   d1, d2   = each run's reported relative dispersion (IQR / median for median rows, CV for
-//              best-run rows: the table's dispersion column)
-//   diff     = | v1 / v2 - 1 |, the relative change of time per unit of work (v = headline rate;
-//              comparing rates, not raw times, is immune to a different calibrated loop count)
-//   allowed  = max(d1, d2, tolerance), tolerance = the sampler's improvement tolerance (1% by
-//              default): the engine itself does not resolve differences below it
-//   disagree <=> diff > allowed
+// Rows are matched by key (id, plus the sweep point) and occurrence, and judged by the one rule of
+// report/noise.hpp (docs/method.md#differ): a = the first run's headline rate with its reported
+// relative dispersion (IQR / median for median rows, CV for best-run rows: the table's dispersion
+// column), b = the second run's; they agree unless b differs from a. Rates, not raw times, so a
+// different calibrated loop count does not matter. The floor is kNoiseFloor, or the sampler's
+// improvement tolerance when that is larger (the engine resolves nothing finer).
 // A row measured in one run and not the other (error, skipped, cancelled) disagrees; a row measured
 // in neither is "not-compared". A measured row that disagrees becomes "suspect", the reason in its
 // message. The document verdict is "pass" when no row disagrees, "fail" otherwise, and
@@ -23,13 +21,12 @@
 #include <vector>
 
 #include "report/model.hpp"
+#include "report/noise.hpp"
 #include "webgpu_bench/expected.hpp"
 
 namespace wgb::report {
 
 ReproCheck compare_repro(const BenchmarkResult& first, const BenchmarkResult& second, double tolerance);
-// The rule on two rates and their relative dispersions: |v1/v2 - 1| <= max(d1, d2, tolerance).
-bool rates_agree(double v1, double v2, double d1, double d2, double tolerance);
 
 struct ReproSummary {
   std::string verdict;  // "pass", "fail", "incomplete"
@@ -46,7 +43,7 @@ ReproSummary repro_incomplete(std::vector<ReportRow>& first, const std::string& 
 
 // Curves (row.parameters.series, the host suite's points over threads or sizes): each point of the
 // first run matched by series name and x value in the same row of the second is marked with
-// "repro_second_ms" and "repro_agree" by the same rule (its value and iqr_relative).
+// "repro_second_ms" and "repro_agree" by the same rule (its value and iqr_relative as the estimate).
 struct PointsCompared {
   int compared = 0;
   int disagreeing = 0;

@@ -14,6 +14,7 @@
 #include "report/charts.hpp"
 #include "report/files.hpp"
 #include "report/implementation.hpp"
+#include "report/noise.hpp"
 #include "report/roofline.hpp"
 #include "report/svg.hpp"
 #include "report/table.hpp"
@@ -220,6 +221,7 @@ std::string stack_svg(const Scale& sc, const ClassDistribution* d, double value,
 struct DocRow {
   std::string id, status, unit, message;
   double value = 0;
+  double dispersion = 0;  // relative (the row's dispersion column): what the compare page's rule needs
   bool unranked = false;
   std::string unranked_reason;  // parameters.unranked_reason, when the suite gave one
 };
@@ -234,6 +236,7 @@ std::vector<DocRow> doc_rows(const report::Document& doc) {
     d.unit = r.metric.unit.empty() ? std::string() : r.metric.unit + "/s";
     d.message = r.message;
     d.value = r.value;
+    d.dispersion = report::row_dispersion(r).relative;
     if (r.parameters.is_object()) {
       if (auto u = r.parameters.find("unranked"); u != r.parameters.end() && u->is_boolean()) d.unranked = u->get<bool>();
       if (auto u = r.parameters.find("unranked_reason"); u != r.parameters.end() && u->is_string())
@@ -307,6 +310,7 @@ std::string run_charts(const StoredRun& run, const report::Document& doc) {
   c += report::charts::host_curves(doc, ids);
   c += report::charts::family_bars(doc.rows, ids);
   c += report::charts::sustain_timeline(doc.rows, ids);
+  c += report::charts::accuracy(doc.rows, ids);
   return c.empty() ? c : "<section class=\"charts\">" + c + "</section>";
 }
 
@@ -652,14 +656,20 @@ std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
     std::map<std::string, int> seen;
     for (const auto& r : rb) in_b[{r.id, seen[r.id]++}] = &r;
   }
-  b += "<h2>Rows</h2><div class=\"scroll\"><table><tr><th>benchmark</th><th>A</th><th>B</th><th>B / A</th><th></th>"
-       "</tr>";
+  b += "<h2>Rows</h2><div class=\"scroll\"><table><tr><th>benchmark</th><th>A</th><th>B</th><th>B / A</th>"
+       "<th>verdict</th><th></th></tr>";
   std::map<std::string, int> seen;
   auto line = [&b](const std::string& id, const DocRow* x, const DocRow* y) {
     const std::string unit = x ? x->unit : y->unit;
     const double va = x ? x->value : 0, vb = y ? y->value : 0;
     const Scale sc = zero_based(std::max(va, vb), 236);
     std::string ratio = va > 0 && vb > 0 ? fmt::format("{:.3f}", vb / va) : "-";
+    // The one rule of `compare` and --repro (docs/method.md#differ), on each row's dispersion.
+    std::string verdict = "-";
+    if (x != nullptr && y != nullptr && va > 0 && vb > 0) {
+      const auto d = report::compare_estimates({va, x->dispersion}, {vb, y->dispersion});
+      verdict = fmt::format("{}<div class=\"why\">noise {:.1f}%</div>", report::verdict_word(d), 100 * d.allowance);
+    }
     auto cell = [](const DocRow* r) {
       if (r == nullptr) return std::string("-");
       if (!(r->value > 0)) return esc(r->status);
@@ -668,8 +678,9 @@ std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
     };
     b += fmt::format(
         "<tr><td class=\"id\"><a href=\"{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
-        "<td class=\"n\">{}</td><td>{}</td></tr>",
-        esc(leaderboard_href(id)), esc(id), cell(x), cell(y), esc(ratio), stack_svg(sc, nullptr, va, unit, "B", vb));
+        "<td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
+        esc(leaderboard_href(id)), esc(id), cell(x), cell(y), esc(ratio), verdict,
+        stack_svg(sc, nullptr, va, unit, "B", vb));
   };
   for (const auto& r : ra) {
     const auto key = std::pair{r.id, seen[r.id]++};
@@ -678,7 +689,11 @@ std::string compare_page(const StoredRun& a, const StoredRun& b_run) {
     if (it != in_b.end()) in_b.erase(it);
   }
   for (const auto& [key, r] : in_b) line(key.first, nullptr, r);
-  b += "</table></div><p class=\"muted\">Orange dot: A; purple ring: B.</p>";
+  b += fmt::format(
+      "</table></div><p class=\"muted\">Verdict: B against A, unchanged unless the change exceeds the "
+      "noise: the rows' combined dispersion, at least {:.0f}% (as <code>webgpu-bench compare</code> "
+      "decides). Orange dot: A; purple ring: B.</p>",
+      100 * report::kNoiseFloor);
   return page(fmt::format("Run #{} vs #{}", a.summary.id, b_run.summary.id), b);
 }
 

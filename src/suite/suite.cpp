@@ -1,14 +1,15 @@
-// The scheduler that joins catalog, measure and gpu (docs/method.md#sampling): prepares
-// every benchmark up front, then measures one at a time in catalog order: measure_one() runs it
-// through the one timed loop (runner.hpp) with a Dawn pass host, turns the record into the row
-// (row.hpp), then validates and checks plausibility.
+// The catalog on a GPU (docs/method.md#sampling): each BenchmarkDefinition becomes an Entry of the
+// one driver (driver.hpp) bound to the suite's gpu::Context: prepared up front, timed by the
+// best-run sampler through a WorkloadHost, its record turned into the row (row.hpp), validated and
+// checked for plausibility. run_suite and SuiteRun are the public face of that.
 #include "webgpu_bench/suite.hpp"
 
 #include <fmt/format.h>
 
-#include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <exception>
+#include <optional>
 
 #include "gpu/hash.hpp"
 #include "measure/clocked_sampler.hpp"
@@ -18,18 +19,19 @@
 #include "measure/timing.hpp"
 #include "suite/plausibility.hpp"
 #include "suite/row.hpp"
+#include "suite/driver.hpp"
 #include "suite/runner.hpp"
 
 namespace wgb {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-measure::SamplerConfig sampler_config(const SamplingOptions& s) {
+// `floor_ms`: the device's measured empty-submit cost; batches are sized to at least ten times it
+// (measure::floor_sized_ms, docs/method.md#clocks).
+measure::SamplerConfig sampler_config(const SamplingOptions& s, double floor_ms) {
   measure::SamplerConfig c;
   c.target_dispatch_ms = s.target_dispatch_ms;
-  c.measurement_ms = s.measurement_ms;
+  c.measurement_ms = measure::floor_sized_ms(s.measurement_ms, floor_ms);
   c.idle_gap_ms = s.idle_gap_ms;
   c.min_rounds = s.min_rounds;
   c.stable_rounds = s.stable_rounds;
@@ -71,13 +73,96 @@ Expected<std::unique_ptr<Workload>> call_prepare(const BenchmarkDefinition& def,
 #endif
 }
 
-RowStatus status_for(ErrorKind k) {
-  switch (k) {
-    case ErrorKind::Skipped: return RowStatus::Skipped;
-    case ErrorKind::Cancelled: return RowStatus::Cancelled;
-    default: return RowStatus::Error;
+// A catalog benchmark bound to its GPU: prepared up front, timed by the best-run sampler
+// (docs/method.md#sampling) through a WorkloadHost, validated, and judged against the adapter's
+// ceilings and the throttle rule.
+class CatalogEntry final : public Entry {
+ public:
+  CatalogEntry(const BenchmarkDefinition& def, gpu::Context& ctx, const SuiteOptions& options,
+               measure::CooldownBudget& budget)
+      : def_(def), ctx_(ctx), o_(options), budget_(budget) {}
+
+  BenchmarkResult identity(std::size_t) const override { return definition_row(def_, 0); }
+
+  Status prepare() override {
+    if (!def_.prepare) return make_error(ErrorKind::Failed, "the definition has no prepare step");
+    PrepareContext pc{ctx_, o_};
+    auto w = call_prepare(def_, pc);
+    if (w && *w) {
+      w_ = std::move(*w);
+    } else if (w) {
+      return make_error(ErrorKind::Failed, "prepare returned no workload");
+    } else {
+      return std::move(w).error();
+    }
+    // An error outside any scope during preparation belongs to this benchmark (a loss, to the run).
+    if (auto st = ctx_.check_errors(); !st) {
+      w_.reset();
+      return st;
+    }
+    return ok();
   }
-}
+
+  // Only a lost device ends the run: any other error is this benchmark's.
+  bool ends_run(Step, const Error& e) const override { return e.kind == ErrorKind::DeviceLost; }
+
+  double estimate_s() const override {
+    if (!w_) return 0;
+    measure::CooldownBudget scratch{0};
+    measure::Sampler s(sampler_config(o_.sampling, floor_ms()), knob_range(w_->knob()), scratch);
+    return s.estimate_remaining_ms() / 1000.0;
+  }
+
+  Expected<TimedPoint> timing(std::size_t, std::size_t) override {
+    // Every kept sample comes from the clock the row names: a demotion to the wall clock restarts
+    // the sampling there (clocked_sampler.hpp).
+    config_ = sampler_config(o_.sampling, floor_ms());
+    sampler_.emplace(config_, knob_range(w_->knob()), budget_, workload_arbiter(*w_, ctx_));
+    host_.emplace(ctx_, *w_);
+    const int max_rounds = o_.sampling.max_rounds;
+    return TimedPoint{&*sampler_, &*host_, [max_rounds](const measure::Action& a, int recorded) {
+                        return a.recorded ? fmt::format("sample {}/{}", recorded + 1, max_rounds)
+                                          : std::string(measure::to_string(a.stage));
+                      }};
+  }
+  void record(std::size_t, std::size_t, measure::Record r) override {
+    record_ = std::move(r);
+    if (config_.measurement_ms > o_.sampling.measurement_ms) {
+      record_.notes.push_back(fmt::format("batches sized to {:.0f} ms, ten times the {:.1f} ms round trip of an empty "
+                                          "submit on this device (docs/method.md#clocks)",
+                                          config_.measurement_ms, ctx_.empty_submit_ms()));
+    }
+  }
+
+  bool fill(std::size_t, BenchmarkResult& row) override {
+    row.knob_name = w_->knob().name;
+    w_->set_knob(record_.knob);
+    const bool measured = apply_record(row, record_, w_->work());
+    row.parameters = w_->parameters();
+    row.parameters["repetitions_per_batch"] = record_.repetitions;
+    return measured;
+  }
+  Expected<std::string> validate(std::size_t) override { return w_->validate(ctx_); }
+  void judge(std::size_t, BenchmarkResult& row) override {
+    apply_plausibility(row, ctx_, o_.measured_ceilings);
+    apply_throttle_verdict(row, record_, o_.sampling.throttle_ratio, ctx_.adapter().adapter_type == "cpu");
+  }
+
+ private:
+  // The round-trip floor the batches are sized against: the empty-submit cost, except for an API
+  // operation timed whole, whose round trip is part of what it measures.
+  double floor_ms() const { return w_->clock() == BatchClock::WholeOperation ? 0.0 : ctx_.empty_submit_ms(); }
+
+  const BenchmarkDefinition def_;
+  gpu::Context& ctx_;
+  const SuiteOptions& o_;
+  measure::CooldownBudget& budget_;
+  std::unique_ptr<Workload> w_;
+  std::optional<measure::ClockedSampler> sampler_;
+  std::optional<WorkloadHost> host_;
+  measure::Record record_;
+  measure::SamplerConfig config_;
+};
 
 }  // namespace
 
@@ -86,29 +171,10 @@ struct SuiteRun::Impl {
   std::unique_ptr<gpu::Context> owned;
   gpu::Context* ctx = nullptr;
   std::vector<BenchmarkDefinition> defs;
-  std::vector<std::unique_ptr<Workload>> workloads;
-  std::vector<std::optional<Error>> prepare_errors;
-  std::size_t next_index = 0;
+  measure::CooldownBudget budget;  // suite-wide (docs/method.md#throttling)
+  std::optional<Driver> driver;
   bool started = false;
   std::optional<Error> fatal;
-  measure::CooldownBudget budget;
-  Clock::time_point t0 = Clock::now();
-
-  double now_s() const { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-  void emit(measure::ProgressEvent::Kind kind, std::size_t index, std::string stage = {}, double expected = 0) {
-    if (!options.on_progress) return;
-    measure::ProgressEvent e;
-    e.kind = kind;
-    e.now_s = now_s();
-    e.index = index;
-    if (index < defs.size()) e.id = defs[index].id;
-    e.expected_s = expected;
-    e.stage = std::move(stage);
-    options.on_progress(e);
-  }
-
-  bool cancelled() const { return options.cancel.cancelled(); }
 
   Status start() {
     if (started) return fatal ? Status(*fatal) : ok();
@@ -130,127 +196,21 @@ struct SuiteRun::Impl {
       owned = std::move(*created);
       ctx = owned.get();
     }
-    // Prepare everything up front: unsupported benchmarks resolve as skipped before any timing.
-    workloads.resize(defs.size());
-    prepare_errors.resize(defs.size());
-    for (std::size_t i = 0; i < defs.size(); ++i) {
-      if (cancelled()) break;
-      emit(measure::ProgressEvent::Kind::Stage, i, "prepare");
-      PrepareContext pc{*ctx, options};
-      if (!defs[i].prepare) {
-        prepare_errors[i] = make_error(ErrorKind::Failed, "the definition has no prepare step");
-        continue;
-      }
-      auto w = call_prepare(defs[i], pc);
-      if (w && *w) {
-        workloads[i] = std::move(*w);
-      } else if (w) {
-        prepare_errors[i] = make_error(ErrorKind::Failed, "prepare returned no workload");
-      } else {
-        prepare_errors[i] = w.error();
-      }
-      if (auto st = ctx->check_errors(); !st) {
-        if (st.error().kind == ErrorKind::DeviceLost) {
-          fatal = st.error();
-          return std::move(st).error();
-        }
-        // An error outside any scope during preparation belongs to this benchmark.
-        prepare_errors[i] = st.error();
-        workloads[i].reset();
-      }
-    }
-    t0 = Clock::now();
-    emit(measure::ProgressEvent::Kind::SuiteStart, 0);
-    // Tell the estimator at once which benchmarks will cost nothing (resolved while preparing).
-    for (std::size_t i = 0; i < defs.size(); ++i) {
-      if (!workloads[i]) emit(measure::ProgressEvent::Kind::Resolved, i, "resolved", 0);
+    std::vector<std::unique_ptr<Entry>> entries;
+    for (const auto& d : defs) entries.push_back(std::make_unique<CatalogEntry>(d, *ctx, options, budget));
+    DriverOptions o;
+    o.cancel = options.cancel;
+    o.on_progress = options.on_progress;
+    o.reverse = options.reverse;
+    driver.emplace(std::move(entries), std::move(o));
+    if (options.reverse) std::reverse(defs.begin(), defs.end());  // benchmarks() in run order
+    if (auto st = driver->start(); !st) {
+      fatal = st.error();
+      return st;
     }
     return ok();
   }
-
-  // 0 for a benchmark resolved at prepare time: known to cost nothing (not unknown).
-  double estimate_s(std::size_t i) const {
-    if (i >= defs.size() || !workloads[i]) return 0;
-    measure::CooldownBudget scratch{0};
-    measure::Sampler s(sampler_config(options.sampling), knob_range(workloads[i]->knob()), scratch);
-    return s.estimate_remaining_ms() / 1000.0;
-  }
-
-  BenchmarkResult measure_one(std::size_t i);
 };
-
-BenchmarkResult SuiteRun::Impl::measure_one(std::size_t i) {
-  const auto& def = defs[i];
-  BenchmarkResult row = definition_row(def, i);
-  const auto started_at = Clock::now();
-  auto finish_row = [&](BenchmarkResult& r) {
-    r.duration_s = std::chrono::duration<double>(Clock::now() - started_at).count();
-    emit(measure::ProgressEvent::Kind::BenchmarkEnd, i);
-    return r;
-  };
-  emit(measure::ProgressEvent::Kind::BenchmarkStart, i, "start", estimate_s(i));
-  if (fatal || cancelled()) {
-    row.status = RowStatus::Cancelled;
-    row.message = fatal ? fmt::format("not run: {}", fatal->message) : "not run: cancelled";
-    return finish_row(row);
-  }
-  if (prepare_errors[i]) {
-    row.status = status_for(prepare_errors[i]->kind);
-    row.message = prepare_errors[i]->message;
-    return finish_row(row);
-  }
-  Workload& w = *workloads[i];
-  const KnobSpec knob = w.knob();
-  row.knob_name = knob.name;
-  // Every kept sample comes from the clock the row names: a demotion to the wall clock restarts
-  // the sampling there (clocked_sampler.hpp).
-  measure::ClockedSampler sampler(sampler_config(options.sampling), knob_range(knob), budget, workload_arbiter(w, *ctx));
-  WorkloadHost host(*ctx, w);
-  TimedLoop loop;
-  loop.cancel = options.cancel;
-  loop.on_run = [&](const measure::Action& a, int recorded) {
-    emit(measure::ProgressEvent::Kind::Stage, i,
-         a.recorded ? fmt::format("sample {}/{}", recorded + 1, options.sampling.max_rounds)
-                    : std::string(measure::to_string(a.stage)));
-  };
-  loop.on_cooldown_start = [&](double ms) {
-    emit(measure::ProgressEvent::Kind::CooldownStart, i, "cooldown", ms / 1000.0);
-  };
-  loop.on_cooldown_end = [&] { emit(measure::ProgressEvent::Kind::CooldownEnd, i, "cooldown"); };
-  auto record = run_timed(sampler, host, loop);
-  if (!record) {
-    if (record.error().kind == ErrorKind::Cancelled) {
-      row.status = RowStatus::Cancelled;
-      row.message = "cancelled while measuring";
-    } else {
-      if (record.error().kind == ErrorKind::DeviceLost) fatal = record.error();
-      row.status = RowStatus::Error;
-      row.message = record.error().message;
-    }
-    return finish_row(row);
-  }
-  w.set_knob(record->knob);
-  const bool measured = apply_record(row, *record, w.work());
-  row.parameters = w.parameters();
-  row.parameters["repetitions_per_batch"] = record->repetitions;
-  if (!measured) return finish_row(row);
-
-  // Validation after timing (BabelStream): a wrong result makes the row an error, never a number.
-  auto checked = w.validate(*ctx);
-  if (!checked) {
-    if (checked.error().kind == ErrorKind::DeviceLost) fatal = checked.error();
-    row.status = RowStatus::Error;
-    row.message = fmt::format("validation failed: {}", checked.error().message);
-    return finish_row(row);
-  }
-  row.validation = *checked;
-  apply_plausibility(row, *ctx, options.measured_ceilings);
-  if (record->flagged_throttled) {
-    row.status = RowStatus::Throttled;
-    row.message = throttle_message(row, options.sampling.throttle_ratio, ctx->adapter().adapter_type == "cpu");
-  }
-  return finish_row(row);
-}
 
 SuiteRun::SuiteRun(SuiteOptions options) : impl_(std::make_unique<Impl>()) { impl_->options = std::move(options); }
 SuiteRun::~SuiteRun() = default;
@@ -262,14 +222,14 @@ Status SuiteRun::start() { return impl_->start(); }
 std::optional<BenchmarkResult> SuiteRun::next() {
   if (!impl_->started) {
     if (auto st = impl_->start(); !st) return std::nullopt;
-  } else if (impl_->ctx == nullptr) {
-    return std::nullopt;
   }
-  if (impl_->next_index >= impl_->defs.size()) return std::nullopt;
-  return impl_->measure_one(impl_->next_index++);
+  if (!impl_->driver) return std::nullopt;
+  return impl_->driver->next();
 }
 
-const std::optional<Error>& SuiteRun::fatal_error() const { return impl_->fatal; }
+const std::optional<Error>& SuiteRun::fatal_error() const {
+  return impl_->driver && impl_->driver->fatal_error() ? impl_->driver->fatal_error() : impl_->fatal;
+}
 gpu::Context* SuiteRun::context() { return impl_->ctx; }
 std::size_t SuiteRun::benchmark_count() const {
   return impl_->started ? impl_->defs.size()
@@ -278,9 +238,7 @@ std::size_t SuiteRun::benchmark_count() const {
 const std::vector<BenchmarkDefinition>& SuiteRun::benchmarks() const { return impl_->defs; }
 
 std::vector<double> SuiteRun::initial_estimates_s() const {
-  std::vector<double> out;
-  for (std::size_t i = 0; i < impl_->defs.size(); ++i) out.push_back(impl_->estimate_s(i));
-  return out;
+  return impl_->driver ? impl_->driver->estimates_s() : std::vector<double>{};
 }
 
 SuiteRun run_suite(SuiteOptions options) { return SuiteRun(std::move(options)); }

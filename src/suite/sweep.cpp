@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cmath>
 #include <optional>
@@ -142,63 +143,134 @@ void limit_sweep(SweepSpec& spec, std::uint64_t limit, const std::string& limit_
   }
 }
 
+namespace {
+double steady_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+SweepRun::SweepRun(BenchmarkDefinition def, SuiteOptions base, SweepSpec& spec)
+    : def_(std::move(def)), base_(std::move(base)), spec_(spec), t0_s_(steady_s()) {}
+
+std::vector<double> SweepRun::estimates_s() const {
+  double one = -1;
+  for (auto v : spec_.values) {
+    if (spec_.skipped.count(v) != 0) continue;
+    SuiteOptions probe = base_;
+    probe.benchmarks = {def_};
+    probe.on_progress = nullptr;
+    apply_sweep_value(probe, spec_.parameter, v);
+    SuiteRun guess = run_suite(std::move(probe));
+    if (guess.start()) {
+      const auto e = guess.initial_estimates_s();
+      if (!e.empty()) one = e.front();
+    }
+    break;
+  }
+  std::vector<double> out;
+  for (auto v : spec_.values) out.push_back(spec_.skipped.count(v) != 0 ? 0.0 : one);
+  return out;
+}
+
+std::optional<BenchmarkResult> SweepRun::next() {
+  if (done_ || i_ >= spec_.values.size()) return std::nullopt;
+  const std::size_t i = i_++;
+  const std::uint64_t value = spec_.values[i];
+  auto tag = [&](BenchmarkResult& row) {
+    row.index = i;
+    row.parameters["sweep"] = {{"parameter", spec_.parameter}, {"value", value},
+                               {"option", sweep_option_name(spec_.parameter)}};
+  };
+  auto event = [&](ProgressEvent e) {
+    if (!base_.on_progress) return;
+    e.index = i;
+    e.now_s = steady_s() - t0_s_;
+    e.id = sweep_value_text(spec_.parameter, value);
+    base_.on_progress(e);
+  };
+  if (base_.cancel.cancelled()) {
+    spec_.notes.push_back(fmt::format("cancelled before {} {}", sweep_parameter_text(spec_.parameter),
+                                      sweep_value_text(spec_.parameter, value)));
+    fatal_ = make_error(ErrorKind::Cancelled, "cancelled");
+    done_ = true;
+    return std::nullopt;
+  }
+  if (const auto skip = spec_.skipped.find(value); skip != spec_.skipped.end()) {
+    ProgressEvent e;  // known to cost nothing
+    e.kind = ProgressEvent::Kind::Resolved;
+    e.stage = "resolved";
+    event(e);
+    BenchmarkResult row = skipped_row(def_, skip->second);
+    tag(row);
+    return row;
+  }
+  SuiteOptions o = base_;
+  o.benchmarks = {def_};
+  apply_sweep_value(o, spec_.parameter, value);
+  o.on_progress = [&, i](const ProgressEvent& e) {
+    if (e.kind == ProgressEvent::Kind::SuiteStart && i > 0) return;
+    event(e);
+  };
+  std::optional<BenchmarkResult> got;
+  auto st = run_suite(o, [&](const BenchmarkResult& r) { got = r; });
+  if (!got) {
+    fatal_ = st ? make_error(ErrorKind::Failed, "the suite returned no row") : st.error();
+    done_ = true;
+    return std::nullopt;
+  }
+  BenchmarkResult& row = *got;
+  tag(row);
+  if (!st) {
+    fatal_ = st.error();
+    done_ = true;
+    return row;
+  }
+  if (!measured(row)) return row;
+  if (previous_) {
+    // Does the benchmark respond to the option? Its own parameters or its work model must change.
+    // What was measured is not an input: the calibrated knob and the launch rule's timings
+    // (docs/method.md#streaming) differ from run to run.
+    auto strip = [](nlohmann::json p, const std::string& knob) {
+      for (const char* measured : {"sweep", "repetitions_per_batch", "launch_ms", "dispatch_ms", "launch_share"}) {
+        p.erase(measured);
+      }
+      if (!knob.empty()) p.erase(knob);
+      return p;
+    };
+    const bool same_params =
+        strip(previous_->parameters, previous_->knob_name) == strip(row.parameters, row.knob_name);
+    // Work scales with the calibrated knob (loop count, passes); compare it per knob step.
+    auto per_knob = [](const BenchmarkResult& r, double v) { return v / static_cast<double>(std::max<std::uint64_t>(r.knob, 1)); };
+    auto same = [&](double a, double b) { return per_knob(*previous_, a) == per_knob(row, b); };
+    const bool same_work = same(previous_->work.bytes_read, row.work.bytes_read) &&
+                           same(previous_->work.bytes_written, row.work.bytes_written) &&
+                           same(previous_->work.operations, row.work.operations);
+    if (same_params && same_work) {
+      spec_.notes.push_back(fmt::format(
+          "{} does not vary with the {}: its parameters and work model are the same at {} and {}; sweep stopped",
+          def_.id, sweep_parameter_text(spec_.parameter), sweep_value_text(spec_.parameter, previous_value_),
+          sweep_value_text(spec_.parameter, value)));
+      spec_.values.resize(i + 1);
+      done_ = true;
+      return row;
+    }
+  }
+  previous_ = row;
+  previous_value_ = value;
+  return row;
+}
+
 Status run_sweep(const BenchmarkDefinition& def, const SuiteOptions& base, SweepSpec& spec,
                  const std::function<void(BenchmarkResult&)>& on_row,
                  const std::function<void(std::size_t, std::size_t)>& on_point) {
-  std::optional<BenchmarkResult> previous;  // the last measured point
-  auto tag = [&](BenchmarkResult& row, std::size_t i) {
-    row.index = i;
-    row.parameters["sweep"] = {{"parameter", spec.parameter}, {"value", spec.values[i]},
-                               {"option", sweep_option_name(spec.parameter)}};
-  };
-  for (std::size_t i = 0; i < spec.values.size(); ++i) {
-    if (on_point) on_point(i, spec.values.size());
-    if (base.cancel.cancelled()) {
-      spec.notes.push_back(fmt::format("cancelled before {} {}", sweep_parameter_text(spec.parameter),
-                                       sweep_value_text(spec.parameter, spec.values[i])));
-      return make_error(ErrorKind::Cancelled, "cancelled");
-    }
-    if (const auto skip = spec.skipped.find(spec.values[i]); skip != spec.skipped.end()) {
-      BenchmarkResult row = skipped_row(def, skip->second);
-      tag(row, i);
-      on_row(row);
-      continue;
-    }
-    SuiteOptions o = base;
-    o.benchmarks = {def};
-    apply_sweep_value(o, spec.parameter, spec.values[i]);
-    std::optional<BenchmarkResult> got;
-    auto st = run_suite(o, [&](const BenchmarkResult& r) { got = r; });
-    if (!got) return st ? Status(make_error(ErrorKind::Failed, "the suite returned no row")) : st;
-    BenchmarkResult& row = *got;
-    tag(row, i);
-    on_row(row);
-    if (!st) return st;
-    if (!measured(row)) continue;
-    if (previous) {
-      // Does the benchmark respond to the option? Its own parameters or its work model must change.
-      auto strip = [](nlohmann::json p) {
-        p.erase("sweep");
-        p.erase("repetitions_per_batch");
-        return p;
-      };
-      const bool same_params = strip(previous->parameters) == strip(row.parameters);
-      // Operations scale with the calibrated loop count; compare them per knob step.
-      auto per_knob = [](const BenchmarkResult& r) { return r.work.operations / static_cast<double>(std::max<std::uint64_t>(r.knob, 1)); };
-      const bool same_work = previous->work.bytes_read == row.work.bytes_read &&
-                             previous->work.bytes_written == row.work.bytes_written && per_knob(*previous) == per_knob(row);
-      if (same_params && same_work) {
-        spec.notes.push_back(fmt::format(
-            "{} does not vary with the {}: its parameters and work model are the same at {} and {}; sweep stopped",
-            def.id, sweep_parameter_text(spec.parameter),
-            sweep_value_text(spec.parameter, previous->parameters["sweep"]["value"].get<std::uint64_t>()),
-            sweep_value_text(spec.parameter, spec.values[i])));
-        spec.values.resize(i + 1);
-        return ok();
-      }
-    }
-    previous = row;
+  SweepRun run(def, base, spec);
+  for (std::size_t i = 0;; ++i) {
+    if (on_point && i < spec.values.size()) on_point(i, spec.values.size());
+    auto row = run.next();
+    if (!row) break;
+    on_row(*row);
   }
+  if (run.fatal()) return *run.fatal();
   return ok();
 }
 

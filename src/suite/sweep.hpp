@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -55,10 +56,34 @@ std::string sweep_parameter_text(const std::string& parameter);
 std::string sweep_option_name(const std::string& parameter);
 void apply_sweep_value(SuiteOptions& options, const std::string& parameter, std::uint64_t value);
 
-// Runs the sweep: one run_suite per point with `base` (its context must be set), calling on_row for
-// each row, skipped points included (with parameters.sweep = {parameter, value, option} added).
-// `on_point(i, n)` is called before each point (progress). Stops early when the benchmark does not
-// respond to the parameter (a note says so) or on cancel; returns the fatal error of a point, if any.
+// The sweep, pull style: each next() runs one point (run_suite with `base`, whose context must be set,
+// and the point's value) and returns its row, skipped points included, with parameters.sweep =
+// {parameter, value, option} added. It ends early when the benchmark does not respond to the
+// parameter (a note in the spec says so), on cancel, or at a point's fatal error. Progress events of
+// each point's run are renumbered to the point and put on one clock; a skipped point is announced as
+// resolved (it costs nothing).
+class SweepRun {
+ public:
+  SweepRun(BenchmarkDefinition def, SuiteOptions base, SweepSpec& spec);
+  std::optional<BenchmarkResult> next();
+  const std::optional<Error>& fatal() const { return fatal_; }
+  // The budget-based estimate of one measured point, and 0 for the skipped ones, for SuiteProgress.
+  std::vector<double> estimates_s() const;
+
+ private:
+  BenchmarkDefinition def_;
+  SuiteOptions base_;
+  SweepSpec& spec_;
+  std::size_t i_ = 0;
+  bool done_ = false;
+  std::optional<BenchmarkResult> previous_;  // the last measured point
+  std::uint64_t previous_value_ = 0;
+  std::optional<Error> fatal_;
+  double t0_s_ = 0;
+};
+
+// Runs the sweep to its end (SweepRun), calling on_row for each row and `on_point(i, n)` before each
+// point; returns the fatal error of a point, if any (a cancel is one).
 Status run_sweep(const BenchmarkDefinition& def, const SuiteOptions& base, SweepSpec& spec,
                  const std::function<void(BenchmarkResult&)>& on_row,
                  const std::function<void(std::size_t, std::size_t)>& on_point = {});

@@ -10,15 +10,15 @@
 #include <optional>
 #include <sstream>
 
-#include "cli/filter.hpp"
+#include "catalog/select.hpp"
+#include "frontend/default_job.hpp"
+#include "frontend/memory_job.hpp"
 #include "gpu/build_info.hpp"
-#include "memory/document.hpp"
 #include "memory/memory.hpp"
 #include "report/implementation.hpp"
 #include "report/document.hpp"
 #include "report/progress_line.hpp"
 #include "report/table.hpp"
-#include "report/verdict.hpp"
 #include "web/browser.hpp"
 #include "web/channel.hpp"
 #include "webgpu_bench/suite.hpp"
@@ -28,24 +28,10 @@ namespace wgb::web {
 namespace {
 
 constexpr std::size_t kTableWidth = 120;  // the table as `run` prints it at 120 columns
-constexpr int kExitOk = 0, kExitFailed = 1, kExitNoAdapter = 3, kExitDevice = 4, kExitCancelled = 130;
-constexpr int kExitUsage = 2;
-
 using Clock = std::chrono::steady_clock;
 
-int exit_code(ErrorKind k) {
-  switch (k) {
-    case ErrorKind::NoAdapter: return kExitNoAdapter;
-    case ErrorKind::DeviceLost:
-    case ErrorKind::GpuError: return kExitDevice;
-    case ErrorKind::Cancelled: return kExitCancelled;
-    case ErrorKind::Usage: return kExitUsage;
-    default: return kExitFailed;
-  }
-}
-
 int fail(ErrorKind kind, const std::string& message) {
-  const int code = exit_code(kind);
+  const int code = frontend::exit_code_for(kind);
   emit({{"type", "error"}, {"message", message}, {"exit", code}});
   return code;
 }
@@ -133,6 +119,7 @@ struct RunOptions {
   std::string filter;
   bool filter_given = false;
   std::uint64_t memory_bytes = 0;
+  bool accuracy = false;  // the builtins' accuracy beside their speed, as `run --accuracy`
   nlohmann::json browser = nlohmann::json::object();
   nlohmann::json raw;
 };
@@ -161,6 +148,7 @@ Expected<RunOptions> parse_options(std::string_view text) {
     o.memory_bytes = j["memory_bytes"].get<std::uint64_t>();
   }
   if (j.contains("browser") && j["browser"].is_object()) o.browser = j["browser"];
+  if (j.contains("accuracy") && j["accuracy"].is_boolean()) o.accuracy = j["accuracy"].get<bool>();
   return o;
 }
 
@@ -204,7 +192,7 @@ void add_browser_fields(report::ResultDocument& doc, const RunOptions& o) {
   }
 }
 
-void emit_adapter(gpu::Context& gpu) {
+void emit_adapter(const gpu::Context& gpu) {
   const auto r = gpu::device_record(gpu);
   nlohmann::json a = report::adapter_json(r.adapter);
   a["timestamps"] = gpu.has_timestamps();
@@ -222,144 +210,92 @@ std::vector<std::string> command_of(const RunOptions& o) {
 
 void emit_document(const report::ResultDocument& doc) { emit({{"type", "document"}, {"document", doc.json()}}); }
 
-int run_default(const RunOptions& o) {
-  auto chosen = cli::select_benchmarks(builtin_benchmarks(), o.filter, /*default_only=*/!o.filter_given);
-  if (!chosen) return fail(chosen.error().kind, chosen.error().message);
-  auto created = gpu::Context::create({});
-  if (!created) return fail(created.error().kind, created.error().message);
-  gpu::Context& gpu = **created;
-  emit_adapter(gpu);
-
-  ProgressRelay relay;
-  SuiteOptions options;
-  options.context = &gpu;
-  options.benchmarks = std::move(*chosen);
-  options.cancel = CancelToken{cancel_flag()};
-  options.on_progress = [&relay](const ProgressEvent& e) { relay.on_progress(e); };
-  const SamplingOptions sampling = options.sampling;
-  const std::uint64_t bandwidth_bytes = options.bandwidth_bytes;
-
-  SuiteRun suite = run_suite(std::move(options));
-  if (auto st = suite.start(); !st) {
-    if (cancel_requested()) return fail(ErrorKind::Cancelled, "cancelled before any benchmark ran");
-    return fail(st.error().kind, st.error().message);
+// The page as a front end of the one loop (frontend/frontend.hpp): every step becomes an event for
+// the page (the adapter, the table's header, progress, each row with its table line), a hidden tab
+// pauses between rows, and Cancel is the page's flag.
+class PageFrontEnd final : public frontend::FrontEnd {
+ public:
+  CancelToken cancel() const override { return CancelToken{cancel_flag()}; }
+  Status started(frontend::Job& job) override {
+    if (job.device() != nullptr) emit_adapter(*job.device());
+    return ok();
   }
-  report::ResultDocument doc("default", command_of(o), browser_machine(o));
-  doc.set_device(gpu::device_record(gpu));
-  doc.set_options({{"sampling", report::sampling_json(sampling)},
-                   {"bandwidth_bytes", bandwidth_bytes},
-                   {"compute_threads", 0},
-                   {"filter", o.filter},
-                   {"repro", false},
-                   {"ceilings", ""}});
-  add_browser_fields(doc, o);
-
-  std::vector<std::string> ids, units;
-  for (const auto& d : suite.benchmarks()) {
-    ids.push_back(d.id);
-    units.push_back(d.metric.unit);
-  }
-  const report::TableStream stream(ids, units, kTableWidth);
-  {
+  void header(const std::string& table_header) override {
     nlohmann::json lines = nlohmann::json::array();
-    std::istringstream header(stream.header());
+    std::istringstream header(table_header);
     for (std::string line; std::getline(header, line);) lines.push_back(line);
     emit({{"type", "table_header"}, {"lines", lines}});
   }
-  relay.begin(suite.benchmark_count(), suite.initial_estimates_s());
-  bool any_error = false;
-  std::size_t completed = 0;
-  while (auto row = suite.next()) {
-    any_error = any_error || row->status == RowStatus::Error;
-    if (row->status != RowStatus::Cancelled) ++completed;
-    const std::string line = stream.row(*row);
-    report::annotate_technique_row(*row);  // derived numbers (ns/hop) before the row is recorded
-    doc.add_row(*row);
-    emit({{"type", "row"}, {"row", doc.json()["rows"].back()}, {"line", line}});
-    relay.on_result(row->index);
-    relay.wait_while_paused();  // between rows only: a hidden tab never stretches a timed batch
+  void begin(std::size_t count, std::vector<double> estimates_s) override { relay_.begin(count, std::move(estimates_s)); }
+  void progress(const ProgressEvent& e) override { relay_.on_progress(e); }
+  void row(const BenchmarkResult& row, const std::string& table_line, const std::string&,
+           const report::ResultDocument& doc) override {
+    emit({{"type", "row"}, {"row", report::to_json(doc.rows().back())}, {"line", table_line}});
+    relay_.on_result(row.index);
   }
-  const bool cancelled = cancel_requested();
-  const auto fatal = suite.fatal_error();
-  if (cancelled || fatal) {
-    relay.stop();
-  } else {
-    relay.finish();
+  // Between rows only: a hidden tab never stretches a timed batch.
+  void between_rows() override { relay_.wait_while_paused(); }
+  void end(bool completed) override {
+    if (completed) {
+      relay_.finish();
+    } else {
+      relay_.stop();
+    }
   }
-  add_browser_fields(doc, o);  // the quantization seen over the whole run
-  doc.finish(cancelled ? "cancelled" : fatal ? to_string(fatal->kind) : "complete");
-  std::vector<BenchmarkResult> results;
-  for (const auto& r : doc.rows()) results.push_back(r.result);
-  std::ostringstream verdicts;
-  report::write_verdicts(verdicts, report::family_verdicts(results));
-  emit({{"type", "verdicts"}, {"text", report::wrap_block(verdicts.str(), kTableWidth)}});
-  emit_document(doc);
-  if (cancelled) {
-    return fail(ErrorKind::Cancelled, fmt::format("cancelled; {} completed row{} kept", completed,
-                                                  completed == 1 ? " was" : "s were"));
+
+ private:
+  ProgressRelay relay_;
+};
+
+// What the page is told when the run ends: the document, then an error event for a run that did not
+// complete, and the exit code the command line would give.
+int finish(const frontend::Outcome& outcome, frontend::Job& job, const char* unit) {
+  if (!outcome.ran) {  // nothing was measured: there is no document to give
+    const Error e = outcome.fatal ? *outcome.fatal : Error{ErrorKind::Cancelled, "cancelled before any benchmark ran"};
+    return fail(e.kind, e.message);
   }
-  if (fatal) return fail(fatal->kind, fatal->message);
-  return any_error ? kExitFailed : kExitOk;
+  emit_document(job.document());
+  if (outcome.cancelled) {
+    return fail(ErrorKind::Cancelled, fmt::format("cancelled; {} completed {}{} kept", outcome.completed, unit,
+                                                  outcome.completed == 1 ? " was" : "s were"));
+  }
+  if (outcome.fatal) return fail(outcome.fatal->kind, outcome.fatal->message);
+  return frontend::exit_status(outcome);
+}
+
+int run_default(const RunOptions& o) {
+  auto created = gpu::Context::create({});
+  if (!created) return fail(created.error().kind, created.error().message);
+  frontend::DefaultJobOptions jo;
+  jo.context = created->get();
+  jo.filter = o.filter;
+  jo.command = command_of(o);
+  jo.machine = browser_machine(o);
+  jo.annotate = [&o](report::ResultDocument& doc) { add_browser_fields(doc, o); };
+  jo.accuracy = o.accuracy;  // after the rows, on the page's device, as run --accuracy
+  frontend::DefaultJob job(std::move(jo));
+  PageFrontEnd page;
+  const frontend::Outcome outcome = frontend::run(job, page, kTableWidth);
+  if (outcome.ran) emit({{"type", "verdicts"}, {"text", job.verdicts(kTableWidth)}});
+  return finish(outcome, job, "row");
 }
 
 int run_memory_suite(const RunOptions& o) {
-  memory::MemoryOptions mo;
+  frontend::MemoryJobOptions jo;
   if (o.memory_bytes != 0) {
-    mo.working_set_mib = std::max<std::uint64_t>(1, o.memory_bytes >> 20);
-    mo.min_working_set_mib = std::min(mo.min_working_set_mib, mo.working_set_mib);
+    jo.memory.working_set_mib = std::max<std::uint64_t>(1, o.memory_bytes >> 20);
+    jo.memory.min_working_set_mib = std::min(jo.memory.min_working_set_mib, jo.memory.working_set_mib);
   }
-  if (auto st = memory::validate_options(mo); !st) return fail(st.error().kind, st.error().message);
+  if (auto st = memory::validate_options(jo.memory); !st) return fail(st.error().kind, st.error().message);
   auto created = gpu::Context::create({});
   if (!created) return fail(created.error().kind, created.error().message);
-  gpu::Context& gpu = **created;
-  emit_adapter(gpu);
-
-  memory::MemoryDocument doc(command_of(o), gpu, mo, browser_machine(o));
-  std::vector<std::string> ids, units;
-  for (auto p : mo.phases) {
-    ids.push_back(std::string("memory-") + memory::phase_name(p));
-    units.push_back("B");
-  }
-  const report::TableStream stream(ids, units, kTableWidth);
-  {
-    nlohmann::json lines = nlohmann::json::array();
-    std::istringstream header(stream.header());
-    for (std::string line; std::getline(header, line);) lines.push_back(line);
-    emit({{"type", "table_header"}, {"lines", lines}});
-  }
-  ProgressRelay relay;
-  relay.begin(mo.phases.size(), memory::estimate_phase_seconds(mo, gpu.has_timestamps()));
-  mo.cancel = CancelToken{cancel_flag()};
-  mo.on_progress = [&relay](const ProgressEvent& e) { relay.on_progress(e); };
-  mo.on_working_set = [&doc](const memory::WorkingSet& ws) { doc.set_working_set(ws); };
-  std::size_t completed = 0;
-  bool any_error = false;
-  mo.on_row = [&](const BenchmarkResult& r) {
-    doc.add_row(r);
-    any_error = any_error || r.status == RowStatus::Error;
-    if (r.status == RowStatus::Ok) ++completed;
-    emit({{"type", "row"}, {"row", doc.json()["rows"].back()}, {"line", stream.row(r)}});
-    relay.on_result(r.index);
-    relay.wait_while_paused();
-  };
-  const memory::MemoryRun result = memory::run_memory(gpu, mo);
-  if (result.fatal) {
-    relay.stop();
-  } else {
-    relay.finish();
-  }
-  doc.finish(result);
-  report::ResultDocument out = doc.document();
-  add_browser_fields(out, o);
-  emit_document(out);
-  if (result.fatal) {
-    if (result.fatal->kind == ErrorKind::Cancelled) {
-      return fail(ErrorKind::Cancelled, fmt::format("cancelled; {} completed phase{} kept", completed,
-                                                    completed == 1 ? " was" : "s were"));
-    }
-    return fail(result.fatal->kind, result.fatal->message);
-  }
-  return any_error ? kExitFailed : kExitOk;
+  jo.context = created->get();
+  jo.command = command_of(o);
+  jo.machine = browser_machine(o);
+  jo.annotate = [&o](report::ResultDocument& doc) { add_browser_fields(doc, o); };
+  frontend::MemoryJob job(std::move(jo));
+  PageFrontEnd page;
+  return finish(frontend::run(job, page, kTableWidth), job, "phase");
 }
 
 // The buffers returned to the page by wgb_catalog: kept until the next call.
@@ -402,7 +338,9 @@ __attribute__((export_name("wgb_run"))) std::int32_t wgb_run(const char* options
   auto o = wgb::web::parse_options(std::string_view(options, length > 0 ? static_cast<std::size_t>(length) : 0));
   if (!o) return wgb::web::fail(o.error().kind, o.error().message);
   if (o->filter_given) {
-    if (auto st = wgb::cli::require_globs(o->filter); !st) return wgb::web::fail(st.error().kind, st.error().message);
+    if (auto st = wgb::catalog::require_globs(o->filter); !st) {
+      return wgb::web::fail(st.error().kind, st.error().message);
+    }
   }
   return o->suite == "memory" ? wgb::web::run_memory_suite(*o) : wgb::web::run_default(*o);
 }

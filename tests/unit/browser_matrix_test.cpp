@@ -44,13 +44,6 @@ TEST(Runtimes, AnUnknownNameIsAUsageErrorListingTheRuntimes) {
   EXPECT_NE(parse_runtimes("safari").error().message.find("'safari'"), std::string::npos);
 }
 
-TEST(Runtimes, TheFirstNativeConfigurationIsTheReference) {
-  ASSERT_GE(native_configs().size(), 2u);
-  EXPECT_EQ(native_configs()[0].name, "dawn");
-  EXPECT_TRUE(native_configs()[0].options.empty());
-  EXPECT_EQ(native_configs()[1].options, std::vector<std::string>{"--no-robustness"});
-}
-
 const json kNative = json::array({
     {{"index", 0}, {"vendor", "nvidia"}, {"architecture", "hopper"}, {"device", "NVIDIA H200"}, {"adapter_type", "discrete-gpu"}},
     {{"index", 1}, {"vendor", "mesa"}, {"architecture", ""}, {"device", "llvmpipe (LLVM 15.0.6, 256 bits)"},

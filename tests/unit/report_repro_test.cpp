@@ -2,6 +2,7 @@
 // perturbed row is flagged by the documented rule, and the second process's arguments are right.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 
 #include "report/document.hpp"
@@ -42,7 +43,7 @@ TEST(Repro, PerturbedRowIsTheOnlyOneFlagged) {
     if (r.result.id != "read-linear") continue;
     EXPECT_EQ(r.repro->verdict, "disagree");
     EXPECT_NEAR(r.repro->ratio, 1 / 1.5, 1e-12);
-    EXPECT_NEAR(r.repro->difference, 0.5, 1e-12);
+    EXPECT_NEAR(r.repro->difference, 1 - 1 / 1.5, 1e-12);  // the second rate against the first
   }
 }
 
@@ -61,12 +62,18 @@ TEST(Repro, DisagreeingMeasuredRowBecomesSuspectWithTheReason) {
   }
 }
 
-TEST(Repro, RatesAgreeWithinTheLargerRelativeDispersion) {
-  EXPECT_TRUE(rates_agree(100, 104, 0.05, 0.01, 0.01));
-  EXPECT_TRUE(rates_agree(100, 104, 0.01, 0.05, 0.01));
-  EXPECT_FALSE(rates_agree(100, 104, 0.01, 0.02, 0.01));
-  EXPECT_TRUE(rates_agree(100, 100.5, 0, 0, 0.01));  // the tolerance
-  EXPECT_FALSE(rates_agree(100, 0, 0.5, 0.5, 0.01));  // a zero rate never agrees
+// Two rates and their dispersions as --repro judges them (docs/method.md#differ).
+bool rates_agree(double v1, double v2, double d1, double d2) {
+  return compare_estimates({v1, d1}, {v2, d2}, kNoiseFloor).same();
+}
+
+TEST(Repro, RatesAgreeWithinTheCombinedRelativeDispersion) {
+  EXPECT_TRUE(rates_agree(100, 104, 0.05, 0.01));
+  EXPECT_TRUE(rates_agree(100, 104, 0.01, 0.05));
+  EXPECT_FALSE(rates_agree(100, 104, 0.01, 0.02));   // 4 % beyond sqrt(1 % ^ 2 + 2 % ^ 2) = 2.24 %
+  EXPECT_TRUE(rates_agree(100, 103.5, 0.025, 0.025));  // within 3.54 %, beyond the larger (2.5 %)
+  EXPECT_TRUE(rates_agree(100, 100.5, 0, 0));        // the floor
+  EXPECT_FALSE(rates_agree(100, 0, 0.5, 0.5));       // a zero rate never agrees
 }
 
 TEST(Repro, CurvePointsAreMatchedBySeriesAndXAndJudgedByTheSameRule) {
@@ -109,20 +116,24 @@ TEST(Repro, VersionTwoHostRowsReadWithTheirVerdict) {
   EXPECT_EQ(row_from_json(j)->repro->verdict, "agree");
 }
 
-TEST(Repro, RuleUsesTheLargerDispersionAndTheTolerance) {
+TEST(Repro, RuleCombinesTheDispersionsAndTheFloor) {
   const auto base = test::measured_row(0, "x", "bandwidth", test::kBytes, Statistic::Median, 1.0, {1e6, 0, 0});
   const double d = row_dispersion(base).relative;  // IQR / median of the fixed spread
   ASSERT_GT(d, 0.005);
-  auto scaled = [&](double f) {
+  const double allowed = std::hypot(d, d);  // both runs report d
+  ASSERT_GT(allowed, kNoiseFloor);
+  // The second run's rate (1 + x) times the first's: its times divided by 1 + x.
+  auto faster = [&](double x) {
     auto r = base;
-    apply_test_perturbation(r, {"x", f});
+    apply_test_perturbation(r, {"x", 1 / (1 + x)});
     return r;
   };
-  // Just inside and just outside the allowed difference (|v1/v2 - 1| = f - 1).
-  EXPECT_EQ(compare_repro(base, scaled(1 + d * 0.99), 0.0).verdict, "agree");
-  EXPECT_EQ(compare_repro(base, scaled(1 + d * 1.01), 0.0).verdict, "disagree");
-  // The tolerance floors the allowed difference.
-  EXPECT_EQ(compare_repro(base, scaled(1 + d * 1.5), 2 * d).verdict, "agree");
+  // Just inside and just outside the allowed difference.
+  EXPECT_EQ(compare_repro(base, faster(allowed * 0.99), 0.0).verdict, "agree");
+  EXPECT_EQ(compare_repro(base, faster(allowed * 1.01), 0.0).verdict, "disagree");
+  EXPECT_NEAR(compare_repro(base, faster(allowed * 1.01), 0.0).allowed, allowed, 1e-12);
+  // A coarser tolerance raises the floor.
+  EXPECT_EQ(compare_repro(base, faster(allowed * 1.5), 2 * allowed).verdict, "agree");
   // A wider second run widens the allowance: it reports more dispersion.
   auto noisy = test::measured_row(0, "x", "bandwidth", test::kBytes, Statistic::Median, 1.0 * (1 + 2 * d), {1e6, 0, 0}, "",
                                   {0.7, 1.0, 1.3, 0.8, 1.2});

@@ -21,7 +21,7 @@ using test::make_document;
 
 json load(const std::string& relative) {
   const auto root = test::source_root();
-  std::ifstream in(root / "docs" / "results" / relative);
+  std::ifstream in(root / "results" / relative);
   EXPECT_TRUE(in) << relative;
   std::stringstream ss;
   ss << in.rdbuf();

@@ -350,7 +350,7 @@ TEST_P(StoreServer, ExtremeValuesAreRefusedAndStoredOnesDrawBounded) {
 // floating-point number of their rows made extreme, stored as an older server would have: every
 // page still renders within seconds and stays small.
 TEST_P(StoreServer, EveryChartOfRealDocumentsIsBoundedForExtremeRows) {
-  const auto root = test::source_root() / "docs" / "results" /
+  const auto root = test::source_root() / "results" /
                     "h200-2026-11-30" / "fourth";
   int nonce = 0;
   for (const char* file : {"part1/default.json", "part2/host.json", "part2/memory-256.json", "part1/sweep-read-linear.json"}) {

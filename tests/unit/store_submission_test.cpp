@@ -28,9 +28,9 @@ nlohmann::json good() {
 }
 
 // The physical ranges must never refuse an honest document: every result document the project
-// keeps from real machines (docs/results: H200, lavapipe, the host CPU) passes them.
+// keeps from real machines (results/: H200, lavapipe, the host CPU) passes them.
 TEST(StoreSubmission, RealDocumentsAreWithinThePhysicalRanges) {
-  const auto root = test::source_root() / "docs" / "results";
+  const auto root = test::source_root() / "results";
   if (!std::filesystem::exists(root)) GTEST_SKIP() << "no " << root;
   int checked = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {

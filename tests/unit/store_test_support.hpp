@@ -78,7 +78,7 @@ inline nlohmann::json make_document(const AdapterSpec& a, const std::vector<RowS
   return j;
 }
 
-// The source tree (for docs/results). __FILE__ is relative to the build folder when the compiler
+// The source tree (for results/). __FILE__ is relative to the build folder when the compiler
 // ran with a relative path (ccache's base_dir does that): resolve it from this executable, which
 // lives in <build>/tests/unit/.
 inline std::filesystem::path source_root() {

@@ -114,7 +114,7 @@ std::vector<BenchmarkDefinition> latency_benchmarks() {
                      "Counts hops; ns per hop = 1e9 / rate (includes loop cost, amortised dispatch cost). The "
                      "walker runs on whichever compute unit the driver schedules it on, and that choice shows: on "
                      "an H200 the same walk from different SMs spans 8% at 4 MiB and 4% at 256 MiB "
-                     "(docs/results/h200-2026-11-30-third.md).",
+                     "(results/h200-2026-11-30-third.md).",
       .category = "latency",
       .metric = {"hops", "hop", "Dependent loads"},
       .source = kernel_source("bandwidth/read_latency"),
