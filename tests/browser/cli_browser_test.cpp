@@ -20,10 +20,19 @@ namespace fs = std::filesystem;
 
 int count_lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 
-// The output with its lines joined (long reasons are wrapped to the terminal's width).
-std::string flat(std::string s) {
-  std::replace(s.begin(), s.end(), '\n', ' ');
-  return s;
+// The output with its lines joined (long reasons are wrapped to the terminal's width, continuation
+// lines indented): a line break and the indentation after it become one space.
+std::string flat(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\n') {
+      out += s[i];
+      continue;
+    }
+    out += ' ';
+    while (i + 1 < s.size() && s[i + 1] == ' ') ++i;
+  }
+  return out;
 }
 
 TEST(CliBrowser, AnEmptyFilterIsAUsageError) {
@@ -120,7 +129,9 @@ TEST(CliBrowser, ARuntimeThatCrashesIsReportedWithItsLogAndTheOthersComplete) {
     } else {  // the native columns complete both rounds
       EXPECT_EQ(c["status"], "ok") << c.dump();
       ASSERT_EQ(c["rounds"].size(), 2u);
-      EXPECT_EQ(c["rounds"][1]["rows"][0]["status"], "ok") << c.dump();
+      // ok, or throttled where other processes took the CPU adapter's cores (a measured row still).
+      const auto& status = c["rounds"][1]["rows"][0]["status"];
+      EXPECT_TRUE(status == "ok" || status == "throttled") << c.dump();
     }
   }
 }
