@@ -15,9 +15,9 @@
 import './submit.js';
 
 const CHANNEL_BYTES = 16 + 64 * 1024 * 1024;
-const USAGE = 'usage: deno run --unstable-webgpu -A deno.js [--filter GLOBS] [--suite default|memory] ' +
-              '[--memory-bytes N] [--engine PATH|URL] [--out FILE] [--submit URL] [--token T] [--accuracy] [--adapter] ' +
-              '[--quiet]';
+const USAGE = 'usage: deno run --unstable-webgpu -A deno.js [--filter GLOBS] [--suite default|memory]\n' +
+              '         [--memory-bytes N] [--engine PATH|URL] [--out FILE] [--submit URL] [--token T]\n' +
+              '         [--accuracy] [--adapter] [--quiet]';
 
 function parseArgs(argv) {
   const o = {suite: 'default', quiet: false, adapterOnly: false};
