@@ -21,8 +21,9 @@
 #
 # WGB_RT_ROUNDS (default 2): alternating rounds. One round is the default suite natively once per
 # native configuration (about 60 s each on the H200) and once in Deno; two rounds fit the call.
-# WGB_DENO: the Deno binary for `pack` (default: node_modules/@deno/linux-x64-glibc/deno under
-# $WGB_DENO_DIR, where `npm install deno` put it).
+# WGB_DENO: the Deno binary for `pack` (default: .deps/deno/bin/deno, where
+# `scripts/bootstrap.sh --with-test-tools` installs it, else node_modules/@deno/linux-x64-glibc/deno
+# under $WGB_DENO_DIR, where `npm install deno` puts it).
 #
 # DEPENDS ON the multi-runtime matrix (`webgpu-bench browser --runtime LIST`, its Deno entry script
 # and how it finds the Deno binary): written against the command line the plan describes,
@@ -36,7 +37,11 @@ part=${1:-run}
 
 if [ "$part" = pack ]; then
   set -e
-  deno="${WGB_DENO:-${WGB_DENO_DIR:-$PWD}/node_modules/@deno/linux-x64-glibc/deno}"
+  deno="${WGB_DENO:-}"
+  if [ -z "$deno" ]; then
+    deno=.deps/deno/bin/deno
+    [ -x "$deno" ] || deno="${WGB_DENO_DIR:-$PWD}/node_modules/@deno/linux-x64-glibc/deno"
+  fi
   [ -x "$deno" ] || { echo "h200_runtimes: no Deno binary at $deno (npm install deno, or set WGB_DENO)" >&2; exit 2; }
   [ -x build/release/cli/webgpu-bench ] || { echo "h200_runtimes: build first (scripts/build.sh)" >&2; exit 2; }
   # The Vulkan loader and the Debian libraries the program links (bench/carry_libs.sh does the same).
@@ -51,9 +56,13 @@ if [ "$part" = pack ]; then
     awk '{print $3}' | grep -F ".deps/dawn/" | xargs -n1 basename | sort -u)
   stage=build/carry-runtimes
   rm -rf "$stage"/*
-  mkdir -p "$stage/$L" "$stage/build/release/cli" "$stage/.carry"
+  [ -f build/release/web/webgpu-bench-engine.wasm ] ||
+    { echo "h200_runtimes: no browser engine; build it first (scripts/build.sh wgb_engine_wasm)" >&2; exit 2; }
+  mkdir -p "$stage/$L" "$stage/build/release/cli" "$stage/build/release/web" "$stage/.carry"
   for n in $keep ld-linux-x86-64.so.2; do cp -L "$L/$n" "$stage/$L/$n"; done
   strip -o "$stage/build/release/cli/webgpu-bench" build/release/cli/webgpu-bench
+  # The engine Deno runs: the program serves it from beside itself (src/store/web_assets.cpp).
+  cp build/release/web/webgpu-bench-engine.wasm "$stage/build/release/web/"
   cp -r .carry/lib .carry/*.deb "$stage/.carry/"
   cp "$deno" "$stage/.carry/deno"
   du -sh "$stage/.carry/deno" "$stage/$L" "$stage/.carry/lib" "$stage/build" | sed 's/^/uncompressed: /'

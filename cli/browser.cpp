@@ -1,9 +1,7 @@
-// `webgpu-bench browser`: the same benchmarks in a local headless Chromium (the /run page, the
-// engine in WebAssembly) and natively on the same adapter, in alternating rounds, and the
-// comparison browser/native per benchmark (src/browser/against_native.hpp).
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
+// `webgpu-bench browser`: the same benchmarks in every WebGPU implementation at hand, side by side:
+// the /run page in headless Chromium (Dawn) and Firefox (wgpu), the Deno entry (wgpu), and this
+// program natively in each native configuration, in alternating rounds, each implementation
+// against native Dawn on its own adapter (src/browser/matrix.hpp).
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -14,22 +12,26 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
-#include <thread>
 
 #include "browser/against_native.hpp"
-#include "browser/cdp.hpp"
+#include "browser/launch.hpp"
+#include "browser/matrix.hpp"
+#include "browser/runtimes.hpp"
 #include "cli/common.hpp"
 #include "catalog/select.hpp"
 #include "cli/session.hpp"
 #include "cli/terminal.hpp"
+#include "gpu/build_info.hpp"
+#include "process/child.hpp"
 #include "report/accuracy.hpp"
 #include "report/document.hpp"
 #include "report/files.hpp"
+#include "report/table.hpp"
 #include "store/server.hpp"
 #include "store/store.hpp"
-
-extern char** environ;
+#include "webgpu_bench/context.hpp"
 
 namespace wgb::cli {
 
@@ -37,8 +39,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using namespace std::chrono_literals;
-using browser::deadline_in;
 
 struct BrowserFlags {
   std::string filter;
@@ -46,7 +46,9 @@ struct BrowserFlags {
   std::string suite = "default";
   int rounds = 10;
   std::string out;
-  std::string chromium;
+  std::string runtime;
+  bool runtime_given = false;
+  std::string chromium, firefox, deno;
   int port = 0;
   int working_set_mib = 0;
   int round_timeout_s = 1800;
@@ -58,39 +60,22 @@ struct BrowserFlags {
 // Chromium's own SwiftShader Vulkan driver, which native Dawn can load too.
 constexpr const char* kSwiftShaderIcd = "/usr/lib/chromium/vk_swiftshader_icd.json";
 
-// This program again with `args`; stdout to `stdout_path` (or /dev/null), stderr inherited.
-Expected<int> run_child(const std::vector<std::string>& args, const std::string& stdout_path) {
-  std::vector<std::string> all = self_command();
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdout_path.empty() ? "/dev/null" : stdout_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return make_error(ErrorKind::Failed, fmt::format("cannot start {}: {}", all.front(), std::strerror(rc)));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return make_error(ErrorKind::Failed, fmt::format("waiting for {}: {}", all.front(), std::strerror(errno)));
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-std::string url_encode(const std::string& s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '*' || c == ',') {
-      out += static_cast<char>(c);
-    } else {
-      out += fmt::format("%{:02X}", c);
-    }
-  }
-  return out;
+// This program again with `args` (a process::Child: its own group, default signals, a Ctrl-C passed
+// on); stdout to `stdout_path` (or /dev/null), stderr inherited.
+Expected<int> run_child(const std::vector<std::string>& args, const std::string& stdout_path,
+                        const std::vector<std::string>& env = {}, const Interrupt* stop = nullptr) {
+  process::Options o;
+  o.argv = self_command();
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  o.env = env;
+  o.out = stdout_path.empty() ? process::Sink::Null : process::Sink::File;
+  o.out_file = stdout_path;
+  o.err = process::Sink::Inherit;
+  auto child = process::Child::spawn(o);
+  if (!child) return child.error();
+  auto exit = child->wait(process::kNoDeadline, stop != nullptr ? stop->token().flag : nullptr);
+  if (!exit) return exit.error();
+  return exit->status();
 }
 
 std::string read_file(const fs::path& p) {
@@ -113,10 +98,10 @@ struct TempDir {
   }
 };
 
-// The native adapters (`devices --json` in a child process, which sees the environment as it is now).
-Expected<json> native_devices(const fs::path& dir) {
+// The native adapters under `env` (`devices --json` in a child process).
+Expected<json> native_devices(const fs::path& dir, const std::vector<std::string>& env) {
   const std::string out = (dir / "devices.json").string();
-  auto code = run_child({"devices", "--json"}, out);
+  auto code = run_child({"devices", "--json"}, out, env);
   if (!code) return code.error();
   if (*code != 0) return make_error(ErrorKind::NoAdapter, fmt::format("listing the native adapters failed (exit {})", *code));
   json d = json::parse(read_file(out), nullptr, false);
@@ -124,19 +109,99 @@ Expected<json> native_devices(const fs::path& dir) {
   return d;
 }
 
-// Evaluated on the page: what the automation needs from window.wgbState, small.
-constexpr const char* kStateProbe =
-    "(() => { const s = window.wgbState; if (!s) return {missing: true};"
-    " return {phase: s.phase, ready: !!s.ready, error: s.error, exit_code: s.exit_code,"
-    " adapter: s.adapter ? (s.adapter.adapter || s.adapter) : null, rows: (s.rows || []).length,"
-    " line: s.progress && s.progress.line ? s.progress.line : null}; })()";
-
-struct PageResult {
-  json document;
-  double wall_s = 0;
+// One adapter and the native environment that reaches it: its columns share it.
+struct Group {
+  std::string name;              // "llvmpipe", "swiftshader"
+  std::vector<std::string> env;  // e.g. VK_DRIVER_FILES=... for Chromium's SwiftShader
+  std::size_t index = 0;         // the native adapter's index under `env`
+  json device;                   // its `devices --json` entry
+  std::vector<browser::OpenedRuntime> runtimes;
 };
 
+// "llvmpipe (LLVM 15.0.6, 256 bits)" -> "llvmpipe": a short name for column names and blocks.
+std::string short_name(const json& device) {
+  std::string text = device.value("device", "");
+  if (text.empty()) text = device.value("description", "adapter");
+  std::string out;
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c)) == 0) {
+      if (!out.empty()) break;
+      continue;
+    }
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out.empty() ? "adapter" : out;
+}
+
+// Where this runtime's adapter is natively: as the environment is, else (Chromium's SwiftShader)
+// through Chromium's own SwiftShader driver. A sentence saying why not otherwise.
+Expected<Group> find_native(const browser::OpenedRuntime& rt, const fs::path& dir) {
+  const json adapter = rt.adapter();
+  std::vector<std::vector<std::string>> envs = {{}};
+  if (browser::is_swiftshader(adapter) && fs::exists(kSwiftShaderIcd)) {
+    envs.push_back({fmt::format("VK_DRIVER_FILES={}", kSwiftShaderIcd)});
+  }
+  std::string listed;
+  for (const auto& env : envs) {
+    auto devices = native_devices(dir, env);
+    if (!devices) {
+      listed = devices.error().message;
+      continue;
+    }
+    if (auto i = browser::match_native_adapter(adapter, *devices)) {
+      Group g;
+      g.env = env;
+      g.index = *i;
+      for (const auto& d : *devices) {
+        if (d.value("index", json()) == *i) g.device = d;
+      }
+      g.name = short_name(g.device);
+      return g;
+    }
+    listed.clear();
+    for (const auto& d : *devices) listed += (listed.empty() ? "" : "; ") + browser::adapter_text(d);
+  }
+  return make_error(ErrorKind::NoAdapter,
+                    fmt::format("no native adapter matches {}'s {} (native: {}){}", rt.info.product,
+                                browser::adapter_text(adapter), listed.empty() ? "none" : listed,
+                                browser::is_swiftshader(adapter) && !fs::exists(kSwiftShaderIcd)
+                                    ? fmt::format("; {} is missing", kSwiftShaderIcd)
+                                    : ""));
+}
+
+// "dawn" for the default configuration, "dawn-no-robustness" for the others: a column's name.
+std::string native_column_name(const gpu::NativeConfiguration& c) {
+  return &c == &gpu::native_configurations().front() ? "dawn" : "dawn-" + c.name;
+}
+
+browser::ColumnSpec skipped(const browser::RuntimeInfo& info, const std::string& why) {
+  browser::ColumnSpec s;
+  s.name = info.name;
+  s.label = fmt::format("{} ({})", info.product, info.webgpu);
+  s.kind = "runtime";
+  s.runtime = info.name;
+  s.webgpu = info.webgpu;
+  s.status = "skipped";
+  s.reason = why;
+  s.install = info.install;
+  return s;
+}
+
+// Each column's accuracy entries, from its first document: accuracy does not vary between rounds.
+void write_accuracy(const browser::Matrix& m) {
+  for (std::size_t c = 0; c < m.runs.size(); ++c) {
+    for (const auto& r : m.runs[c]) {
+      if (!r.document) continue;
+      std::cout << "\n" << m.columns[c].name << ":";
+      report::write_accuracy_table(std::cout, r.document->rows, terminal_width());
+      break;
+    }
+  }
+}
+
 int browser_command(const BrowserFlags& f) {
+  auto selected = browser::parse_runtimes(f.runtime_given ? f.runtime : "chromium,firefox,deno");
+  if (!selected) return fail(selected.error());
   if (f.filter_given) {
     if (auto st = catalog::require_globs(f.filter); !st) return fail(st.error());
   }
@@ -156,7 +221,8 @@ int browser_command(const BrowserFlags& f) {
     if (*code != 0) return kExitUsage;
   }
 
-  // The results server, in this process, on loopback, with a temporary store.
+  // The results server, in this process, on loopback, with a temporary store: the pages and the
+  // Deno entry load the runner and the engine from it.
   auto db = store::Store::open((tmp.path / "results.db").string());
   if (!db) return fail(db.error());
   store::ServerOptions so;
@@ -168,176 +234,183 @@ int browser_command(const BrowserFlags& f) {
   if (!server) return fail(server.error());
   const std::string base = (*server)->url();
 
-  browser::LaunchOptions lo;
-  lo.chromium = f.chromium;
-  auto chromium = browser::Browser::launch_with_adapter(lo);
-  if (!chromium) return fail(chromium.error());
-  auto page = (*chromium)->new_page(deadline_in(20s));
-  if (!page) return fail(page.error());
-
-  // The page's adapter (the device host's answer to init).
-  if (auto st = (*page)->navigate(base + "/run", deadline_in(60s)); !st) return fail(st.error());
-  auto first = (*page)->wait_until(
-      "(() => { const s = window.wgbState; if (!s) return null;"
-      " if (s.phase === 'error') return {error: s.error || 'the page failed'};"
-      " return s.ready && s.adapter ? {adapter: s.adapter.adapter || s.adapter} : null; })()",
-      deadline_in(90s), "the /run page to show its adapter and load the engine");
-  if (!first) {
-    auto probe = (*page)->evaluate("typeof window.wgbState", deadline_in(5s));
-    if (probe && *probe == "undefined") {
-      return fail(ErrorKind::NoAdapter, fmt::format("{}/run is not the benchmark page (this program may be built "
-                                                    "without the browser page)", base));
+  const std::vector<std::string> self = self_command();
+  browser::LaunchSettings ls{base, f.chromium, f.firefox, f.deno, browser::runtime_vulkan_env(), tmp.path,
+                             fs::path(self.back())};
+  const browser::Selection selection{f.suite, f.filter_given && f.suite == "default" ? f.filter : "",
+                                     f.working_set_mib > 0 ? std::uint64_t(f.working_set_mib) << 20 : 0,
+                                     f.accuracy};
+  browser::Matrix m;
+  std::vector<Group> groups;
+  std::vector<std::string> unavailable;
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  const std::size_t err_width = terminal_width(STDERR_FILENO);
+  for (const auto& info : *selected) {
+    if (stop.requested()) return kExitCancelled;
+    if (terminal) std::cerr << fmt::format("starting {}...\n", info.product);
+    auto rt = browser::open_runtime(info, ls);
+    auto group = rt ? find_native(*rt, tmp.path) : Expected<Group>(rt.error());
+    if (!group) {
+      // Said once the others are known: when none can run, one line says why for each.
+      m.columns.push_back(skipped(info, group.error().message));
+      unavailable.push_back(fmt::format("{}: {}", info.name, group.error().message));
+      continue;
     }
-    return fail(first.error());
+    std::cerr << report::wrap_block(fmt::format("{} ({}): adapter {} = native adapter {}{}", rt->label(), rt->program,
+                                                browser::adapter_text(rt->adapter()), group->index,
+                                                group->env.empty() ? "" : " with " + group->env.front()),
+                                    err_width);
+    auto same = std::find_if(groups.begin(), groups.end(),
+                             [&](const Group& g) { return g.env == group->env && g.index == group->index; });
+    if (same == groups.end()) same = groups.insert(groups.end(), std::move(*group));
+    same->runtimes.push_back(std::move(*rt));
   }
-  if (first->contains("error")) {
-    return fail(ErrorKind::NoAdapter, fmt::format("the /run page: {}", (*first)["error"].get<std::string>()));
+  if (groups.empty()) {
+    std::string all;
+    for (const auto& u : unavailable) all += (all.empty() ? "" : "; ") + u;
+    return fail(ErrorKind::NoAdapter, fmt::format("no runtime could run: {}", all));
   }
-  const json adapter = (*first)["adapter"];
+  for (const auto& u : unavailable) std::cerr << report::wrap_block("skipped " + u, err_width);
 
-  // The same adapter natively: as it is, else through Chromium's SwiftShader driver.
-  auto devices = native_devices(tmp.path);
-  std::optional<std::size_t> native = devices ? browser::match_native_adapter(adapter, *devices) : std::nullopt;
-  std::string native_env;
-  if (!native && browser::is_swiftshader(adapter) && fs::exists(kSwiftShaderIcd)) {
-    setenv("VK_DRIVER_FILES", kSwiftShaderIcd, 1);
-    native_env = fmt::format("VK_DRIVER_FILES={}", kSwiftShaderIcd);
-    devices = native_devices(tmp.path);
-    native = devices ? browser::match_native_adapter(adapter, *devices) : std::nullopt;
-  }
-  if (!native) {
-    std::string listed;
-    if (devices) {
-      for (const auto& d : *devices) listed += (listed.empty() ? "" : "; ") + browser::adapter_text(d);
+  // The columns: per adapter, native Dawn in each configuration, then the runtimes that use it.
+  std::vector<std::unique_ptr<browser::Column>> owned;
+  std::vector<std::string> names;
+  std::vector<std::size_t> spec_of;  // column -> its entry in m.columns
+  const std::vector<browser::ColumnSpec> skipped_specs = m.columns;
+  m.columns.clear();
+  for (const auto& g : groups) {
+    const std::string suffix = groups.size() > 1 ? "@" + g.name : "";
+    // One column per native configuration (gpu::native_configurations(), the default first: the
+    // reference every other column of this adapter is compared with).
+    const auto& configurations = gpu::native_configurations();
+    const std::string reference = native_column_name(configurations.front()) + suffix;
+    for (const auto& cfg : configurations) {
+      browser::ColumnSpec s;
+      s.name = native_column_name(cfg) + suffix;
+      s.label = fmt::format("native Dawn ({})", cfg.name);
+      s.kind = "native";
+      s.runtime = "native";
+      s.version = build_info().version;
+      s.webgpu = "Dawn";
+      s.webgpu_version = build_info().dawn_version;
+      s.group = g.name;
+      s.adapter_name = g.device.value("device", g.name);
+      s.baseline = s.name == reference ? "" : reference;
+      s.adapter = g.device;
+      std::vector<std::string> args = {f.suite == "memory" ? "memory" : "run", "--quiet", "--adapter",
+                                       std::to_string(g.index)};
+      if (!selection.filter.empty()) args.insert(args.end(), {"--filter", selection.filter});
+      if (f.working_set_mib > 0) args.insert(args.end(), {"--working-set", std::to_string(f.working_set_mib)});
+      args.insert(args.end(), f.native_options.begin(), f.native_options.end());
+      args.insert(args.end(), {"--dawn-config", cfg.name});
+      if (f.accuracy) args.push_back("--accuracy");
+      s.detail = {{"environment", g.env}, {"command", args}, {"configuration", cfg.name}, {"why", cfg.description}};
+      std::vector<std::string> command = self;
+      command.insert(command.end(), args.begin(), args.end());
+      owned.push_back(browser::child_column(s.name, command, "--json", g.env));
+      names.push_back(s.name);
+      m.columns.push_back(std::move(s));
+      spec_of.push_back(m.columns.size() - 1);
     }
-    return fail(ErrorKind::NoAdapter,
-                fmt::format("no native adapter matches the browser's {} (native: {}){}", browser::adapter_text(adapter),
-                            listed.empty() ? (devices ? "none" : devices.error().message) : listed,
-                            browser::is_swiftshader(adapter) && !fs::exists(kSwiftShaderIcd)
-                                ? fmt::format("; {} is missing", kSwiftShaderIcd)
-                                : ""));
+    for (const auto& rt : g.runtimes) {
+      browser::ColumnSpec s;
+      s.name = rt.info.name;
+      s.label = rt.label();
+      s.kind = "runtime";
+      s.runtime = rt.info.name;
+      s.version = rt.version;
+      s.webgpu = rt.info.webgpu;
+      s.group = g.name;
+      s.adapter_name = g.device.value("device", g.name);
+      s.baseline = reference;
+      s.adapter = rt.adapter();
+      s.detail = {{"program", rt.program}, {"native_adapter", g.device}, {"native_environment", g.env},
+                  {"implementation", rt.init.value("implementation", json::object())},
+                  {"adapter_source", rt.init.value("adapter_source", "")}};
+      owned.push_back(rt.column(s.name, selection));
+      names.push_back(s.name);
+      m.columns.push_back(std::move(s));
+      spec_of.push_back(m.columns.size() - 1);
+    }
   }
-  std::cerr << fmt::format("{} ({}) against {}\n", (*chromium)->version(), (*chromium)->program(), base);
-  std::cerr << fmt::format("adapter: {} (browser) = native adapter {}{}\n", browser::adapter_text(adapter), *native,
-                           native_env.empty() ? "" : " with " + native_env);
+  for (const auto& s : skipped_specs) m.columns.push_back(s);
+  if (groups.size() > 1) {
+    std::string where;
+    for (const auto& g : groups) {
+      std::string who;
+      for (const auto& rt : g.runtimes) who += (who.empty() ? "" : ", ") + rt.info.product;
+      where += fmt::format("{}{} on {}", where.empty() ? "" : "; ", who, browser::adapter_text(g.device));
+    }
+    m.notes.push_back(fmt::format("Not every runtime reaches the same adapter ({}): each is compared with native "
+                                  "Dawn on its own.", where));
+  }
+  for (const auto& g : groups) {
+    for (const auto& rt : g.runtimes) {
+      if (rt.info.name == "chromium" && browser::is_swiftshader(rt.adapter())) {
+        m.notes.push_back("Chromium runs on its own SwiftShader: it does not use Mesa's lavapipe for WebGPU (lavapipe "
+                          "lacks VK_KHR_external_semaphore_fd), so its reference is native Dawn on SwiftShader.");
+      }
+    }
+  }
 
-  std::string query = "suite=" + f.suite;
-  if (f.filter_given) query += "&filter=" + url_encode(f.filter);
-  if (f.working_set_mib > 0) query += fmt::format("&memory_bytes={}", std::uint64_t(f.working_set_mib) << 20);
-  if (f.accuracy) query += "&accuracy=1";
-  const std::string run_url = base + "/run?" + query + "&autorun=1";
-  std::vector<std::string> native_args = {f.suite == "memory" ? "memory" : "run", "--quiet", "--adapter",
-                                          std::to_string(*native)};
-  if (f.filter_given && f.suite == "default") native_args.insert(native_args.end(), {"--filter", f.filter});
-  if (f.working_set_mib > 0) native_args.insert(native_args.end(), {"--working-set", std::to_string(f.working_set_mib)});
-  native_args.insert(native_args.end(), f.native_options.begin(), f.native_options.end());
-  if (f.accuracy) native_args.push_back("--accuracy");
-
-  std::vector<browser::Round> rounds;
+  // The rounds.
   const bool show_progress = isatty(STDERR_FILENO) != 0;
   const std::size_t width = terminal_width(STDERR_FILENO);
-  auto browser_round = [&](int i, browser::Round& r) -> int {
-    const auto t0 = std::chrono::steady_clock::now();
-    if (auto st = (*page)->navigate(run_url, deadline_in(60s)); !st) return fail(st.error());
-    const auto deadline = deadline_in(std::chrono::seconds(f.round_timeout_s));
-    json s;
-    for (;;) {
-      if (stop.requested()) {
-        (void)(*page)->evaluate("document.getElementById('cancel') && document.getElementById('cancel').click()",
-                                deadline_in(5s));
-        return kExitCancelled;
-      }
-      auto v = (*page)->evaluate(kStateProbe, deadline_in(30s));
-      if (!v) return fail(v.error());
-      s = *v;
-      const std::string phase = s.value("phase", "");
-      if (phase == "done" || phase == "error" || phase == "cancelled") break;
-      if (browser::Clock::now() >= deadline) {
-        return fail(ErrorKind::Failed, fmt::format("round {}: the page did not finish within {} s (at: {})", i,
-                                                   f.round_timeout_s, s.value("line", json("starting")).dump()));
-      }
-      if (show_progress && s["line"].is_string()) {
-        // The page's own status line (as `run` draws it), cut to the terminal.
-        std::string line = fmt::format("round {}/{} browser: {}", i, f.rounds, s["line"].get<std::string>());
-        if (line.size() + 1 > width) line.resize(width > 1 ? width - 1 : 0);
-        std::cerr << "\r\033[K" << line << std::flush;
-      }
-      std::this_thread::sleep_for(250ms);
-    }
-    if (show_progress) std::cerr << "\r\033[K" << std::flush;
-    r.browser_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (s.value("phase", "") != "done") {
-      std::string why = s["error"].is_string() ? s["error"].get<std::string>() : s.value("phase", "");
-      return fail(ErrorKind::Failed, fmt::format("round {}: the page's run ended: {}", i, why));
-    }
-    auto doc = (*page)->evaluate("window.wgbState.document", deadline_in(60s));
-    if (!doc) return fail(doc.error());
-    const fs::path path = docs / fmt::format("round-{:02}-browser.json", i);
-    if (auto st = report::write_json_atomic(path, *doc); !st) return fail(st.error());
-    auto loaded = report::load_document(path);
-    if (!loaded) return fail(ErrorKind::Failed, fmt::format("round {}: the page's document: {}", i, loaded.error().message));
-    r.browser = std::move(*loaded);
-    return kExitOk;
-  };
-  auto native_round = [&](int i, browser::Round& r) -> int {
-    const fs::path path = docs / fmt::format("round-{:02}-native.json", i);
-    std::vector<std::string> args = native_args;
-    args.insert(args.end(), {"--json", path.string()});
-    const auto t0 = std::chrono::steady_clock::now();
-    auto code = run_child(args, "");
-    r.native_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!code) return fail(code.error());
-    if (*code == kExitCancelled || stop.requested()) return kExitCancelled;
-    if (*code == kExitUsage) return kExitUsage;  // its own one line said why (a --native-option, say)
-    if (*code != kExitOk && *code != kExitBenchmarkFailed) {
-      return fail(ErrorKind::Failed, fmt::format("round {}: the native run exited with status {}", i, *code));
-    }
-    auto loaded = report::load_document(path);
-    if (!loaded) return fail(ErrorKind::Failed, fmt::format("round {}: the native document: {}", i, loaded.error().message));
-    r.native = std::move(*loaded);
-    return kExitOk;
-  };
-
-  int code = kExitOk;
-  for (int i = 1; i <= f.rounds && code == kExitOk; ++i) {
-    browser::Round r;
-    r.index = i;
-    r.browser_first = i % 2 == 1;  // B N, N B, ...: drift over the session hits both sides alike
-    code = r.browser_first ? browser_round(i, r) : native_round(i, r);
-    if (code == kExitOk) code = r.browser_first ? native_round(i, r) : browser_round(i, r);
-    if (code != kExitOk) break;
-    std::cerr << fmt::format("round {}/{}: browser {:.1f} s ({} rows), native {:.1f} s ({} rows)\n", i, f.rounds,
-                             r.browser_wall_s, r.browser.rows.size(), r.native_wall_s, r.native.rows.size());
-    rounds.push_back(std::move(r));
+  bool drawn = false;
+  browser::RoundContext ctx;
+  ctx.rounds = f.rounds;
+  ctx.cancel = stop.token().flag;
+  ctx.timeout = std::chrono::seconds(f.round_timeout_s);
+  ctx.folder = docs;
+  if (show_progress) {
+    ctx.progress = [&](const std::string& line) {
+      std::string l = line;
+      if (l.size() + 1 > width) l.resize(width > 1 ? width - 1 : 0);
+      std::cerr << "\r\033[K" << l << std::flush;
+      drawn = true;
+    };
   }
-  if (rounds.empty()) return code;  // nothing completed: the error was said
-
-  // What completed is reported, even after an interruption or a failed round.
-  const auto pooled = browser::pool_rounds(rounds);
-  const std::string browser_name = (*chromium)->version();
-  browser::write_pooled(std::cout, pooled, adapter, browser_name, terminal_width());
-  if (f.accuracy) {  // the first round's: accuracy does not vary between rounds
-    std::cout << "\nbrowser:";
-    report::write_accuracy_table(std::cout, rounds.front().browser.rows, terminal_width());
-    std::cout << "\nnative:";
-    report::write_accuracy_table(std::cout, rounds.front().native.rows, terminal_width());
+  auto note = [&](const std::string& line) {
+    if (drawn) std::cerr << "\r\033[K";
+    drawn = false;
+    std::cerr << report::wrap_block(line, width);
+  };
+  std::vector<browser::Column*> columns;
+  for (auto& c : owned) columns.push_back(c.get());
+  auto runs = browser::run_rounds(columns, names, ctx, note);
+  if (drawn) std::cerr << "\r\033[K" << std::flush;
+  m.runs.assign(m.columns.size(), {});
+  bool any_failed = false;
+  for (std::size_t c = 0; c < runs.size(); ++c) {
+    auto& spec = m.columns[spec_of[c]];
+    for (const auto& r : runs[c]) {
+      if (!r.error.empty() && !r.cancelled && spec.status == "ok") {
+        spec.status = "failed";
+        spec.reason = fmt::format("round {}: {}", r.round, r.error);
+        any_failed = true;
+      }
+      if (r.ran) m.rounds = std::max(m.rounds, r.round);
+    }
+    m.runs[spec_of[c]] = std::move(runs[c]);
   }
+  if (m.rounds == 0) return stop.requested() ? kExitCancelled : kExitBenchmarkFailed;
+
+  // What completed is reported, even after an interruption or a failed column.
+  const auto pooled = browser::pool_matrix(m);
+  browser::write_matrix(std::cout, m, pooled, terminal_width());
+  if (f.accuracy) write_accuracy(m);
   if (!f.out.empty()) {
-    json j = browser::pooled_json(pooled);
-    j["adapter"] = adapter;
-    for (const auto& d : *devices) {
-      if (d.value("index", json()) == *native) j["native_adapter"] = d;
-    }
-    j["native_environment"] = native_env;
-    j["native_command"] = native_args;
-    j["browser"] = {{"product", browser_name}, {"user_agent", (*chromium)->user_agent()}};
-    j["page"] = run_url.substr(base.size());
+    json j = browser::matrix_json(m, pooled);
+    j["page"] = "/run?" + browser::run_query(selection) + "&autorun=1";
     j["command_line"] = command_line();
     if (auto st = report::write_json_atomic(f.out, j); !st) return fail(st.error());
   }
-  if (code != kExitOk) return code;
+  if (stop.requested()) return kExitCancelled;
+  if (any_failed) return kExitBenchmarkFailed;
   for (const auto& row : pooled.rows) {
-    if (row.status_browser == "error" || row.status_native == "error") return kExitBenchmarkFailed;
+    for (const auto& cell : row.cells) {
+      if (cell.status == "error") return kExitBenchmarkFailed;
+    }
   }
   return kExitOk;
 }
@@ -347,30 +420,37 @@ int browser_command(const BrowserFlags& f) {
 void register_browser(CLI::App& app, int& exit_code) {
   static BrowserFlags f;
   auto* cmd = app.add_subcommand(
-      "browser",
-      "Compare headless Chromium against native Dawn on one adapter");
+      "browser", "Compare every WebGPU implementation at hand (Chromium, Firefox, Deno) with native Dawn");
   auto* filter = cmd->add_option("--filter", f.filter, "Comma-separated globs over benchmark ids (default: the default suite)");
+  auto* runtime = cmd->add_option("--runtime", f.runtime,
+                                  "Comma-separated runtimes: chromium, firefox, deno (default: every one; those "
+                                  "missing are shown as skipped with how to get them)");
   cmd->add_option("--suite", f.suite, "default or memory")->capture_default_str()->check(one_of({"default", "memory"}));
-  cmd->add_option("--rounds", f.rounds, "Alternating browser/native rounds")->capture_default_str()->check(in_range(1, 100));
-  cmd->add_option("--out", f.out, "Write the comparison as JSON here");
+  cmd->add_option("--rounds", f.rounds, "Rounds; each runs every column once, in alternating order")
+      ->capture_default_str()
+      ->check(in_range(1, 100));
+  cmd->add_option("--out", f.out, "Write the comparison as JSON here (every round of every column)");
   cmd->add_option("--chromium", f.chromium, "The Chromium program (default: $WGB_CHROMIUM, else chromium on PATH)");
+  cmd->add_option("--firefox", f.firefox, "The Firefox program (default: $WGB_FIREFOX, else firefox-esr on PATH)");
+  cmd->add_option("--deno", f.deno, "The Deno program (default: $WGB_DENO, deno on PATH, else .deps/deno)");
   cmd->add_option("--port", f.port, "Port of the local results server (0: any free port)")
       ->capture_default_str()
       ->check(in_range(0, 65535));
   cmd->add_option("--working-set", f.working_set_mib, "Memory suite working set, MiB (default: the suite's)")
       ->check(in_range(1, 1 << 20));
-  cmd->add_option("--round-timeout", f.round_timeout_s, "Seconds one browser round may take")
+  cmd->add_option("--round-timeout", f.round_timeout_s, "Seconds one column's round may take")
       ->capture_default_str()
       ->check(in_range(10, 86400));
-  cmd->add_option("--keep", f.keep, "Keep every round's two result documents in this folder");
+  cmd->add_option("--keep", f.keep, "Keep every round's documents and logs in this folder");
   cmd->add_flag("--accuracy", f.accuracy,
-                "Also measure the accuracy of the floating-point builtins on both sides, as run --accuracy does, and "
-                "print the first round's (docs/method.md#accuracy)");
+                "Also measure the accuracy of the floating-point builtins in every column, as run --accuracy does, "
+                "and print the first round's (docs/method.md#accuracy)");
   cmd->add_option("--native-option", f.native_options,
-                  "Pass an option to the native run (repeatable), e.g. =--no-robustness")
+                  "Pass an option to every native run (repeatable), e.g. =--clock=wall")
       ->allow_extra_args(false);
-  cmd->callback([&exit_code, filter] {
+  cmd->callback([&exit_code, filter, runtime] {
     f.filter_given = filter->count() > 0;
+    f.runtime_given = runtime->count() > 0;
     if (f.filter_given && f.suite == "memory") {
       exit_code = fail(ErrorKind::Usage, "--filter applies to the default suite; the memory suite runs whole");
       return;

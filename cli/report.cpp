@@ -2,7 +2,9 @@
 // self-contained HTML file (-o), a CSV (--csv), or a console table.
 #include <fmt/format.h>
 
+#include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli/common.hpp"
@@ -12,6 +14,7 @@
 #include "report/document.hpp"
 #include "report/files.hpp"
 #include "report/html.hpp"
+#include "report/matrix_html.hpp"
 #include "report/table.hpp"
 #include "report/verdict.hpp"
 
@@ -25,7 +28,27 @@ struct ReportFlags {
   std::string csv_path;
 };
 
+// `webgpu-bench browser --out` writes a comparison of implementations, not a result document: its
+// own page (the heat table and the bars).
+std::optional<int> report_implementations(const ReportFlags& f) {
+  if (f.inputs.size() != 1) return std::nullopt;
+  std::ifstream in(f.inputs.front());
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (!report::is_implementations_matrix(j)) return std::nullopt;
+  if (f.html_path.empty() || !f.csv_path.empty()) {
+    return fail(ErrorKind::Usage, fmt::format("{} compares implementations (webgpu-bench browser --out): report it "
+                                              "with -o FILE.html only", f.inputs.front()));
+  }
+  std::ostringstream html;
+  report::write_matrix_html(html, j);
+  if (auto st = report::write_text_atomic(f.html_path, html.str()); !st) return fail(st.error());
+  std::cout << fmt::format("wrote {} ({} implementations, {} rows)\n", f.html_path, j["columns"].size(),
+                           j["rows"].size());
+  return kExitOk;
+}
+
 int report_command(const ReportFlags& f) {
+  if (auto code = report_implementations(f)) return *code;
   std::vector<report::Document> docs;
   for (const auto& path : f.inputs) {
     auto doc = report::load_document(path);
@@ -79,7 +102,8 @@ void register_report(CLI::App& app, int& exit_code) {
   cmd->add_option(
          "documents", f.inputs,
          "Result documents (JSON from run, sweep, memory or host); each gets its machine card and its device's "
-         "roofline, sweep and host documents add curves")
+         "roofline, sweep and host documents add curves. Or one comparison of implementations (browser --out) "
+         "with -o: a heat table and bars")
       ->required();
   cmd->add_option("-o,--output", f.html_path, "Write the HTML report here");
   cmd->add_option("--csv", f.csv_path, "Write the rows of all documents as CSV here");

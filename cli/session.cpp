@@ -2,10 +2,7 @@
 // and the exit code, once for run, memory, sweep and host.
 #include "cli/session.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,15 +10,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
+#include "process/child.hpp"
 #include "report/repro.hpp"
 #include "store/client.hpp"
 #include "report/files.hpp"
-
-extern char** environ;
 
 namespace wgb::cli {
 
@@ -32,7 +26,11 @@ std::atomic<bool> g_interrupted{false};
 
 extern "C" void on_interrupt(int sig) {
   // First Ctrl-C: stop at the next check and write what completed. Second: leave at once.
-  if (g_interrupted.exchange(true) && sig == SIGINT) std::_Exit(kExitCancelled);
+  // The children (in process groups of their own, which the terminal does not signal) go first.
+  if (g_interrupted.exchange(true) && sig == SIGINT) {
+    process::signal_all(SIGKILL);
+    std::_Exit(kExitCancelled);
+  }
 }
 
 }  // namespace
@@ -88,69 +86,23 @@ CancelToken Interrupt::token() const { return CancelToken{&g_interrupted}; }
 
 // ---- the second process -----------------------------------------------------------------------
 
-std::vector<std::string> self_command() {
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return {command_line().empty() ? std::string("webgpu-bench") : command_line().front()};
-  const std::string name = exe.filename().string();
-  if (name.rfind("ld-", 0) != 0 || name.find(".so") == std::string::npos) return {exe.string()};
-  // Started as `ld.so [--library-path P ...] program args...`: /proc/self/cmdline still holds the
-  // loader's part; everything before the program's own argv is kept.
-  std::ifstream f("/proc/self/cmdline", std::ios::binary);
-  std::stringstream buf;
-  buf << f.rdbuf();
-  const std::string raw = buf.str();
-  std::vector<std::string> cmdline;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < raw.size(); ++i) {
-    if (raw[i] == '\0') {
-      cmdline.push_back(raw.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  const std::size_t argc = command_line().size();
-  if (argc == 0 || cmdline.size() < argc + 1) return {exe.string()};
-  std::vector<std::string> out{exe.string()};
-  for (std::size_t i = 1; i + argc < cmdline.size(); ++i) out.push_back(cmdline[i]);
-  out.push_back(cmdline[cmdline.size() - argc]);  // the program
-  return out;
-}
+std::vector<std::string> self_command() { return process::self_command(command_line().size()); }
 
 Expected<int> run_self(const std::vector<std::string>& args, std::vector<std::string>* executed) {
-  std::vector<std::string> all = self_command();
-  all.insert(all.end(), args.begin(), args.end());
-  if (executed != nullptr) *executed = all;
-  std::vector<char*> argv;
-  for (auto& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
+  process::Options o;
+  o.argv = self_command();
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  if (executed != nullptr) *executed = o.argv;
   // The second run's table would repeat the first; its result document is what is compared.
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  // The child starts with no signal blocked: the job-control watcher blocks Ctrl-Z in this process.
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t none;
-  sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) {
-    return make_error(ErrorKind::Failed,
-                      fmt::format("cannot start the second process {}: {}", all.front(), std::strerror(rc)));
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) {
-      return make_error(ErrorKind::Failed, fmt::format("waiting for the second process: {}", std::strerror(errno)));
-    }
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
+  o.out = process::Sink::Null;
+  o.err = process::Sink::Inherit;
+  auto child = process::Child::spawn(o);
+  if (!child) return make_error(ErrorKind::Failed, "the second process: " + child.error().message);
+  // Ctrl-C reaches this process only (the child has its own group): it is passed on, and the
+  // child keeps what completed, as a copy in the terminal's group would.
+  auto exit = child->wait(process::kNoDeadline, &g_interrupted);
+  if (!exit) return make_error(ErrorKind::Failed, "waiting for the second process: " + exit.error().message);
+  return exit->status();
 }
 
 // ---- the session ------------------------------------------------------------------------------
@@ -160,9 +112,18 @@ Session::Session(const OutputFlags& flags, const char* unit) : flags_(flags), un
                                                : flags_.progress ? ProgressMode::Always
                                                                  : ProgressMode::Auto);
   // Ctrl-Z is an unbounded pause: no ETA while stopped, and the stopped time is not counted as the
-  // running benchmark's duration (job_control.hpp).
+  // running benchmark's duration (job_control.hpp). A child (--repro's second process) is in a
+  // group of its own, which the terminal does not stop: it is stopped and continued with us.
   ProgressDisplay* d = display_.get();
-  stop_watcher_ = std::make_unique<StopWatcher>([d] { d->pause("stopped (job control)"); }, [d] { d->resume(); });
+  stop_watcher_ = std::make_unique<StopWatcher>(
+      [d] {
+        d->pause("stopped (job control)");
+        process::signal_all(SIGTSTP);
+      },
+      [d] {
+        process::signal_all(SIGCONT);
+        d->resume();
+      });
 }
 
 Status Session::check_before_work() const {

@@ -81,8 +81,9 @@ struct SecondRun {
 // Starting this same program again: through /proc/self/exe, and through the same dynamic loader and
 // its options when the program was started by the loader explicitly (scripts/wgb does that).
 std::vector<std::string> self_command();
-// Runs self_command() + args with stdout discarded and stderr inherited; the exit status (128 +
-// signal when killed by a signal). `executed` receives the exact argv started.
+// Runs self_command() + args (a process::Child: its own group, default signals) with stdout
+// discarded and stderr inherited; a Ctrl-C is passed on to it. The exit status (128 + signal when
+// killed by a signal). `executed` receives the exact argv started.
 Expected<int> run_self(const std::vector<std::string>& args, std::vector<std::string>* executed = nullptr);
 
 // How a session ended (the one front-end loop's outcome, frontend/frontend.hpp).

@@ -9,8 +9,9 @@
 #     needs glibc 2.43 and libstdc++ from GCC 16).
 #  3. A CPU Vulkan driver for machines without a GPU: Mesa 25 lavapipe from bookworm-backports,
 #     unpacked into .deps/mesa (bookworm's Mesa 22 lavapipe is rejected by Dawn).
-# With --with-test-tools it also installs what only the tests need: Debian's `chromium`, which the
-# HTML report test renders pages with (scripts/test.sh passes it in CI).
+# With --with-test-tools it also installs what only the tests need: Debian's `chromium` (the HTML
+# report test renders pages with it) and `firefox-esr`, and Deno from the npm package `deno` into
+# .deps/deno (the engine's end-to-end tests in every runtime; scripts/test.sh passes it).
 # Package-archive URIs are derived from this machine's apt configuration; no host name is written
 # here. Downloads are cached in .deps/cache and keyed by version stamps.
 set -euo pipefail
@@ -49,6 +50,8 @@ system_packages=(
 )
 if [ "$with_test_tools" = 1 ]; then
   system_packages+=(chromium)  # tests/golden/report_html_test.cpp: headless rendering of the report
+  system_packages+=(firefox-esr)  # tests/browser/runtimes_test.cpp: the engine in Firefox (wgpu)
+  command -v npm >/dev/null || system_packages+=(npm)  # Deno comes as an npm package
   # tests/web: node runs the browser engine against a fake device host (Debian 12's nodejs is 18,
   # which the tests support); a node already on the PATH will do.
   command -v node >/dev/null || system_packages+=(nodejs)
@@ -131,4 +134,25 @@ cat >"$deps/lvp_icd.json" <<JSON
     "ICD": { "library_path": "$lvp", "api_version": "1.4.305" }
 }
 JSON
+# --- 4. Deno (with --with-test-tools) -------------------------------------------------------------
+# The npm package `deno`; its Linux binary is in the optional dependency @deno/linux-x64-glibc, a
+# binary inside a registry package. Installed with npm from the registry npm is configured with, into
+# .deps/deno, once per version; the tarballs stay in .deps/cache/npm, so a reinstall downloads
+# nothing. .deps/deno/bin/deno is where the program and the tests look for it.
+if [ "$with_test_tools" = 1 ]; then
+  deno_version="${WGB_DENO_VERSION:-2.9.6}"
+  deno_prefix="$deps/deno"
+  if [ "$(cat "$deno_prefix/.complete" 2>/dev/null)" != "$deno_version" ]; then
+    log "installing Deno $deno_version (npm package deno) into $deno_prefix"
+    rm -rf "$deno_prefix"
+    mkdir -p "$deno_prefix/bin" "$deps/cache/npm"
+    npm install --prefix "$deno_prefix" --cache "$deps/cache/npm" --no-save --no-audit --no-fund \
+      --no-package-lock --ignore-scripts "deno@$deno_version" >&2
+    binary="$deno_prefix/node_modules/@deno/linux-x64-glibc/deno"
+    [ -x "$binary" ] || { log "the deno package brought no Linux binary: $binary"; exit 1; }
+    ln -sf ../node_modules/@deno/linux-x64-glibc/deno "$deno_prefix/bin/deno"
+    "$deno_prefix/bin/deno" --version >&2
+    printf '%s\n' "$deno_version" >"$deno_prefix/.complete"
+  fi
+fi
 log "ready"

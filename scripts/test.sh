@@ -6,7 +6,9 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The HTML report test renders in headless Chromium and must run in CI (it skips elsewhere when
 # Chromium is absent): install it there, idempotently. WGB_WITH_TEST_TOOLS=1 does the same locally.
-if [ "${CI:-}" = "true" ] || [ "${WGB_WITH_TEST_TOOLS:-}" = "1" ]; then
+# Firefox ESR and Deno run the engine's end-to-end tests in wgpu: installed the same way when missing.
+if [ "${CI:-}" = "true" ] || [ "${WGB_WITH_TEST_TOOLS:-}" = "1" ] || ! command -v firefox-esr >/dev/null ||
+   [ ! -x "$root/.deps/deno/bin/deno" ]; then
   bash "$root/scripts/bootstrap.sh" --with-test-tools
 fi
 bash "$root/scripts/build.sh"

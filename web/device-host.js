@@ -162,19 +162,24 @@ class WgbDeviceHost {
       this.resolveBuffer = device.createBuffer({size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC});
     }
     const isFallback = info.isFallbackAdapter !== undefined ? info.isFallbackAdapter : !!adapter.isFallbackAdapter;
+    const identity = wgbAdapterIdentity(info);
     const subgroups = {};
     if (typeof info.subgroupMinSize === 'number') subgroups.subgroup_min_size = info.subgroupMinSize;
     if (typeof info.subgroupMaxSize === 'number') subgroups.subgroup_max_size = info.subgroupMaxSize;
     this.info = {
       ok: true,
       adapter: {
-        vendor: info.vendor || '',
-        architecture: info.architecture || '',
-        device: info.device || '',
-        description: info.description || '',
+        vendor: identity.vendor,
+        architecture: identity.architecture,
+        device: identity.device,
+        description: identity.description,
+        ...(identity.vendor_id !== undefined ? {vendor_id: identity.vendor_id} : {}),
+        ...(identity.device_id !== undefined ? {device_id: identity.device_id} : {}),
         is_fallback_adapter: !!isFallback,
         ...subgroups,
       },
+      adapter_source: identity.source,
+      implementation: wgbImplementation(navigator.userAgent),
       wgsl_features: navigator.gpu.wgslLanguageFeatures ? [...navigator.gpu.wgslLanguageFeatures].sort() : [],
       features: [...device.features].sort(),
       limits,
@@ -451,6 +456,60 @@ class WgbDeviceHost {
     this.bufferUsers.delete(id);
     this.released.delete(id);
   }
+}
+
+// Which WebGPU implementation runs this code, from the user agent (no runtime reports the version
+// of its WebGPU implementation: webgpu_version stays null). Chromium-based browsers run Dawn,
+// Firefox and Deno run wgpu, Safari runs WebKit's own.
+function wgbImplementation(ua) {
+  ua = String(ua || '');
+  const m = (re) => (ua.match(re) || [])[1] || '';
+  let runtime = 'browser', version = '', webgpu = '';
+  if (/\bDeno\//.test(ua)) [runtime, version, webgpu] = ['deno', m(/\bDeno\/(\S+)/), 'wgpu'];
+  else if (/\bFirefox\//.test(ua)) [runtime, version, webgpu] = ['firefox', m(/\bFirefox\/([\d.]+)/), 'wgpu'];
+  else if (/\b(Chrome|Chromium|Edg)\//.test(ua)) [runtime, version, webgpu] = ['chromium', m(/\b(?:Chrome|Chromium)\/([\d.]+)/), 'Dawn'];
+  else if (/\bSafari\//.test(ua)) [runtime, version, webgpu] = ['safari', m(/\bVersion\/([\d.]+)/), 'WebKit'];
+  return {runtime, runtime_version: version, webgpu, webgpu_version: null, source: 'user agent'};
+}
+
+// The adapter's identity: adapter.info, or where a browser leaves it empty (Firefox) what WebGL says
+// about the same GPU (its renderer string, unmasked where the browser allows), with the source named.
+function wgbAdapterIdentity(info) {
+  const id = {vendor: info.vendor || '', architecture: info.architecture || '', device: info.device || '',
+              description: info.description || '', source: 'adapter.info'};
+  // wgpu (Deno) reports PCI ids in decimal where Dawn reports names: the vendor's usual name, the
+  // device left to the description.
+  const vendors = {4318: 'nvidia', 4098: 'amd', 32902: 'intel', 65541: 'mesa', 5045: 'arm', 20803: 'qualcomm',
+                   4203: 'apple', 6880: 'google', 5348: 'broadcom', 4112: 'imgtec'};
+  if (/^\d+$/.test(id.vendor)) {
+    id.vendor_id = Number(id.vendor);
+    id.vendor = vendors[id.vendor_id] || '';
+  }
+  if (/^\d+$/.test(id.device)) {
+    id.device_id = Number(id.device);
+    id.device = '';
+  }
+  if (id.vendor || id.architecture || id.device || id.description) return id;
+  try {
+    const canvas = typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(1, 1)
+                 : typeof document !== 'undefined' ? document.createElement('canvas') : null;
+    const gl = canvas && (canvas.getContext('webgl2') || canvas.getContext('webgl'));
+    if (gl) {
+      const ext = gl.getExtension('WEBGL_debug_renderer_info');
+      const renderer = String(gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER) || '');
+      const vendor = String(gl.getParameter(ext ? ext.UNMASKED_VENDOR_WEBGL : gl.VENDOR) || '');
+      if (renderer) {
+        id.description = renderer;
+        id.source = ext ? 'webgl unmasked renderer' : 'webgl renderer';
+        if (vendor && !/^(Mozilla|WebKit)$/.test(vendor)) id.description = `${renderer} (${vendor})`;
+        return id;
+      }
+    }
+  } catch (e) {
+    // No WebGL here (a headless browser, a worker without OffscreenCanvas): nothing to add.
+  }
+  id.source = 'none';
+  return id;
 }
 
 function wgbGcd(a, b) {

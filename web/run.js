@@ -71,6 +71,17 @@
     row('Vendor', a.vendor || '(not reported)');
     row('Architecture', a.architecture || '(not reported)');
     row('Description', a.description || a.device || '(not reported)');
+    // This browser leaves adapter.info empty: say where the name above came from, if anywhere.
+    if (reply.adapter_source && reply.adapter_source !== 'adapter.info') {
+      row('Adapter named by', reply.adapter_source === 'none' ? 'nothing: this browser does not say which GPU it uses'
+                                                              : `${reply.adapter_source} (adapter.info is empty here)`);
+    }
+    const impl = reply.implementation;
+    if (impl && impl.runtime) {
+      const names = {chromium: 'Chromium', firefox: 'Firefox', deno: 'Deno', safari: 'Safari', browser: 'This browser'};
+      row('WebGPU implementation', `${impl.webgpu || 'unknown'} (${names[impl.runtime] || impl.runtime}` +
+                                   `${impl.runtime_version ? ' ' + impl.runtime_version : ''}, from the user agent)`);
+    }
     row('Fallback (software) adapter', a.is_fallback_adapter ? 'yes' : 'no');
     let stamps = 'not available: wall-clock timing only';
     if (reply.timestamps) {
@@ -388,36 +399,33 @@
     setTimeout(() => URL.revokeObjectURL(a.href), 10000);
   }
 
+  // Through submit.js: a busy or rate-limiting server (429, 503) is asked again after the time it
+  // gives, and each wait is shown here and in the engine log.
   async function submit() {
     if (!state.document || state.submitted_url) return;
     const status = $('submit-status');
     $('submit').disabled = true;
     status.textContent = 'submitting…';
-    let res, body = {};
-    try {
-      res = await fetch('/api/v1/results', {method: 'POST', headers: {'Content-Type': 'application/json'},
-                                            body: JSON.stringify(state.document)});
-      body = await res.json().catch(() => ({}));
-    } catch (e) {
-      state.submit_error = `the server could not be reached: ${e.message}`;
-      status.textContent = state.submit_error;
-      $('submit').disabled = false;
-      return;
-    }
-    if (res.ok && typeof body.url === 'string' && body.url.startsWith('/runs/')) {
-      state.submitted_url = body.url;
+    const r = await wgbSubmitDocument('/api/v1/results', state.document, {
+      say: (line) => {
+        status.textContent = line;
+        log(`submit: ${line}`);
+      },
+    });
+    state.submit_attempts = r.attempts;
+    if (r.ok && r.url.startsWith('/runs/')) {
+      state.submitted_url = r.url;
       status.replaceChildren();
-      const a = el('a', body.duplicate ? 'already stored: see the run' : 'submitted: see the run beside its class');
-      a.href = body.url;
+      const a = el('a', r.duplicate ? 'already stored: see the run' : 'submitted: see the run beside its class');
+      a.href = r.url;
       status.append(a);
       return;
     }
-    let why = body.error || `HTTP ${res.status}`;
-    if (res.status === 401) why = 'this server accepts documents only with a token; its operator can allow visitors\' runs (serve --open-submissions)';
-    if (res.status === 429) why = `too many submissions from this address: try again in ${res.headers.get('Retry-After') || 'a few'} s`;
+    let why = r.error;
+    if (r.status === 401) why = 'this server accepts documents only with a token; its operator can allow visitors\' runs (serve --open-submissions)';
     state.submit_error = why;
     status.textContent = `not submitted: ${why}`;
-    $('submit').disabled = res.status === 401;
+    $('submit').disabled = r.status === 401;
   }
 
   // ---- start-up -------------------------------------------------------------------------------------

@@ -51,11 +51,6 @@ std::string outputs_text(const BenchmarkResult* b, const BenchmarkResult* n) {
   return "agree";
 }
 
-// "B/s" -> "B": format_rate takes the thing counted per second.
-std::string per_second(const std::string& unit) {
-  return unit.size() > 2 && unit.compare(unit.size() - 2, 2, "/s") == 0 ? unit.substr(0, unit.size() - 2) : unit;
-}
-
 }  // namespace
 
 std::string without_numbers(const std::string& text) {
@@ -97,7 +92,34 @@ std::optional<std::size_t> match_native_adapter(const json& browser_adapter, con
   for (const auto& d : native_devices) {
     candidates += lower(str(d, "vendor")) == vendor && lower(str(d, "architecture")) == arch ? 1 : 0;
   }
-  return candidates == 1 ? loose : std::nullopt;
+  if (candidates > 0) return candidates == 1 ? loose : std::nullopt;
+  // A runtime that names no vendor or architecture of its own (wgpu reports a PCI id, Firefox
+  // nothing at all): its device name decides, else its kind (a fallback adapter is the CPU one),
+  // each only when exactly one native adapter fits.
+  const bool numeric_vendor = !vendor.empty() && vendor.find_first_not_of("0123456789") == std::string::npos;
+  if (!(vendor.empty() || numeric_vendor || arch.empty())) return std::nullopt;
+  auto only = [&native_devices](auto&& fits) -> std::optional<std::size_t> {
+    std::optional<std::size_t> found;
+    for (std::size_t i = 0; i < native_devices.size(); ++i) {
+      if (!fits(native_devices[i])) continue;
+      if (found) return std::nullopt;
+      const json& d = native_devices[i];
+      found = d.contains("index") && d["index"].is_number_unsigned() ? d["index"].get<std::size_t>() : i;
+    }
+    return found;
+  };
+  const bool numeric_name = !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
+  const std::string named = numeric_name ? lower(str(browser_adapter, "description")) : name;
+  if (!named.empty()) {
+    return only([&named](const json& d) {
+      for (const auto& n : {lower(str(d, "device")), lower(str(d, "description"))}) {
+        if (!n.empty() && (n.find(named) != std::string::npos || named.find(n) != std::string::npos)) return true;
+      }
+      return false;
+    });
+  }
+  const bool cpu = browser_adapter.is_object() && browser_adapter.value("is_fallback_adapter", false);
+  return only([cpu](const json& d) { return (str(d, "adapter_type") == "cpu") == cpu; });
 }
 
 std::string adapter_text(const json& a) {
@@ -170,72 +192,13 @@ Pooled pool_rounds(const std::vector<Round>& rounds) {
   return p;
 }
 
-void write_pooled(std::ostream& out, const Pooled& p, const json& browser_adapter, const std::string& browser,
-                  std::size_t width) {
-  out << fmt::format("browser against native on {}: {} round{} (browser: {})\n", adapter_text(browser_adapter),
-                     p.rounds, p.rounds == 1 ? "" : "s", browser);
-  if (p.native_wall_s > 0) {
-    out << fmt::format("wall time: browser {:.1f} s, native {:.1f} s (browser/native {:.2f}x)\n", p.browser_wall_s,
-                       p.native_wall_s, p.browser_wall_s / p.native_wall_s);
-  }
-  if (p.geomean > 0) out << fmt::format("rate browser/native, geometric mean over the rows: {:.3f}\n", p.geomean);
-  out << "\n";
-  std::size_t key_width = 9;
-  for (const auto& r : p.rows) key_width = std::max(key_width, std::min<std::size_t>(r.key.size(), 28));
-  out << fmt::format("{:<{}}  {:>15}  {:<9}  {:>6}  {:>13}  {:>13}  {}\n", "benchmark", key_width, "browser/native",
-                     "verdict", "rounds", "native", "browser", "outputs");
-  out << std::string(std::min<std::size_t>(width, key_width + 88), '-') << "\n";
-  for (const auto& r : p.rows) {
-    if (r.key.size() > key_width) out << r.key << "\n";
-    const std::string key = r.key.size() > key_width ? std::string() : r.key;
-    if (r.rounds == 0) {
-      out << fmt::format("{:<{}}  {:>15}  {:<9}  {:>6}  {:>13}  {:>13}  {}\n", key, key_width, "-", "-", "0",
-                         r.status_native, r.status_browser, r.outputs);
-      continue;
-    }
-    const std::string verdict = !r.significant ? "same" : r.geomean < 1 ? "slower" : "faster";
-    out << fmt::format("{:<{}}  {:>15}  {:<9}  {:>6}  {:>13}  {:>13}  {}\n", key, key_width,
-                       fmt::format("{:.3f} ± {:.3f}", r.geomean, r.se), verdict,
-                       fmt::format("{}/{}", r.significant_rounds, r.rounds), report::format_rate(r.native_rate, per_second(r.unit)),
-                       report::format_rate(r.browser_rate, per_second(r.unit)), r.outputs);
-  }
-  for (const auto& k : p.only_native) out << fmt::format("{}: only in the native document\n", k);
-  for (const auto& k : p.only_browser) out << fmt::format("{}: only in the browser's document\n", k);
-  out << "\nbrowser/native: geometric mean of the per-round rate ratios ± its standard error; verdict against "
-         "the largest of 1 %, 2 standard errors and the rounds' dispersion / sqrt(rounds); rounds: how many rounds' own comparison (as `compare`) found the change "
-         "significant; native and browser: median rates.\n";
-}
-
-json pooled_json(const Pooled& p) {
-  json rows = json::array();
-  for (const auto& r : p.rows) {
-    json j = {{"id", r.key},
-              {"unit", r.unit},
-              {"rounds", r.rounds},
-              {"ratios", r.ratios},
-              {"status_browser", r.status_browser},
-              {"status_native", r.status_native},
-              {"outputs", r.outputs}};
-    if (r.rounds > 0) {
-      j["ratio"] = r.geomean;
-      j["ratio_se"] = r.se;
-      j["noise"] = r.noise;
-      j["significant"] = r.significant;
-      j["significant_rounds"] = r.significant_rounds;
-      j["native_rate"] = r.native_rate;
-      j["browser_rate"] = r.browser_rate;
-    }
-    rows.push_back(std::move(j));
-  }
-  json out = {{"rounds", p.rounds},
-              {"browser_wall_s", p.browser_wall_s},
-              {"native_wall_s", p.native_wall_s},
-              {"rows", rows},
-              {"only_browser", p.only_browser},
-              {"only_native", p.only_native}};
-  if (p.native_wall_s > 0) out["wall_ratio"] = p.browser_wall_s / p.native_wall_s;
-  if (p.geomean > 0) out["geomean"] = p.geomean;
-  return out;
+void add_ratio_fields(json& j, const PooledRow& r) {
+  if (r.rounds == 0) return;
+  j["ratio"] = r.geomean;
+  j["ratio_se"] = r.se;
+  j["noise"] = r.noise;
+  j["significant"] = r.significant;
+  j["significant_rounds"] = r.significant_rounds;
 }
 
 }  // namespace wgb::browser

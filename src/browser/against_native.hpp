@@ -24,7 +24,10 @@ namespace wgb::browser {
 
 // The index of the native adapter (`devices --json`) that is the browser's (the page's adapter
 // info: vendor, architecture, device, description): same vendor and architecture, and where both
-// name a device, descriptions that contain one another. nullopt: none matches.
+// name a device, descriptions that contain one another. A runtime that names no vendor (or a PCI
+// id) or no architecture is matched by its device name, else, when it names nothing at all
+// (Firefox), by its kind (a fallback adapter is the CPU one): each only where one native adapter
+// fits. nullopt: none matches.
 std::optional<std::size_t> match_native_adapter(const nlohmann::json& browser_adapter,
                                                 const nlohmann::json& native_devices);
 // "google swiftshader (SwiftShader Device (Subzero))" for messages.
@@ -69,9 +72,8 @@ struct Pooled {
 };
 
 Pooled pool_rounds(const std::vector<Round>& rounds);
-// The text: a summary (rounds, wall times and their ratio, the geometric mean), then one line per row.
-void write_pooled(std::ostream& out, const Pooled& p, const nlohmann::json& browser_adapter, const std::string& browser,
-                  std::size_t width);
-nlohmann::json pooled_json(const Pooled& p);
+// A pooled row's ratio, its standard error, the allowance and the verdicts, added to `j` (nothing
+// when no round compared the row).
+void add_ratio_fields(nlohmann::json& j, const PooledRow& r);
 
 }  // namespace wgb::browser

@@ -2,23 +2,15 @@
 // temporary folder), one WebSocket to the browser target and flattened sessions for pages.
 #include "browser/cdp.hpp"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
-extern char** environ;
+#include "browser/runtimes.hpp"
 
 namespace wgb::browser {
 
@@ -28,37 +20,10 @@ using namespace std::chrono_literals;
 
 namespace {
 
-bool executable(const std::string& path) { return access(path.c_str(), X_OK) == 0 && !fs::is_directory(path); }
-
-std::string search_path(const std::string& name) {
-  if (name.find('/') != std::string::npos) return executable(name) ? name : "";
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    if (dir.empty()) continue;
-    const std::string candidate = dir + "/" + name;
-    if (executable(candidate)) return candidate;
-  }
-  return "";
-}
-
-// The last non-empty lines of Chromium's log that are not D-Bus noise (the headless browser tries
-// the system bus, which containers lack), for an error message.
-std::string log_tail(const std::string& path, std::size_t lines) {
-  std::ifstream in(path);
-  std::deque<std::string> last;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line.find("dbus") != std::string::npos || line.find("unexpected operator") != std::string::npos) {
-      continue;
-    }
-    last.push_back(line);
-    if (last.size() > lines) last.pop_front();
-  }
-  std::string out;
-  for (const auto& l : last) out += (out.empty() ? "" : " | ") + l;
-  return out;
+// D-Bus noise in Chromium's log (the headless browser tries the system bus, which containers lack):
+// not a reason worth showing in an error message.
+bool dbus_noise(std::string_view line) {
+  return line.find("dbus") != std::string_view::npos || line.find("unexpected operator") != std::string_view::npos;
 }
 
 constexpr std::size_t kConsoleLines = 200;
@@ -66,20 +31,10 @@ constexpr std::size_t kConsoleLines = 200;
 }  // namespace
 
 Expected<std::string> find_chromium(const std::string& given) {
-  if (!given.empty()) {
-    const std::string found = search_path(given);
-    if (found.empty()) {
-      return make_error(ErrorKind::NoAdapter, fmt::format("--chromium {}: no such executable program", given));
-    }
-    return found;
-  }
-  if (const char* env = std::getenv("WGB_CHROMIUM"); env != nullptr && *env != '\0') {
-    const std::string found = search_path(env);
-    if (found.empty()) return make_error(ErrorKind::NoAdapter, fmt::format("$WGB_CHROMIUM {}: no such executable program", env));
-    return found;
-  }
+  auto named = named_program("--chromium", given, "WGB_CHROMIUM");
+  if (!named || !named->empty()) return named;
   for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
-    if (auto found = search_path(name); !found.empty()) return found;
+    if (auto found = process::find_program(name); !found.empty()) return found;
   }
   return make_error(ErrorKind::NoAdapter,
                     "no Chromium found (looked for chromium, chromium-browser and google-chrome on PATH; install "
@@ -91,12 +46,9 @@ Expected<std::unique_ptr<Browser>> Browser::launch(const LaunchOptions& options)
   if (!program) return program.error();
   std::unique_ptr<Browser> b(new Browser());
   b->program_ = *program;
-  std::string tmpl = (fs::temp_directory_path() / "wgb-chromium-XXXXXX").string();
-  if (mkdtemp(tmpl.data()) == nullptr) {
-    return make_error(ErrorKind::Io, fmt::format("cannot create a browser profile folder in {}: {}",
-                                                 fs::temp_directory_path().string(), std::strerror(errno)));
-  }
-  b->profile_dir_ = tmpl;
+  auto profile = make_profile_folder("wgb-chromium");
+  if (!profile) return profile.error();
+  b->profile_dir_ = *profile;
   const std::string log = b->profile_dir_ + "/chromium.log";
 
   std::vector<std::string> args = {b->program_,
@@ -119,41 +71,21 @@ Expected<std::unique_ptr<Browser>> Browser::launch(const LaunchOptions& options)
   if (options.unsafe_webgpu) args.emplace_back("--enable-unsafe-webgpu");
   args.insert(args.end(), options.extra_flags.begin(), options.extra_flags.end());
   args.emplace_back("about:blank");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  // Its own process group: the browser's helpers (GPU, renderers, zygote) are killed with it.
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
-  const int rc = posix_spawn(&b->pid_, b->program_.c_str(), &actions, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) {
-    b->pid_ = -1;
-    return make_error(ErrorKind::NoAdapter, fmt::format("cannot start {}: {}", b->program_, std::strerror(rc)));
-  }
+  process::Options po;
+  po.argv = std::move(args);
+  po.log = log;
+  auto child = process::Child::spawn(po);
+  if (!child) return make_error(ErrorKind::NoAdapter, child.error().message);
+  b->child_ = std::move(*child);
 
   // DevToolsActivePort: "PORT\n/devtools/browser/ID\n" once the browser listens.
   const auto deadline = deadline_in(options.start_timeout);
   const std::string port_file = b->profile_dir_ + "/DevToolsActivePort";
   std::string ws_path;
   for (;;) {
-    int status = 0;
-    if (waitpid(b->pid_, &status, WNOHANG) == b->pid_) {
-      b->pid_ = -1;
-      return make_error(ErrorKind::NoAdapter,
-                        fmt::format("{} exited ({}) before DevTools listened: {}", b->program_,
-                                    WIFEXITED(status) ? fmt::format("status {}", WEXITSTATUS(status))
-                                                      : fmt::format("signal {}", WTERMSIG(status)),
-                                    log_tail(log, 3)));
+    if (auto exit = b->child_.poll()) {
+      return make_error(ErrorKind::NoAdapter, fmt::format("{} exited ({}) before DevTools listened: {}", b->program_,
+                                                          exit->describe(), b->child_.log_tail(3, dbus_noise)));
     }
     std::ifstream in(port_file);
     std::string port_line;
@@ -163,7 +95,7 @@ Expected<std::unique_ptr<Browser>> Browser::launch(const LaunchOptions& options)
     }
     if (Clock::now() >= deadline) {
       return make_error(ErrorKind::Failed, fmt::format("{} did not open DevTools within {} s: {}", b->program_,
-                                                       options.start_timeout.count() / 1000, log_tail(log, 3)));
+                                                       options.start_timeout.count() / 1000, b->child_.log_tail(3, dbus_noise)));
     }
     std::this_thread::sleep_for(50ms);
   }
@@ -204,25 +136,19 @@ Expected<std::unique_ptr<Browser>> Browser::launch_with_adapter(const LaunchOpti
 
 Browser::~Browser() { shut_down(); }
 
+std::string Browser::log_tail() const { return child_.log_tail(3, dbus_noise); }
+
 void Browser::shut_down() {
   if (ws_.is_open()) {
     // Best effort: a clean close lets Chromium remove its own files; the group is killed anyway.
     (void)ws_.send_text(json{{"id", next_id_++}, {"method", "Browser.close"}}.dump(), deadline_in(1s));
     ws_.close();
   }
-  if (pid_ > 0) {
-    int status = 0;
-    bool gone = false;
-    for (int i = 0; i < 30 && !gone; ++i) {  // up to 3 s for Browser.close
-      gone = waitpid(pid_, &status, WNOHANG) == pid_;
-      if (!gone) std::this_thread::sleep_for(100ms);
-    }
-    kill(-pid_, SIGKILL);  // the helpers in the browser's group, and the browser if still there
-    if (!gone) waitpid(pid_, &status, 0);
-    // The helpers are reaped by init, not by us: wait (bounded) until the group is empty.
-    for (int i = 0; i < 100 && kill(-pid_, 0) == 0; ++i) std::this_thread::sleep_for(20ms);
-    pid_ = -1;
+  if (child_.running()) {
+    // Up to 3 s for Browser.close; then the group (the helpers, and the browser if still there).
+    (void)child_.wait(process::deadline_in(3s));
   }
+  child_.terminate(0ms);
   if (!profile_dir_.empty()) {
     std::error_code ec;
     fs::remove_all(profile_dir_, ec);
@@ -338,26 +264,6 @@ Expected<json> Page::evaluate(const std::string& expression, Deadline deadline) 
   }
   const json result = r->value("result", json::object());
   return result.contains("value") ? result["value"] : json(nullptr);
-}
-
-Expected<json> Page::wait_until(const std::string& expression, Deadline deadline, const std::string& what,
-                                std::chrono::milliseconds poll) {
-  for (;;) {
-    // A single evaluation never outlives the deadline, and a stuck one gets at most 30 s.
-    auto v = evaluate(expression, std::min(deadline, deadline_in(30s)));
-    if (!v) {
-      // A navigation replaces the document between two polls: its context is gone, the next one
-      // answers. Anything else (an exception, a crash, a closed browser) ends the wait.
-      const std::string& m = v.error().message;
-      const bool transient = m.find("context") != std::string::npos || m.find("timed out") != std::string::npos;
-      if (!transient) return v.error();
-    } else if (!(v->is_null() || (v->is_boolean() && !v->get<bool>()) || (v->is_string() && v->get<std::string>().empty()) ||
-                 (v->is_number() && v->get<double>() == 0))) {
-      return v;
-    }
-    if (Clock::now() >= deadline) return make_error(ErrorKind::Failed, fmt::format("timed out waiting for {}", what));
-    std::this_thread::sleep_for(poll);
-  }
 }
 
 Status Page::add_init_script(const std::string& source, Deadline deadline) {

@@ -20,7 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "browser/page_driver.hpp"
 #include "browser/websocket.hpp"
+#include "process/child.hpp"
 #include "webgpu_bench/expected.hpp"
 
 namespace wgb::browser {
@@ -57,8 +59,10 @@ class Browser {
   std::string version() const { return version_; }  // "Chrome/156.0..."
   std::string user_agent() const { return user_agent_; }
   int port() const { return port_; }
-  pid_t pid() const { return pid_; }
+  pid_t pid() const { return child_.pid(); }
   const std::string& program() const { return program_; }
+  // The last lines of the browser's own log (without D-Bus noise), for error reports.
+  std::string log_tail() const;
   // Console messages and uncaught exceptions of a session's page (the last 200), for error reports.
   std::vector<std::string> console(const std::string& session_id) const;
 
@@ -67,7 +71,7 @@ class Browser {
   void handle_event(const nlohmann::json& event);
   void shut_down();
 
-  pid_t pid_ = -1;
+  process::Child child_;  // its own process group: the helpers end with it
   int port_ = 0;
   std::string profile_dir_, program_, version_, user_agent_;
   WebSocket ws_;
@@ -76,18 +80,14 @@ class Browser {
   std::map<std::string, std::string> crashed_;  // session -> why
 };
 
-class Page {
+class Page : public PageDriver {
  public:
   Page(Browser& browser, std::string target_id, std::string session_id)
       : browser_(browser), target_id_(std::move(target_id)), session_id_(std::move(session_id)) {}
   // Loads `url` and waits for document.readyState "complete".
-  Status navigate(const std::string& url, Deadline deadline);
+  Status navigate(const std::string& url, Deadline deadline) override;
   // The value of a JavaScript expression (a promise is awaited); an exception is an error with its text.
-  Expected<nlohmann::json> evaluate(const std::string& expression, Deadline deadline);
-  // Evaluates `expression` every `poll` until its value is truthy and returns that value; `what`
-  // names the condition in the timeout error.
-  Expected<nlohmann::json> wait_until(const std::string& expression, Deadline deadline, const std::string& what,
-                                      std::chrono::milliseconds poll = std::chrono::milliseconds(100));
+  Expected<nlohmann::json> evaluate(const std::string& expression, Deadline deadline) override;
   // Runs `source` in every document this page loads from now on, before the page's own scripts (in
   // the page's main thread only, not its workers).
   Status add_init_script(const std::string& source, Deadline deadline);

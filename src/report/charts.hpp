@@ -28,6 +28,8 @@ class Ids {
 
 // The CSS rules the charts need (classes of svg.chart, the verdict boxes).
 const char* css();
+// The report page's own CSS (body, tables, boxes), for other self-contained pages.
+const char* page_css();
 
 // The roofline of one device: its rows under its own ceilings (find_ceilings: the GPU's, or the
 // host CPU's in a host document), one roof per measured FLOP precision. `device` names it.

@@ -1,6 +1,8 @@
 // Two result documents side by side (see compare.hpp for the rules).
 #include "report/compare.hpp"
 
+#include "report/implementation.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -154,6 +156,8 @@ Comparison compare_documents(const Document& a, const Document& b) {
       c.clocks.push_back({fb.what, 0, fb.a_mhz, {}, fb.source_a, fb.tolerance, true});
     }
   }
+  diff_section({{"implementation", implementation_json(a.implementation)}},
+               {{"implementation", implementation_json(b.implementation)}}, "implementation", c.differences);
   diff_section({{"machine", a.machine}}, {{"machine", b.machine}}, "machine", c.differences);
   diff_section({{"build", a.build}}, {{"build", b.build}}, "build", c.differences);
   diff_section({{"options", a.options}}, {{"options", b.options}}, "options", c.differences);
@@ -257,6 +261,10 @@ namespace {
 std::string describe(const Document& d) {
   std::string adapter = d.host_suite() ? "host CPU" : d.adapter.device;
   if (adapter.empty()) adapter = d.adapter.description.empty() ? "unknown adapter" : d.adapter.description;
+  // A document measured elsewhere than natively names its runtime and WebGPU implementation.
+  if (d.implementation.runtime != "native" && !d.implementation.runtime.empty()) {
+    adapter = implementation_text(d.implementation) + " on " + adapter;
+  }
   return fmt::format("{} ({}, {} {}, {})", d.origin, adapter, d.rows.size(), d.rows.size() == 1 ? "row" : "rows",
                      d.started_at.empty() ? "no date" : d.started_at);
 }
@@ -415,6 +423,12 @@ void write_comparison(std::ostream& out, const Comparison& c, const Document& a,
                       std::optional<double> fail_pct, const CompareStyle& style) {
   put(out, fill(split_words(describe(a)), "a: ", 3, style.width, " "));
   put(out, fill(split_words(describe(b)), "b: ", 3, style.width, " "));
+  if (const auto ia = implementation_text(a.implementation), ib = implementation_text(b.implementation); ia != ib) {
+    // Two implementations, not two runs of one: the ratios say what one costs against the other.
+    put(out, fill(split_words(fmt::format("different WebGPU implementations: a {}, b {}; b/a compares them (and "
+                                          "their adapters, where those differ too)", ia, ib)),
+                  "", 0, style.width, " "));
+  }
 
   // The answer first.
   const auto sum = summarize(c);

@@ -1,6 +1,8 @@
 // JSON form of rows and documents, atomic writing, and loading with clear errors.
 #include "report/document.hpp"
 
+#include "report/implementation.hpp"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -397,6 +399,11 @@ void ResultDocument::set_device(const gpu::DeviceRecord& device) {
 
 void ResultDocument::set_adapter(const gpu::AdapterDescription& adapter, nlohmann::json dawn) {
   doc_["machine"]["adapter"] = adapter_json(adapter);
+  // This program through Dawn; the browser engine replaces it with its runtime's (src/web/engine.cpp).
+  const auto text = [](const nlohmann::json& j, const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+  };
+  doc_["implementation"] = implementation_json(native_implementation(text(doc_["build"], "version"), text(dawn, "version")));
   doc_["machine"]["dawn"] = std::move(dawn);
 }
 

@@ -213,6 +213,7 @@ Document header_of(const nlohmann::json& j, const std::string& origin) {
   d.browser_user_agent = text_at(m, {"browser", "user_agent"});
   d.browser_thread = text_at(m, {"browser", "webgpu_thread"});
   if (m.contains("browser") && d.runtime == "native") d.runtime = "browser";
+  d.implementation = implementation_of(j);
   d.build_version = text_at(d.build, {"version"});
   d.build_revision = text_at(d.build, {"git_revision"});
   if (const auto r = j.find("repro"); r != j.end() && r->is_object()) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "report/document.hpp"
+#include "report/implementation.hpp"
 
 namespace wgb::report {
 
@@ -50,6 +51,7 @@ struct Document {
   AdapterIdentity adapter;                         // empty for host documents
   std::string host_cpu;                            // machine.host.cpu_model
   std::string browser_user_agent, browser_thread;  // browser runs: machine.browser
+  Implementation implementation;                   // recorded, or derived for older documents
   std::string build_version, build_revision;
   std::optional<ReproSummary> repro;  // --repro's verdict
   std::vector<std::string> sweep_notes;

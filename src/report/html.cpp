@@ -744,6 +744,7 @@ void write_html(std::ostream& out, const std::vector<Document>& docs) {
 namespace charts {
 
 const char* css() { return kChartCss; }
+const char* page_css() { return kCss; }
 std::string curves(const Document& doc, Ids& ids) { return sweep_sections(doc, ids); }
 std::string host_curves(const Document& doc, Ids& ids) { return host_curve_sections(doc, ids); }
 std::string family_bars(const std::vector<ReportRow>& rows, Ids& ids) { return family_sections(rows, ids); }

@@ -4,9 +4,14 @@
 #include <fmt/format.h>
 #include <httplib.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <ctime>
+#include <iostream>
+#include <thread>
 
 #include "store/submission.hpp"
 
@@ -73,10 +78,28 @@ Expected<HttpReply> reply_of(const httplib::Result& r, const std::string& what) 
                         err == ECONNRESET || err == EPIPE;
     return make_error(ErrorKind::Io, fmt::format("{}: {}", what, describe(r.error(), system ? err : 0)));
   }
-  return HttpReply{r->status, r->body, r->get_header_value("Content-Type")};
+  return HttpReply{r->status, r->body, r->get_header_value("Content-Type"), r->get_header_value("Retry-After")};
 }
 
 }  // namespace
+
+std::optional<std::chrono::seconds> retry_after(const std::string& value, std::chrono::system_clock::time_point now) {
+  std::string v = value;
+  while (!v.empty() && v.front() == ' ') v.erase(v.begin());
+  while (!v.empty() && v.back() == ' ') v.pop_back();
+  if (v.empty()) return std::nullopt;
+  if (std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) {
+    if (v.size() > 9) return std::chrono::seconds(999999999);  // "wait forever", bounded
+    return std::chrono::seconds(std::stoll(v));
+  }
+  // An HTTP date: "Wed, 21 Oct 2026 07:28:00 GMT".
+  std::tm tm{};
+  const char* end = strptime(v.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
+  if (end == nullptr || *end != '\0') return std::nullopt;
+  const auto at = std::chrono::system_clock::from_time_t(timegm(&tm));
+  const auto left = std::chrono::ceil<std::chrono::seconds>(at - now);
+  return left.count() > 0 ? left : std::chrono::seconds(0);
+}
 
 Expected<ServerUrl> parse_server_url(const std::string& url) {
   ServerUrl u;
@@ -120,7 +143,7 @@ Expected<HttpReply> http_post(const std::string& url, const std::string& body, c
 }
 
 Expected<SubmitReceipt> post_document(const nlohmann::json& document, const std::string& to, const std::string& token,
-                                      std::chrono::seconds timeout) {
+                                      std::chrono::seconds timeout, const RetryPolicy& retry) {
   auto server = parse_server_url(to);
   if (!server) return server.error();
   auto checked = make_submission(document);
@@ -128,7 +151,32 @@ Expected<SubmitReceipt> post_document(const nlohmann::json& document, const std:
     return make_error(ErrorKind::Usage, fmt::format("not submitted: {}", checked.error().message));
   }
   const std::string endpoint = server->origin + server->path + "/api/v1/results";
-  auto reply = http_post(endpoint, checked->canonical, token, timeout);
+  auto say = retry.say ? retry.say : [](const std::string& line) { std::cerr << "webgpu-bench: " << line << '\n'; };
+  auto sleep = retry.sleep ? retry.sleep : [](std::chrono::seconds s) { std::this_thread::sleep_for(s); };
+  std::chrono::seconds waited{0};
+  Expected<HttpReply> reply = make_error(ErrorKind::Io, "not sent");
+  for (int attempt = 1;; ++attempt) {
+    reply = http_post(endpoint, checked->canonical, token, timeout);
+    if (!reply || (reply->status != 429 && reply->status != 503)) break;
+    // Busy or rate-limited: the same document again, when the server says it may be accepted.
+    const auto asked = retry_after(reply->retry_after);
+    const std::chrono::seconds wait = asked ? *asked : std::chrono::seconds(1LL << std::min(attempt - 1, 10));
+    if (attempt >= retry.max_attempts || waited + wait > retry.max_wait) {
+      const std::string why = fmt::format("HTTP {} {} time{} after {} s of waiting{}", reply->status, attempt,
+                                          attempt == 1 ? "" : "s", waited.count(),
+                                          asked ? fmt::format(" (it asked for {} s more)", asked->count()) : "");
+      // As without retries: 429 is the server refusing (exit 6 through the "(HTTP " mark), 503 failing.
+      return make_error(reply->status < 500 ? ErrorKind::Usage : ErrorKind::Io,
+                        fmt::format("{} {} the document (HTTP {}): {}; gave up: {}", to,
+                                    reply->status < 500 ? "refused" : "failed on", reply->status,
+                                    reason_of(reply->body), why));
+    }
+    say(fmt::format("{} answered HTTP {} ({}): trying again in {} s{} (attempt {} of {})", to, reply->status,
+                    reason_of(reply->body), wait.count(), asked ? " as its Retry-After asks" : "", attempt + 1,
+                    retry.max_attempts));
+    sleep(wait);
+    waited += wait;
+  }
   if (!reply) {
     // A server refusing a body by its declared size answers and closes before reading it: the
     // client then fails while writing.

@@ -22,7 +22,8 @@ namespace {
   " WHERE ($1 = '' OR r.class_key = $1) AND ($2 = '' OR r.suite = $2)"                                \
   " AND (($3 = '' AND $4 = '') OR EXISTS (SELECT 1 FROM results x WHERE x.run_id = r.id"              \
   " AND ($3 = '' OR x.benchmark_id = $3) AND ($4 = '' OR x.metric = $4)))"                            \
-  " AND ($5 = '' OR r.started_at >= $5) AND ($6 = '' OR r.started_at < $6) AND ($7 = '' OR r.runtime = $7)"
+  " AND ($5 = '' OR r.started_at >= $5) AND ($6 = '' OR r.started_at < $6)"                               \
+  " AND ($7 = '' OR r.runtime = $7 OR ($7 = 'browser' AND r.runtime <> 'native'))"
 
 // A row takes part in a leaderboard when it measured something.
 #define WGB_MEASURED " x.status IN ('ok', 'throttled', 'suspect') AND x.value > 0 "
@@ -48,7 +49,8 @@ constexpr std::array<StatementDef, static_cast<std::size_t>(StatementId::kCount)
     {"wgb_entries",
      "SELECT x.run_id, x.row_index, x.value, x.value_unit, x.status, x.unranked, " WGB_RUN_COLUMNS
      " FROM results x JOIN runs r ON r.id = x.run_id WHERE x.benchmark_id = $1 AND" WGB_MEASURED
-     "AND ($2 = '' OR r.class_key = $2) AND ($3 = '' OR r.runtime = $3) ORDER BY x.run_id, x.row_index",
+     "AND ($2 = '' OR r.class_key = $2) AND ($3 = '' OR r.runtime = $3 OR ($3 = 'browser' AND r.runtime <> 'native'))"
+     " ORDER BY x.run_id, x.row_index",
      "ttt"},
     {"wgb_class_entries",
      "SELECT x.run_id, x.benchmark_id, x.value, x.value_unit, x.status, x.unranked, r.unranked_reason"

@@ -13,10 +13,12 @@
 
 #include "report/charts.hpp"
 #include "report/files.hpp"
+#include "report/implementation.hpp"
 #include "report/noise.hpp"
 #include "report/roofline.hpp"
 #include "report/svg.hpp"
 #include "report/table.hpp"
+#include "store/runtime_filter.hpp"
 
 namespace wgb::store::html {
 
@@ -63,18 +65,28 @@ std::string leaderboard_href(std::string_view benchmark) { return "/leaderboard?
 std::string class_href(std::string_view key) { return "/runs?class=" + url_encode(key); }
 std::string run_href(std::int64_t id) { return fmt::format("/runs/{}", id); }
 
-// "in a browser" badge for runs measured by the /run page.
+// A badge naming the runtime of runs measured by the engine in JavaScript (chromium, firefox, deno,
+// safari, or "browser" when the document does not say which).
 std::string runtime_badge(const std::string& runtime) {
-  return runtime == "browser" ? "<span class=\"badge brw\" title=\"measured by the /run page in a browser\">browser</span>"
-                              : "";
+  if (runtime.empty() || runtime == "native") return "";
+  return fmt::format("<span class=\"badge brw\" title=\"measured by the engine in {}\">{}</span>",
+                     runtime == "browser" ? "a browser" : esc(runtime), esc(runtime));
 }
 
-// Links that show both runtimes, browser runs or native runs (the current one in bold).
+// The run list's <option>s of the runtime filter, `current` selected.
+std::string runtime_options(const std::string& current) {
+  std::string out;
+  for (const auto& [value, name] : runtime_choices()) {
+    out += fmt::format("<option value=\"{}\"{}>{}</option>", esc(value), current == value ? " selected" : "", name);
+  }
+  return out;
+}
+
+// Links to every runtime filter (runtime_filter.hpp; the current one in bold).
 std::string runtime_links(const std::string& base, const std::string& current) {
   std::string out = "<p class=\"links\">Measured: ";
-  for (auto [value, name] : {std::pair{"", "anywhere"}, std::pair{"browser", "in a browser"},
-                             std::pair{"native", "natively"}}) {
-    const std::string href = std::string(value).empty() ? base : base + "&runtime=" + value;
+  for (const auto& [value, name] : runtime_choices()) {
+    const std::string href = value.empty() ? base : base + "&runtime=" + value;
     out += current == value ? fmt::format("<b>{}</b> ", name) : fmt::format("<a href=\"{}\">{}</a> ", esc(href), name);
   }
   return out + "</p>";
@@ -258,9 +270,12 @@ std::string run_header(const StoredRun& run, const report::Document& doc) {
   line("device class", class_cell(s.device_class));
   if (!adapter_desc.empty()) line("adapter", esc(adapter_desc));
   if (!driver.empty()) line("driver", esc(driver));
-  if (s.runtime == "browser") {
+  if (s.runtime != "native") {
     // Untrusted text from the visitor's browser: escaped like everything else from a document.
-    std::string where = "in a browser (the /run page)";
+    std::string where = s.runtime == "deno" ? "in Deno (the engine's command-line entry)"
+                        : s.runtime == "browser" ? "in a browser (the /run page)"
+                                                 : fmt::format("in {} (the /run page)", s.runtime);
+    if (!doc.implementation.runtime.empty()) where += ": " + report::implementation_text(doc.implementation);
     const std::string& thread = doc.browser_thread;
     if (!thread.empty()) where += thread == "worker" ? ", WebGPU in a dedicated worker" : ", WebGPU on the main thread";
     line("measured", esc(where));
@@ -404,8 +419,9 @@ std::string index_page(const std::vector<BenchmarkInfo>& benchmarks, const std::
       plural(static_cast<std::size_t>(std::max<std::int64_t>(total_runs, 0)), "run", "runs"),
       plural(classes.size(), "device class", "device classes"));
   b += "<p><a href=\"/run\">Run the suite in your browser</a> (any browser with WebGPU) and see your GPU beside "
-       "its class; browser runs are marked <span class=\"badge brw\">browser</span>, and every list filters them "
-       "(<a href=\"/runs?runtime=browser\">browser runs</a>, <a href=\"/runs?runtime=native\">native runs</a>).</p>";
+       "its class; runs in a browser or in Deno are marked with their runtime (<span class=\"badge brw\">firefox</span>), "
+       "and every list filters them (<a href=\"/runs?runtime=browser\">browser runs</a>, "
+       "<a href=\"/runs?runtime=firefox\">Firefox</a>, <a href=\"/runs?runtime=native\">native runs</a>).</p>";
   if (benchmarks.empty()) b += "<p>No measured results yet. Submit one with <code>webgpu-bench submit</code>.</p>";
   if (!headline.empty()) {
     b += "<div class=\"boards\">";
@@ -689,12 +705,9 @@ std::string runs_page(const std::vector<RunSummary>& runs, const RunFilter& f, s
       "<label>benchmark<input name=\"benchmark\" value=\"{}\" size=\"14\"></label>"
       "<label>since<input name=\"since\" value=\"{}\" size=\"12\"></label>"
       "<label>until<input name=\"until\" value=\"{}\" size=\"12\"></label>"
-      "<label>measured<select name=\"runtime\"><option value=\"\"{}>anywhere</option>"
-      "<option value=\"browser\"{}>in a browser</option><option value=\"native\"{}>natively</option></select></label>"
+      "<label>measured<select name=\"runtime\">{}</select></label>"
       "<button type=\"submit\">filter</button></form>",
-      esc(f.device_class), esc(f.suite), esc(f.benchmark), esc(f.since), esc(f.until),
-      f.runtime.empty() ? " selected" : "", f.runtime == "browser" ? " selected" : "",
-      f.runtime == "native" ? " selected" : "");
+      esc(f.device_class), esc(f.suite), esc(f.benchmark), esc(f.since), esc(f.until), runtime_options(f.runtime));
   b += fmt::format("<p class=\"muted\">{}.</p>", esc(runs_count_text(runs.size(), f.offset, total)));
   if (runs.empty()) return page("Runs", b);
   b += "<div class=\"scroll\"><table><tr><th>run</th><th>device class</th><th>suite</th><th>state</th><th>rows</th>"

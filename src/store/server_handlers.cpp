@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "store/html.hpp"
+#include "store/runtime_filter.hpp"
 #include "store/server_http.hpp"
 #include "store/submission.hpp"
 
@@ -30,8 +31,8 @@ std::string param(const httplib::Request& req, const char* name) {
 
 bool read_runtime(const httplib::Request& req, std::string& runtime, std::string& error) {
   runtime = param(req, "runtime");
-  if (runtime.empty() || runtime == "browser" || runtime == "native") return true;
-  error = "runtime must be browser or native (leave it out for both)";
+  if (valid_runtime_filter(runtime)) return true;
+  error = runtime_filter_error();
   return false;
 }
 

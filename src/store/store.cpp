@@ -85,6 +85,9 @@ constexpr Migration kMigrations[] = {
      "ALTER TABLE runs ADD COLUMN runtime TEXT NOT NULL DEFAULT 'native';"
      "CREATE INDEX runs_runtime ON runs (runtime, started_at);",
      rederive_runs},
+    // The runtime column names the implementation that measured a run (chromium, firefox, deno, safari,
+    // browser when unknown, native): stored runs are re-derived, browser runs by their user agent.
+    {4, "runtime names the implementation", "", rederive_runs},
 };
 
 constexpr const char* kMigrationsTable =

@@ -21,7 +21,7 @@
 
 namespace wgb::store {
 
-inline constexpr int kStoreSchemaVersion = 3;  // the latest migration this program knows
+inline constexpr int kStoreSchemaVersion = 4;  // the latest migration this program knows
 
 struct StoreOptions {
   int postgres_connections = 4;  // pool size (SQLite always uses one connection)

@@ -1,6 +1,8 @@
 // Checks of submitted documents (docs/store.md, "What the server accepts").
 #include "store/submission.hpp"
 
+#include "store/runtime_filter.hpp"
+
 #include <fmt/format.h>
 #include <openssl/evp.h>
 
@@ -503,10 +505,11 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
     if (!st->is_string() || !plain_name(st->get<std::string>(), 32)) return refuse("\"state\" must be a short name");
     s.state = st->get<std::string>();
   }
+  bool browser = false;
   if (auto m = document.find("machine"); m != document.end() && m->is_object()) {
     if (auto b = m->find("browser"); b != m->end()) {
       if (auto st = check_browser(*b); !st) return st.error();
-      s.runtime = "browser";
+      browser = true;
     }
   }
   // The engine writes "runtime": "browser" beside machine.browser; the two must agree.
@@ -514,11 +517,15 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
     if (!rt->is_string() || (*rt != "browser" && *rt != "native")) {
       return refuse("\"runtime\" must be \"browser\" or \"native\"");
     }
-    if (*rt != s.runtime) {
-      return refuse(s.runtime == "browser" ? "machine.browser in a document whose runtime is \"native\""
-                                           : "\"runtime\": \"browser\" without machine.browser");
+    if ((*rt == "browser") != browser) {
+      return refuse(browser ? "machine.browser in a document whose runtime is \"native\""
+                            : "\"runtime\": \"browser\" without machine.browser");
     }
   }
+  // Which implementation measured it (chromium, firefox, deno, ...; native): the runtime the
+  // leaderboard filters and compares by (runtime_filter.hpp).
+  if (auto st = check_implementation(document, browser); !st) return st.error();
+  s.runtime = stored_runtime(document);
   auto cls = device_class_of(document);
   if (!cls) return refuse(cls.error().message);
   s.device_class = std::move(*cls);

@@ -15,6 +15,7 @@
 #include "frontend/memory_job.hpp"
 #include "gpu/build_info.hpp"
 #include "memory/memory.hpp"
+#include "report/implementation.hpp"
 #include "report/document.hpp"
 #include "report/progress_line.hpp"
 #include "report/table.hpp"
@@ -178,6 +179,17 @@ void add_browser_fields(report::ResultDocument& doc, const RunOptions& o) {
       {"user_agent", browser_string(o, "user_agent")},
       {"webgpu_thread", browser_string(o, "webgpu_thread")},
       {"timestamp_quantization_ns", q ? nlohmann::json(*q) : nlohmann::json(nullptr)}};
+  // Which implementation ran it: the host's answer (it knows its runtime), else the user agent's.
+  const auto& init = init_reply();
+  report::Implementation impl = report::implementation_from_user_agent(browser_string(o, "user_agent"));
+  if (init.contains("implementation") && init["implementation"].is_object()) {
+    impl = report::implementation_of({{"implementation", init["implementation"]}});
+  }
+  doc.json()["implementation"] = report::implementation_json(impl);
+  // Where the adapter's identity came from (adapter.info, a WebGL renderer string, none).
+  if (const std::string source = browser_string(o, "adapter_source"); !source.empty()) {
+    doc.json()["machine"]["browser"]["adapter_source"] = source;
+  }
 }
 
 void emit_adapter(const gpu::Context& gpu) {

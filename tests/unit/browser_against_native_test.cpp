@@ -97,10 +97,6 @@ TEST(PoolRounds, AConsistentSlowdownIsSignificant) {
   EXPECT_TRUE(a.significant);
   EXPECT_DOUBLE_EQ(a.native_rate, 100);
   EXPECT_DOUBLE_EQ(a.browser_rate, 95);
-  std::ostringstream text;
-  write_pooled(text, pool_rounds(rounds), {{"vendor", "google"}, {"architecture", "swiftshader"}}, "Chrome/156", 100);
-  EXPECT_NE(text.str().find("slower"), std::string::npos) << text.str();
-  EXPECT_NE(text.str().find("browser/native 1.20x"), std::string::npos) << text.str();
 }
 
 TEST(PoolRounds, OneRoundIsJudgedAsCompareJudgesIt) {
@@ -128,9 +124,11 @@ TEST(PoolRounds, ErrorRowsAreCountedButNotMeasuredAndOutputsCompare) {
   EXPECT_EQ(p.rows[0].outputs.rfind("differ", 0), 0u) << p.rows[0].outputs;
   EXPECT_EQ(p.rows[1].rounds, 0u);
   EXPECT_EQ(p.rows[1].status_browser, "error");
-  const json j = pooled_json(p);
-  EXPECT_FALSE(j["rows"][1].contains("ratio"));
-  EXPECT_DOUBLE_EQ(j["rows"][0]["ratio"].get<double>(), 0.9);
+  json measured = json::object(), unmeasured = json::object();
+  add_ratio_fields(measured, p.rows[0]);
+  add_ratio_fields(unmeasured, p.rows[1]);
+  EXPECT_TRUE(unmeasured.empty());
+  EXPECT_DOUBLE_EQ(measured["ratio"].get<double>(), 0.9);
 }
 
 TEST(WithoutNumbers, EveryNumberBecomesOneMark) {

@@ -104,7 +104,7 @@ TEST_P(StoreMigration, AVersionOneDatabaseIsUpgradedAndItsRunsRederived) {
   // Version 1 ranked both GPU runs: the no-robustness run's 5e12 came first.
   auto store = Store::open(backend_->spec());
   ASSERT_TRUE(store) << store.error().message;
-  EXPECT_EQ(*(*store)->schema_version(), 3);
+  EXPECT_EQ(*(*store)->schema_version(), 4);
   EXPECT_EQ(*(*store)->schema_version(), kStoreSchemaVersion);
   EXPECT_EQ((*store)->totals()->first, 3);
 

@@ -307,7 +307,7 @@ nlohmann::json browser_doc() {
 TEST(StoreSubmission, BrowserDocumentsAreMarkedAndClassedByTheirAdapter) {
   auto s = make_submission(browser_doc());
   ASSERT_TRUE(s) << s.error().message;
-  EXPECT_EQ(s->runtime, "browser");
+  EXPECT_EQ(s->runtime, "chromium");  // the implementation that measured it, from its user agent
   EXPECT_EQ(s->device_class.backend, "webgpu");
   EXPECT_EQ(s->device_class.key, "google/swiftshader/swiftshader-device-subzero/webgpu");
   auto native = make_submission(good());
