@@ -14,35 +14,10 @@ part=${1:-part1}
 out=${OUT:-$PWD/h200-out}
 mkdir -p "$out/$part"
 res="$out/$part"
-log() { printf '[h200 %s] %s\n' "$(date +%T)" "$*" | tee -a "$res/log.txt" >&2; }
-
-for f in .carry/*.deb; do dpkg -x "$f" / ; done
-ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-# The program's Debian libraries that the GPU machine's Ubuntu lacks ({fmt}, SQLite, libpq, cpp-httplib
-# and their dependencies), copied from the build machine into .carry/lib (bench/carry_libs.sh).
-export LD_LIBRARY_PATH="$PWD/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-gpu_state() {
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw,clocks_throttle_reasons.active \
-    --format=csv,noheader >>"$res/gpu_state.csv" 2>&1
-}
-wgb() { ./scripts/wgb "$@"; }
-step() {  # step NAME CMD... : runs one step, records its exit code and wall time, never aborts the batch
-  local name=$1; shift
-  local t0 t1 rc
-  case " ${WGB_H200_SKIP:-} " in *" $name "*) log "skip $name (WGB_H200_SKIP)"; return 0 ;; esac
-  t0=$(date +%s)
-  gpu_state
-  log "start $name: $*"
-  "$@" >"$res/$name.out" 2>"$res/$name.err"
-  rc=$?
-  t1=$(date +%s)
-  gpu_state
-  log "end $name rc=$rc wall=$((t1 - t0))s"
-  echo "$name $rc $((t1 - t0))" >>"$res/steps.txt"
-  # Archive after every step: if the call is cut off, what completed still comes back.
-  tar -C "$out" -czf "$out/h200-$part.tgz" "$part"
-}
+tag=h200
+archive() { tar -C "$out" -czf "$out/h200-$part.tgz" "$part"; }
+# shellcheck source=bench/h200_steps.sh
+source bench/h200_steps.sh
 
 nvidia-smi >"$res/nvidia-smi.txt" 2>&1
 lscpu >"$res/lscpu.txt" 2>&1
@@ -75,5 +50,5 @@ case "$part" in
     ;;
 esac
 gpu_state
-tar -C "$out" -czf "$out/h200-$part.tgz" "$part"
+archive
 log "archive $out/h200-$part.tgz"

@@ -23,6 +23,7 @@
 #include "catalog/select.hpp"
 #include "cli/session.hpp"
 #include "cli/terminal.hpp"
+#include "report/accuracy.hpp"
 #include "report/document.hpp"
 #include "report/files.hpp"
 #include "store/server.hpp"
@@ -51,6 +52,7 @@ struct BrowserFlags {
   int round_timeout_s = 1800;
   std::string keep;
   std::vector<std::string> native_options;
+  bool accuracy = false;  // --accuracy: both sides measure the builtins' accuracy as run --accuracy does
 };
 
 // Chromium's own SwiftShader Vulkan driver, which native Dawn can load too.
@@ -222,12 +224,14 @@ int browser_command(const BrowserFlags& f) {
   std::string query = "suite=" + f.suite;
   if (f.filter_given) query += "&filter=" + url_encode(f.filter);
   if (f.working_set_mib > 0) query += fmt::format("&memory_bytes={}", std::uint64_t(f.working_set_mib) << 20);
+  if (f.accuracy) query += "&accuracy=1";
   const std::string run_url = base + "/run?" + query + "&autorun=1";
   std::vector<std::string> native_args = {f.suite == "memory" ? "memory" : "run", "--quiet", "--adapter",
                                           std::to_string(*native)};
   if (f.filter_given && f.suite == "default") native_args.insert(native_args.end(), {"--filter", f.filter});
   if (f.working_set_mib > 0) native_args.insert(native_args.end(), {"--working-set", std::to_string(f.working_set_mib)});
   native_args.insert(native_args.end(), f.native_options.begin(), f.native_options.end());
+  if (f.accuracy) native_args.push_back("--accuracy");
 
   std::vector<browser::Round> rounds;
   const bool show_progress = isatty(STDERR_FILENO) != 0;
@@ -312,6 +316,12 @@ int browser_command(const BrowserFlags& f) {
   const auto pooled = browser::pool_rounds(rounds);
   const std::string browser_name = (*chromium)->version();
   browser::write_pooled(std::cout, pooled, adapter, browser_name, terminal_width());
+  if (f.accuracy) {  // the first round's: accuracy does not vary between rounds
+    std::cout << "\nbrowser:";
+    report::write_accuracy_table(std::cout, rounds.front().browser.rows, terminal_width());
+    std::cout << "\nnative:";
+    report::write_accuracy_table(std::cout, rounds.front().native.rows, terminal_width());
+  }
   if (!f.out.empty()) {
     json j = browser::pooled_json(pooled);
     j["adapter"] = adapter;
@@ -353,6 +363,9 @@ void register_browser(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(in_range(10, 86400));
   cmd->add_option("--keep", f.keep, "Keep every round's two result documents in this folder");
+  cmd->add_flag("--accuracy", f.accuracy,
+                "Also measure the accuracy of the floating-point builtins on both sides, as run --accuracy does, and "
+                "print the first round's (docs/method.md#accuracy)");
   cmd->add_option("--native-option", f.native_options,
                   "Pass an option to the native run (repeatable), e.g. =--no-robustness")
       ->allow_extra_args(false);

@@ -41,6 +41,7 @@ gpu::ContextOptions DeviceFlags::options() const {
   gpu::ContextOptions o;
   o.adapter = adapter;
   o.backend = backend;
+  o.configuration = configuration;
   o.robustness = !no_robustness;
   o.experimental = experimental;
   o.wall_clock = clock == "wall";
@@ -60,8 +61,19 @@ void add_device_flags(CLI::App& app, DeviceFlags& flags, bool all_adapters) {
   app.add_option("--backend", flags.backend, "Only adapters of this backend: vulkan, metal, d3d12, d3d11, opengl, opengles")
       ->type_name("BACKEND")
       ->check(backends);
+  std::vector<std::string> names;
+  std::string listed;
+  for (const auto& c : gpu::native_configurations()) {
+    names.push_back(c.name);
+    listed += fmt::format("; {}: {}", c.name, c.description);
+  }
+  app.add_option("--dawn-config", flags.configuration,
+                 fmt::format("Dawn configuration (docs/implementations.md), default {}{}", names.front(), listed))
+      ->type_name("NAME")
+      ->check(one_of(names));
   app.add_flag("--no-robustness", flags.no_robustness,
-               "Disable Dawn's robustness (bounds checks): shows what WebGPU's safety checks cost");
+               "Disable Dawn's robustness (bounds checks): shows what WebGPU's safety checks cost "
+               "(the same as --dawn-config no-robustness)");
   app.add_flag("--experimental", flags.experimental,
                "Allow Dawn's unsafe APIs (and f16 on NVIDIA Vulkan); rows that depend on them say so");
   app.add_option("--clock", flags.clock,

@@ -38,6 +38,7 @@ CLI::Validator one_of(std::vector<std::string> values);
 struct DeviceFlags {
   std::string adapter;
   std::string backend;
+  std::string configuration;  // --dawn-config: a gpu::native_configurations() name ("": the default)
   bool no_robustness = false;
   bool experimental = false;
   std::string clock = "auto";  // --clock: auto (timestamps where the adapter has them) or wall

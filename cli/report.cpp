@@ -7,6 +7,7 @@
 
 #include "cli/common.hpp"
 #include "cli/terminal.hpp"
+#include "report/accuracy.hpp"
 #include "report/csv.hpp"
 #include "report/document.hpp"
 #include "report/files.hpp"
@@ -59,6 +60,7 @@ int report_command(const ReportFlags& f) {
     for (const auto& d : docs) {
       std::cout << d.origin << ":\n";
       report::write_table(std::cout, d.rows, terminal_width());
+      report::write_accuracy_table(std::cout, d.rows, terminal_width());  // nothing without run --accuracy
       report::write_summary(std::cout, d.rows, d.repro, terminal_width());
       // Technique verdicts derived from the rows (documents written before the technique_verdicts
       // field get them too).

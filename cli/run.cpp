@@ -45,10 +45,11 @@ struct RunFlags {
   bool filter_given = false;  // --filter was on the command line (even empty)
   OutputFlags out;
   SamplingOptions sampling;
-  std::uint64_t bandwidth_mib = 64;
+  std::uint64_t bandwidth_mib = defaults::run::kBandwidthBytes >> 20;
   std::uint32_t compute_threads = 0;
   std::string ceilings_path;  // --ceilings: measured ceilings of this adapter for the plausibility check
   bool reverse = false;       // --reverse: the selection in reverse order
+  bool accuracy = false;      // --accuracy: the builtins' accuracy beside their speed (the job, after the rows)
 };
 
 int run_on_adapter(const RunFlags& f) {
@@ -80,7 +81,15 @@ int run_on_adapter(const RunFlags& f) {
     o.perturbation = *p;
     o.annotate = [](report::ResultDocument& doc) { doc.json()["repro_second_run"] = true; };
   }
+  o.accuracy = f.accuracy;
+  // Each probe's accuracy is written as it is attached; its progress line only where the bar is.
+  frontend::DefaultJob* job_ptr = nullptr;
+  o.on_accuracy = [&session, &job_ptr](const std::string& line, bool note) {
+    session.write(job_ptr->document());
+    if (note || session.display().enabled()) std::cerr << line << '\n' << std::flush;
+  };
   frontend::DefaultJob job(std::move(o));
+  job_ptr = &job;
   TerminalFrontEnd terminal(session, {.stream_table = true});
   const std::size_t width = terminal_width();
   Outcome outcome = frontend::run(job, terminal, width);
@@ -201,6 +210,9 @@ void register_run(CLI::App& app, int& exit_code) {
   cmd->add_flag("--reverse", r.reverse,
                 "Run the selection in reverse order: a rate that moves with its position in the run is not the "
                 "kernel's (compare the two documents)");
+  cmd->add_flag("--accuracy", r.accuracy,
+                "Also measure the accuracy of every floating-point builtin the run times, over dense inputs against "
+                "the exact results, beside its rate (docs/method.md#accuracy)");
   add_sampling_flags(*cmd, r.sampling);
   f->host_options = add_host_options(*cmd, f->host, HostUse::Run);
   cmd->callback([&exit_code, f, filter, cmd] {

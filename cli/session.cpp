@@ -264,8 +264,9 @@ Status TerminalFrontEnd::started(frontend::Job& job) {
   // lines rather than one that wraps: the driver string alone can fill a terminal.
   if (gpu != nullptr && s_.display().enabled()) {
     const auto& a = gpu->adapter();
-    std::cerr << fmt::format("adapter: {} ({}, {}), robustness {}, clock {}\n  driver: {}\n",
+    std::cerr << fmt::format("adapter: {} ({}, {}), Dawn {}, robustness {}, clock {}\n  driver: {}\n",
                              a.device.empty() ? a.description : a.device, a.backend, a.adapter_type,
+                             gpu->options().configuration,
                              gpu->options().robustness ? "on" : "off",
                              gpu->has_timestamps() ? "gpu-timestamp" : "wall-clock", a.driver);
   }

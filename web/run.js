@@ -342,6 +342,7 @@
     const options = {suite, browser: {user_agent: navigator.userAgent, webgpu_thread: state.webgpu_thread}};
     if (navigator.hardwareConcurrency > 0) options.browser.logical_cpus = navigator.hardwareConcurrency;
     if (filter) options.filter = filter;
+    if (params.get('accuracy') === '1') options.accuracy = true;
     const mb = params.get('memory_bytes');
     if (mb && /^\d+$/.test(mb)) options.memory_bytes = Number(mb);
     const port = connectHost();

@@ -25,12 +25,32 @@
 
 namespace wgb::gpu {
 
+// A named configuration of the native implementation (Dawn): the device toggles a run turns on and
+// off beyond what Dawn chooses for the adapter itself. Plain data, so anything that lists or
+// compares implementations (the browser matrix's native columns) reads the same table. Every result
+// records the configuration's name and the toggles in force (machine.dawn); docs/implementations.md
+// says what each one is and what it costs.
+struct NativeConfiguration {
+  std::string name;         // "shipped", "no-robustness"
+  std::string description;  // one line for help texts and tables
+  std::vector<std::string> enabled_toggles;
+  std::vector<std::string> disabled_toggles;
+  bool robustness = true;   // false: WebGPU's bounds checks are off (disable_robustness)
+};
+
+// Every native configuration, the default ("shipped") first.
+const std::vector<NativeConfiguration>& native_configurations();
+// The configuration named `name` ("" names the default), or nullptr.
+const NativeConfiguration* find_native_configuration(std::string_view name);
+
 struct ContextOptions {
   // "" or "best": the best adapter (discrete GPU > integrated > CPU); a number: that index of
   // `webgpu-bench devices`; otherwise a case-insensitive substring of the adapter's name.
   std::string adapter;
   std::string backend;       // "" (any), "vulkan", "metal", "d3d12", "opengl", ...
-  bool robustness = true;    // false: Dawn's disable_robustness (no bounds checks)
+  // A native_configurations() name ("" is the default, "shipped"). ErrorKind::Usage when unknown.
+  std::string configuration;
+  bool robustness = true;    // false: Dawn's disable_robustness (no bounds checks), whatever the configuration
   bool experimental = false; // allow_unsafe_apis (+ vulkan_enable_f16_on_nvidia on NVIDIA)
   // true (--clock wall): ignore timestamp queries even where the adapter has them, so every timed
   // pass is measured on the wall clock minus the empty-submit cost (docs/method.md#clocks).

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "webgpu_bench/context.hpp"
+#include "webgpu_bench/defaults.hpp"
 #include "webgpu_bench/progress.hpp"
 #include "webgpu_bench/sampling.hpp"
 
@@ -60,8 +61,9 @@ struct SuiteOptions {
   std::vector<BenchmarkDefinition> benchmarks;
   SamplingOptions sampling;
   // Sizes of the raw probes (technique comparisons are fixed and ignore these).
-  std::uint64_t bandwidth_bytes = 64ull << 20;   // 4096x4096 f32
-  std::uint32_t compute_threads = 0;             // invocations of ALU and streaming bandwidth probes; 0: default
+  std::uint64_t bandwidth_bytes = defaults::run::kBandwidthBytes;  // 4096x4096 f32
+  // Invocations of ALU and streaming bandwidth probes; 0: default.
+  std::uint32_t compute_threads = defaults::run::kComputeThreads;
   // Workgroup size of the ALU probes (their WGSL `override wg_size`, set through pipeline
   // constants); 0: 256. `webgpu-bench sweep --param workgroup` sets it.
   std::uint32_t compute_workgroup_size = 0;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "webgpu_bench/accuracy.hpp"
 #include "webgpu_bench/metric.hpp"
 #include "webgpu_bench/vocabulary.hpp"
 
@@ -53,6 +54,9 @@ struct BenchmarkResult {
   nlohmann::json parameters = nlohmann::json::object();
   double duration_s = 0;             // wall time the row took
   std::vector<std::string> notes;
+  // With `run --accuracy`: the accuracy of the builtins this row times, one entry per builtin and
+  // range of inputs (docs/method.md#accuracy); empty otherwise.
+  std::vector<BuiltinAccuracy> accuracy;
 };
 
 }  // namespace wgb

@@ -1,10 +1,11 @@
 // write-scatter-16kb / -4mb / -64mb: every vec4 of a power-of-two window is written exactly once
-// per round through a unique-destination permutation, for `rounds` rounds per dispatch (so small
-// windows still fill a big GPU). Global element g in [0, rounds * n) is element i = g & mask of
-// round r = g >> bits; it goes to dst[perm(i, r)]. perm is a bijection of [0, n): every step of it
-// (XOR with a constant, multiplication by an odd constant modulo n, x ^= x >> s) is invertible on
-// bits-wide values, so no two elements of a round share a destination. The buffer extends past
-// the window by a sentinel region that nothing may touch.
+// per round through a unique-destination permutation, for `rounds` rounds per pass (so small
+// windows still fill a big GPU) and `passes` passes per dispatch (the work knob; pass q runs rounds
+// q * rounds onward, so every round has its own permutation). Global element g in [0, rounds * n)
+// of a pass is element i = g & mask of round r = g >> bits; it goes to dst[perm(i, r)]. perm is a
+// bijection of [0, n): every step of it (XOR with a constant, multiplication by an odd constant
+// modulo n, x ^= x >> s) is invertible on bits-wide values, so no two elements of a round share a
+// destination. The buffer extends past the window by a sentinel region that nothing may touch.
 struct Params {
   total: u32,    // rounds * window elements
   threads: u32,  // total invocations (grid stride)
@@ -13,7 +14,7 @@ struct Params {
   bits: u32,     // log2(window elements)
   s1: u32,       // xorshift amounts of the permutation (>= 1)
   s2: u32,
-  pad: u32,
+  passes: u32,   // passes per dispatch (the work knob)
 }
 @group(0) @binding(0) var<storage, read_write> dst: array<vec4<u32>>;
 @group(0) @binding(1) var<uniform> p: Params;
@@ -27,27 +28,30 @@ fn perm(i: u32, r: u32) -> u32 {
   return x;
 }
 
-fn store(g: u32) {
+fn store(g: u32, first_round: u32) {
   let i = g & p.mask;
-  let r = g >> p.bits;
+  let r = (g >> p.bits) + first_round;
   dst[perm(i, r)] = vec4<u32>(i, r, i ^ p.seed, g);
 }
 
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let T = p.threads;
-  var g = gid.x;
-  loop {
-    if (g + 3u * T >= p.total) { break; }
-    store(g);
-    store(g + T);
-    store(g + 2u * T);
-    store(g + 3u * T);
-    g = g + 4u * T;
-  }
-  loop {
-    if (g >= p.total) { break; }
-    store(g);
-    g = g + T;
+  for (var q = 0u; q < p.passes; q++) {
+    let first_round = q * (p.total >> p.bits);
+    var g = gid.x;
+    loop {
+      if (g + 3u * T >= p.total) { break; }
+      store(g, first_round);
+      store(g + T, first_round);
+      store(g + 2u * T, first_round);
+      store(g + 3u * T, first_round);
+      g = g + 4u * T;
+    }
+    loop {
+      if (g >= p.total) { break; }
+      store(g, first_round);
+      g = g + T;
+    }
   }
 }

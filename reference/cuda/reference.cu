@@ -1073,12 +1073,13 @@ void run_transfer(Env& env, Result& r) {
   r.detail = fmt("all %zu words of the %s hold the hashed data", words, kUpload ? "device buffer" : "host copy");
 }
 
-// cudaMemcpyAsync device to device, 8 back to back per timing on CUDA events (copy-buffer-to-buffer);
-// bytes read + written counted.
-void run_copy_d2d(Env& env, Result& r) {
+// A device-to-device copy of --api-bytes, 8 back to back per timing on CUDA events, read + written
+// counted; `copy(dst, src, bytes)` enqueues one. The destination is compared with the source.
+template <class Copy>
+void run_d2d(Env& env, Result& r, const char* path, Copy&& copy) {
   const std::uint64_t bytes = env.opt.api_bytes;
   const std::size_t words = bytes / 4;
-  describe_transfer(r, bytes, "cudaMemcpyAsync device to device, 8 back to back per timing (CUDA events)");
+  describe_transfer(r, bytes, path);
   r.work_per_launch = 2.0 * static_cast<double>(bytes);
   DeviceArray<std::uint32_t> src(words), dst(words);
   fill_hashed_kernel<<<4096, kBlock>>>(src.get(), words, kSeedA);
@@ -1087,12 +1088,13 @@ void run_copy_d2d(Env& env, Result& r) {
   constexpr int kPer = 8;
   env.launches_per_sample = kPer;
   try {
-    r.samples_ms = sample(env, 2, [&](int) { WGB_CK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice)); });
+    r.samples_ms = sample(env, 2, [&](int) { copy(dst.get(), src.get(), bytes); });
   } catch (...) {
     env.launches_per_sample = 1;
     throw;
   }
   env.launches_per_sample = 1;
+  WGB_CK(cudaDeviceSynchronize());
   const auto back = dst.download(0, words);
   const long long bad = first_wrong(back.data(), words, kSeedA);
   if (bad >= 0) {
@@ -1101,6 +1103,35 @@ void run_copy_d2d(Env& env, Result& r) {
   }
   r.valid = true;
   r.detail = fmt("all %zu words of the destination hold the source's hashed data", words);
+}
+
+// cudaMemcpyAsync device to device (copy-buffer-to-buffer).
+void run_copy_d2d(Env& env, Result& r) {
+  run_d2d(env, r, "cudaMemcpyAsync device to device, 8 back to back per timing (CUDA events)",
+          [](std::uint32_t* dst, const std::uint32_t* src, std::uint64_t bytes) {
+            WGB_CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice));
+          });
+}
+
+// The same copy through cudaMemcpyBatchAsync with cudaMemcpyFlagPreferOverlapWithCompute, the hint
+// that asks for a copy engine rather than the SMs (an experiment for copy-buffer-to-buffer: a
+// Vulkan driver may run vkCmdCopyBuffer on a copy engine). The hint may be ignored; the row says
+// what was asked, the rate says what happened. On the per-thread default stream, which the legacy
+// stream's timing events order around.
+void run_copy_d2d_ce_hint(Env& env, Result& r) {
+  cudaMemcpyAttributes attrs{};
+  attrs.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+  attrs.flags = cudaMemcpyFlagPreferOverlapWithCompute;
+  run_d2d(env, r,
+          "cudaMemcpyBatchAsync device to device with cudaMemcpyFlagPreferOverlapWithCompute (a copy-engine "
+          "hint), 8 back to back per timing (CUDA events)",
+          [&](std::uint32_t* dst, const std::uint32_t* src, std::uint64_t bytes) {
+            void* dsts[1] = {dst};
+            const void* srcs[1] = {src};
+            std::size_t sizes[1] = {bytes};
+            std::size_t attr_index[1] = {0};
+            WGB_CK(cudaMemcpyBatchAsync(dsts, srcs, sizes, 1, &attrs, attr_index, 1, cudaStreamPerThread));
+          });
 }
 
 // Launch rate of the minimal kernel: 4096 launches of <<<1, 1>>> back to back per timing on CUDA
@@ -1278,6 +1309,8 @@ std::vector<Probe> probes(std::unique_ptr<BandwidthBuffers>& bw) {
       {"readback-pinned", "cudaMemcpy device to host into pinned memory", {}, run_transfer<false, true>},
       {"copy-device-to-device", "cudaMemcpyAsync device to device, read + write counted", {"copy-buffer-to-buffer"},
        run_copy_d2d},
+      {"copy-device-to-device-ce-hint", "cudaMemcpyBatchAsync device to device, copy-engine hint, read + write", {},
+       run_copy_d2d_ce_hint},
       {"launch-rate", "Back-to-back launches of a one-thread kernel", {"dispatch-overhead"}, run_launch_rate},
       {"sync-round-trip", "One-thread kernel launch + cudaStreamSynchronize", {"submit-latency"},
        run_sync_round_trip},

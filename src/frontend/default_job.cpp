@@ -3,10 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <sstream>
+
+#include "catalog/accuracy/accuracy.hpp"
 
 #include "catalog/select.hpp"
 #include "catalog/subgroup_matrix/subgroup_matrix.hpp"
+#include "report/accuracy.hpp"
 #include "report/table.hpp"
 #include "report/verdict.hpp"
 #include "suite/plausibility.hpp"
@@ -49,6 +53,7 @@ Status DefaultJob::start(const JobContext& context) {
   s.benchmarks = std::move(*chosen);
   s.measured_ceilings = ceilings;
   s.cancel = context.cancel;
+  cancel_ = context.cancel;
   s.on_progress = context.progress;
   suite_.emplace(run_suite(std::move(s)));
   if (auto st = suite_->start(); !st) {
@@ -66,7 +71,8 @@ Status DefaultJob::start(const JobContext& context) {
                             {"compute_threads", o_.suite.compute_threads},
                             {"filter", o_.filter},
                             {"repro", o_.repro},
-                            {"ceilings", o_.ceilings_path}};
+                            {"ceilings", o_.ceilings_path},
+                            {"accuracy", o_.accuracy}};
   if (o_.suite.reverse) options["order"] = "reverse";
   doc_->set_options(std::move(options));
   if (o_.perturbation) {
@@ -104,13 +110,38 @@ void DefaultJob::record(BenchmarkResult& row) {
 
 std::string DefaultJob::progress_line(const BenchmarkResult& row) const { return row_line(row); }
 
+bool DefaultJob::add_accuracy() {
+  bool any = false;
+  for (auto& row : doc_->rows()) {
+    if (cancel_.cancelled()) return false;
+    const auto cases = catalog::accuracy::cases_for(row.result.id);
+    if (cases.empty()) continue;
+    any = true;
+    const auto started = std::chrono::steady_clock::now();
+    row.result.accuracy = catalog::accuracy::measure_probe(*device_, row.result.id);
+    doc_->refresh();
+    if (o_.on_accuracy) {
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      o_.on_accuracy(fmt::format("accuracy: {} ({} entr{}, {:.1f} s)", row.result.id, cases.size(),
+                                 cases.size() == 1 ? "y" : "ies", s),
+                     false);
+    }
+  }
+  if (!any && o_.on_accuracy) o_.on_accuracy("accuracy: none of the rows run times a floating-point builtin", true);
+  return true;
+}
+
 void DefaultJob::finish(const Outcome& outcome) {
   fatal_after_finish_ = suite_->fatal_error();
+  bool cancelled = outcome.cancelled;
+  if (o_.accuracy && !outcome.cancelled && !outcome.fatal && !fatal_after_finish_ && device_ != nullptr) {
+    cancelled = !add_accuracy();
+  }
   if (o_.annotate) o_.annotate(*doc_);
   suite_.reset();  // release the device before a second process needs one
   owned_.reset();
   device_ = nullptr;
-  doc_->finish(outcome.cancelled ? "cancelled" : outcome.fatal ? to_string(outcome.fatal->kind) : "complete");
+  doc_->finish(cancelled ? "cancelled" : outcome.fatal ? to_string(outcome.fatal->kind) : "complete");
 }
 
 std::string DefaultJob::verdicts(std::size_t width) const {
@@ -124,6 +155,7 @@ std::string DefaultJob::verdicts(std::size_t width) const {
 std::string DefaultJob::summary(std::size_t width) const {
   std::ostringstream out;
   report::write_roofline_table(out, doc_->rows());
+  report::write_accuracy_table(out, doc_->rows(), width);
   report::write_repro_table(out, doc_->rows());
   report::write_summary(out, doc_->rows(), doc_->repro(), width, /*streamed=*/true);
   out << verdicts(width);

@@ -32,6 +32,11 @@ struct DefaultJobOptions {
   // What only this front end knows, added to the document when it starts and when it finishes
   // (the browser: its runtime and the timestamp quantization seen over the run).
   std::function<void(report::ResultDocument&)> annotate;
+  // After the rows, the accuracy of every floating-point builtin the run timed, on the same device
+  // (docs/method.md#accuracy). `on_accuracy` hears each probe when its entries are attached (the
+  // document then holds them) and, once, a note when no row times a builtin.
+  bool accuracy = false;
+  std::function<void(const std::string& line, bool note)> on_accuracy;
 };
 
 class DefaultJob final : public Job {
@@ -60,6 +65,9 @@ class DefaultJob final : public Job {
   std::optional<SuiteRun> suite_;
   std::optional<report::ResultDocument> doc_;
   std::optional<Error> fatal_after_finish_;
+  CancelToken cancel_;
+  // The accuracy pass (DefaultJobOptions::accuracy); false when an interrupt stopped it.
+  bool add_accuracy();
 };
 
 // A row's one-line summary: its rate, statistic and dispersion, or its status and why.

@@ -65,6 +65,8 @@ Outcome run(Job& job, FrontEnd& fe, std::size_t width) {
   // Only a run that completed reaches 100 %; an interrupted or failed one stops where it was.
   fe.end(!out.cancelled && !out.fatal);
   job.finish(out);
+  // What the job does after its rows (the accuracy pass) can be interrupted too.
+  out.cancelled = out.cancelled || cancel.cancelled();
   return out;
 }
 

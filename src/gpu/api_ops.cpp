@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "gpu/operation_stages.hpp"
 #include "webgpu_bench/context.hpp"
 
 namespace wgb::gpu {
@@ -50,6 +51,21 @@ wgpu::Future map_async(const wgpu::Buffer& buffer, wgpu::MapMode mode, std::uint
                          });
 }
 
+// Splits a batch's wall clock into its stages (operation_stages.hpp), read off the same clock as
+// the whole: each lap() ends the stage it names.
+class StageClock {
+ public:
+  explicit StageClock(Clock::time_point t0) : last_(t0) { last_operation_stages() = {}; }
+  void operator()(const char* stage) {
+    const auto now = Clock::now();
+    last_operation_stages().add(stage, std::chrono::duration<double, std::milli>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  Clock::time_point last_;
+};
+
 }  // namespace
 
 Expected<std::optional<double>> Context::read_pass_timestamps() {
@@ -77,9 +93,13 @@ Expected<RawTiming> Context::time_upload(const wgpu::Buffer& dst, std::span<cons
     return make_error(ErrorKind::Usage, "a mapped upload needs a staging buffer of at least the upload's size");
   }
   const auto t0 = Clock::now();
+  StageClock lap(t0);
   for (std::uint32_t r = 0; r < repetitions; ++r) {
     if (path == UploadPath::WriteBuffer) {
+      // Dawn copies the data into staging memory inside this call (and makes a staging buffer for
+      // each write larger than its 4 MiB upload ring).
       queue_.WriteBuffer(dst, 0, data.data(), bytes);
+      lap("writeBuffer (staging + host copy)");
       // An empty submit carries the write to the GPU (Dawn queues it until the next submit).
       queue_.Submit(0, nullptr);
     } else {
@@ -92,17 +112,21 @@ Expected<RawTiming> Context::time_upload(const wgpu::Buffer& dst, std::span<cons
       if (!map.mapped) {
         return make_error(ErrorKind::Failed, fmt::format("mapping the upload's staging buffer failed: {}", map.why));
       }
+      lap("mapAsync");
       void* dst_range = staging.GetMappedRange(0, bytes);
       if (dst_range == nullptr) return make_error(ErrorKind::Failed, "the upload's staging buffer has no mapped range");
       std::memcpy(dst_range, data.data(), bytes);
+      lap("host copy");
       staging.Unmap();
       wgpu::CommandEncoder encoder = device_.CreateCommandEncoder();
       encoder.CopyBufferToBuffer(staging, 0, dst, 0, bytes);
       wgpu::CommandBuffer commands = encoder.Finish();
       queue_.Submit(1, &commands);
+      lap("unmap + encode + submit");
     }
     // Each upload to its completion: what a program that uploads and then uses the data waits for.
     if (auto st = wait(queue_done(queue_), kWaitMs, "an upload"); !st) return std::move(st).error();
+    lap(path == UploadPath::WriteBuffer ? "submit to completion (the copy)" : "copy to completion");
   }
   return wall_timing(*this, t0);
 }
@@ -116,20 +140,26 @@ Expected<RawTiming> Context::time_readback(const wgpu::Buffer& src, const wgpu::
                                   bytes));
   }
   const auto t0 = Clock::now();
+  StageClock lap(t0);
   for (std::uint32_t r = 0; r < repetitions; ++r) {
     wgpu::CommandEncoder encoder = device_.CreateCommandEncoder();
     encoder.CopyBufferToBuffer(src, 0, staging, 0, bytes);
     wgpu::CommandBuffer commands = encoder.Finish();
     queue_.Submit(1, &commands);
+    lap("encode + submit");
     MapResult map;
     if (auto st = wait(map_async(staging, wgpu::MapMode::Read, bytes, map), kWaitMs, "a read-back"); !st) {
       return std::move(st).error();
     }
     if (!map.mapped) return make_error(ErrorKind::Failed, fmt::format("mapping the read-back buffer failed: {}", map.why));
+    // The map completes when the copy has: this stage holds the device-to-host copy.
+    lap("copy + mapAsync");
     const void* range = staging.GetConstMappedRange(0, bytes);
     if (range == nullptr) return make_error(ErrorKind::Failed, "the read-back buffer has no mapped range");
     std::memcpy(out.data(), range, bytes);
+    lap("host copy");
     staging.Unmap();
+    lap("unmap");
   }
   return wall_timing(*this, t0);
 }

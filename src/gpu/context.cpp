@@ -206,9 +206,20 @@ Expected<std::vector<AdapterDescription>> Context::enumerate(const ContextOption
 // ---- creation ------------------------------------------------------------------------------------
 
 Expected<std::unique_ptr<Context>> Context::create(const ContextOptions& options) {
+  const NativeConfiguration* found_configuration = find_native_configuration(options.configuration);
+  if (found_configuration == nullptr) {
+    std::string names;
+    for (const auto& c : native_configurations()) names += (names.empty() ? "" : ", ") + c.name;
+    return make_error(ErrorKind::Usage,
+                      fmt::format("no native configuration '{}' (there are: {})", options.configuration, names));
+  }
+  const NativeConfiguration& configuration = *found_configuration;
   std::unique_ptr<Context> ctx(new Context());
   ctx->impl_ = std::make_unique<Impl>();
   ctx->options_ = options;
+  // The options say what was measured: robustness off through the configuration or the flag.
+  ctx->options_.robustness = options.robustness && configuration.robustness;
+  ctx->options_.configuration = options.robustness || !configuration.robustness ? configuration.name : "no-robustness";
   ctx->impl_->native = make_instance();
   ctx->instance_ = wgpu::Instance(ctx->impl_->native->Get());
 
@@ -271,10 +282,13 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextOptions& options
     features.push_back(wgpu::FeatureName::ChromiumExperimentalSubgroupMatrix);
   }
 
-  // Timestamp quantization off: a native benchmark wants the real timer resolution.
+  // The named configuration's toggles (configurations.cpp, docs/implementations.md), and in every
+  // configuration timestamp quantization off: a native benchmark wants the real timer resolution.
   std::vector<const char*> enabled;
   std::vector<const char*> disabled{kToggleNoQuantization};
-  if (!options.robustness) enabled.push_back(kToggleNoRobustness);
+  for (const auto& t : configuration.enabled_toggles) enabled.push_back(t.c_str());
+  for (const auto& t : configuration.disabled_toggles) disabled.push_back(t.c_str());
+  if (!options.robustness && configuration.robustness) enabled.push_back(kToggleNoRobustness);
   if (options.experimental) enabled.push_back(kToggleUnsafe);
   // For people who maintain WebGPU implementations: extra Dawn device toggles from the environment
   // (e.g. WGB_DAWN_TOGGLES=dump_shaders to see the SPIR-V Dawn generates). They are recorded with the
@@ -745,6 +759,7 @@ DeviceRecord device_record(const Context& gpu) {
   const bool quantized =
       std::find(toggles.begin(), toggles.end(), std::string("timestamp_quantization")) != toggles.end();
   r.implementation = {{"version", build_info().dawn_version},
+                      {"configuration", gpu.options().configuration},
                       {"device_toggles", toggles},
                       {"timestamp_quantization", quantized},
                       {"robustness", gpu.options().robustness},

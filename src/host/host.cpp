@@ -584,7 +584,7 @@ Status HostSuite::Impl::start(report::ResultDocument& doc) {
   // Sizes: STREAM arrays >= 4x the last-level cache of the CPUs used (STREAM's own sizing rule).
   std::vector<int> used = r.cpus.empty() ? r.topo.allowed_cpus : r.cpus;
   r.env.llc = last_level_cache_bytes(used);
-  const std::uint64_t four_llc = std::max<std::uint64_t>(64ull << 20, 4 * r.env.llc);
+  const std::uint64_t four_llc = std::max<std::uint64_t>(defaults::host::kMinArrayBytes, 4 * r.env.llc);
   r.env.array_bytes = o.array_bytes ? o.array_bytes : four_llc;
   r.env.latency_max = o.latency_max_bytes ? o.latency_max_bytes : four_llc;
   if (r.env.array_bytes < 64ull * r.env.threads) {

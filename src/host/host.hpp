@@ -20,6 +20,7 @@
 #include "host/harness.hpp"
 #include "host/team.hpp"
 #include "report/document.hpp"
+#include "webgpu_bench/defaults.hpp"
 #include "webgpu_bench/expected.hpp"
 #include "webgpu_bench/options.hpp"
 #include "webgpu_bench/result.hpp"
@@ -36,15 +37,16 @@ struct HostOptions {
   unsigned threads = 0;               // headline thread count; 0 = one per allowed physical core
   std::vector<unsigned> thread_list;  // thread-count sweep; empty = default (1, 2, ... threads)
   bool thread_sweep = true;           // false: only `threads`
-  bool size_sweep = true;             // STREAM and latency curves over working-set size
-  Affinity affinity = Affinity::Cores;
+  bool size_sweep = defaults::host::kSizeSweep;  // STREAM and latency curves over working-set size
+  Affinity affinity = defaults::host::kPinToCores ? Affinity::Cores : Affinity::None;
   std::uint64_t array_bytes = 0;         // each STREAM array; 0 = 4 x last-level cache (at least 64 MiB)
-  std::uint64_t sweep_min_bytes = 4096;  // size sweeps start (STREAM: per array; latency: working set)
+  // Size sweeps start here (STREAM: per array; latency: working set).
+  std::uint64_t sweep_min_bytes = defaults::host::kSweepMinBytes;
   std::uint64_t sweep_max_bytes = 0;     // STREAM size sweep end per array; 0 = array_bytes
   std::uint64_t latency_max_bytes = 0;   // latency sweep end; 0 = 4 x last-level cache (>= 64 MiB)
-  int points_per_octave = 2;
+  int points_per_octave = defaults::host::kPointsPerOctave;
   ProtocolConfig protocol;          // R, warm-up, 1 ms minimum region
-  bool huge_pages = false;          // madvise(MADV_HUGEPAGE) on every buffer
+  bool huge_pages = defaults::host::kHugePages;  // madvise(MADV_HUGEPAGE) on every buffer
   std::string isa;                  // FMA: "" = widest available, or avx512f / avx2 / scalar
   std::uint64_t seed = 0x5eedc0de;  // Sattolo cycle
   double memory_fraction = 0.6;     // refuse buffers larger than this share of MemAvailable

@@ -19,15 +19,16 @@
 
 #include "measure/record.hpp"
 #include "measure/sampler.hpp"
+#include "webgpu_bench/defaults.hpp"
 
 namespace wgb::measure {
 
 struct RepetitionConfig {
-  int repetitions = 15;            // R timed regions
-  double warmup_ms = 50;           // untimed warm-up lasts at least this long ...
-  int warmup_min_runs = 2;         // ... and at least this many regions ...
+  int repetitions = defaults::host::kRepetitions;  // R timed regions
+  double warmup_ms = defaults::host::kWarmupMs;    // untimed warm-up lasts at least this long ...
+  int warmup_min_runs = 2;                         // ... and at least this many regions ...
   double steady_tolerance = 0.05;  // ... and until two consecutive regions agree within this
-  double min_region_ms = 1.0;      // every timed region must last longer than this
+  double min_region_ms = defaults::host::kMinRegionMs;  // every timed region must last longer than this
   double target_factor = 2.0;      // calibrate regions to min_region_ms x this, so noise stays above
   std::uint64_t max_repeat = std::uint64_t{1} << 40;
   double min_scaling = 1.9;    // region(2R) / region(R) at the calibrated R (fixed cost <= 10%)

@@ -6,6 +6,11 @@
 
 namespace wgb::measure {
 
+double floor_sized_ms(double target_ms, double floor_ms) {
+  if (!std::isfinite(floor_ms) || floor_ms <= 0) return target_ms;
+  return std::max(target_ms, kFloorMultiple * floor_ms);
+}
+
 TimingArbiter::TimingArbiter(bool timestamps_available, double empty_submit_ms, int max_strikes)
     : timestamps_available_(timestamps_available),
       // A negative or NaN overhead (a bad start-up measurement) must not inflate wall samples.
@@ -48,6 +53,11 @@ TimedSample TimingArbiter::resolve(const RawTiming& raw) {
   if (!raw.gpu_ms) return wall(raw, false, "no timestamp reading for this batch");
 
   const double gpu = *raw.gpu_ms;
+  // The round trip less the measured empty-submit cost: what the host waited for the GPU's work.
+  // Behind a host whose completion callback has a floor of its own (a browser or runtime that
+  // polls for completion every ~100 ms), comparing with the raw round trip would reject every
+  // batch shorter than twice that floor, and demote rows whose timestamps are fine.
+  const double net = raw.wall_ms - empty_submit_ms_;
   const char* problem = nullptr;
   // The GPU cannot spend longer on a batch than the host waited for it, and cannot take negative
   // time; such readings are wrapped/unsynchronised counters (seen on Safari, some mobile drivers).
@@ -55,10 +65,10 @@ TimedSample TimingArbiter::resolve(const RawTiming& raw) {
     problem = "timestamp negative or non-finite";
   } else if (gpu > raw.wall_ms) {
     problem = "timestamp longer than the wall-clock round trip";
-  } else if (raw.wall_ms >= kUnderHalfMinWallMs && gpu < 0.5 * raw.wall_ms) {
+  } else if (net >= kUnderHalfMinWallMs && gpu < 0.5 * net) {
     // For a long batch the round trip is dominated by GPU work, so a timestamp under half of it
     // means the counters missed part of the work (e.g. a pass split or a clock-domain bug).
-    problem = "timestamp under half of the wall-clock round trip";
+    problem = "timestamp under half of the wall-clock round trip (less the empty-submit cost)";
   }
   if (problem == nullptr) return TimedSample{gpu, ClockKind::GpuTimestamp, false, {}};
 

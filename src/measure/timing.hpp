@@ -1,6 +1,7 @@
 // Clock arbitration for one timed batch: decides whether a GPU timestamp reading is trusted or the
 // host wall clock (minus empty-submit overhead) is used instead, and demotes a benchmark to the
-// wall clock for good after repeated implausible timestamp readings.  Fed numbers; reads no clock.
+// wall clock for good after repeated implausible timestamp readings; and the rule that sizes a
+// batch against that overhead (floor_sized_ms).  Fed numbers; reads no clock.
 #pragma once
 
 #include <optional>
@@ -19,6 +20,15 @@ struct RawTiming {                 // what the GPU layer measured for one submit
   double wall_ms = 0;              // submit -> completion round trip on the host clock
 };
 
+// A timed batch lasts at least this many times the round-trip floor, the measured cost of an empty
+// submit (docs/method.md#clocks): the floor, and how much it varies, stay a tenth or less of every
+// wall-clock reading. Natively the floor is microseconds and the rule never binds; behind a
+// browser's or runtime's completion polling (about 100 ms in Firefox, 11-12 ms in Deno) it does.
+constexpr double kFloorMultiple = 10;
+// The batch (or sample) target on a device whose empty submit costs `floor_ms`: `target_ms`, or
+// kFloorMultiple x floor_ms where that is longer.
+double floor_sized_ms(double target_ms, double floor_ms);
+
 struct TimedSample {
   double ms = 0;
   ClockKind clock = ClockKind::WallClock;
@@ -31,8 +41,9 @@ class TimingArbiter {
   // Wall-clock samples below this are clamped up to it: a batch always takes *some* time, and a
   // zero or negative duration would produce an infinite or negative throughput downstream.
   static constexpr double kMinWallMs = 1e-6;
-  // The "under half of the wall clock" check only applies to batches at least this long: for short
-  // batches submit/readback latency legitimately dominates the round trip.
+  // The "under half of the wall clock" check only applies to batches whose round trip, less the
+  // empty-submit cost, is at least this long: for short batches the remaining submit/readback
+  // latency legitimately dominates the round trip.
   static constexpr double kUnderHalfMinWallMs = 4.0;
 
   TimingArbiter(bool timestamps_available, double empty_submit_ms, int max_strikes = 2);

@@ -117,7 +117,7 @@ class PhaseEntry final : public Entry {
   // its chance again in the next.
   Expected<TimedPoint> timing(std::size_t, std::size_t) override {
     auto make = [this](measure::ClockKind clock) {
-      const measure::PhaseConfig cfg = phase_config(d_, o_, clock == measure::ClockKind::WallClock);
+      const measure::PhaseConfig cfg = phase_config(d_, o_, clock == measure::ClockKind::WallClock, gpu_.empty_submit_ms());
       target_ms_ = cfg.target_sample_ms;
       budget_ms_ = cfg.budget_ms;
       auto sampler = std::make_unique<measure::PhaseSampler>(cfg);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "webgpu_bench/defaults.hpp"
 #include "webgpu_bench/expected.hpp"
 
 namespace wgb::memory {
@@ -24,10 +25,10 @@ inline constexpr std::uint32_t kSlotWords = kSlotBytes / 4;
 // of units x kHopsPerUnit dependent loads.
 inline constexpr std::uint32_t kHopsPerUnit = 1024;
 
-inline constexpr std::uint64_t kDefaultWorkingSetMiB = 256;
+inline constexpr std::uint64_t kDefaultWorkingSetMiB = defaults::memory::kWorkingSetMiB;
 inline constexpr std::uint64_t kMinWorkingSetMiB = 16;
 inline constexpr std::uint64_t kMaxWorkingSetMiB = 512;
-inline constexpr std::uint64_t kDefaultFloorMiB = 32;     // out of memory: halve down to this
+inline constexpr std::uint64_t kDefaultFloorMiB = defaults::memory::kMinWorkingSetMiB;  // out of memory: halve to this
 inline constexpr std::uint64_t kRankedMinMiB = 256;       // smaller working sets are never ranked
 
 constexpr bool is_power_of_two(std::uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }

@@ -66,16 +66,19 @@ struct MemoryOptions {
   std::uint64_t min_working_set_mib = kDefaultFloorMiB;   // halving floor (out of memory, caps)
   std::vector<Phase> phases{kAllPhases.begin(), kAllPhases.end()};
   // docs/method.md#phases: GPU work per sample with timestamps; twice this when only the wall clock exists.
-  double sample_ms = 40;
-  double latency_sample_ms = 45;   // hops per latency sample are calibrated to this (x2 on the wall clock)
-  double budget_ms = 3000;         // sampling budget of read, write, copy and random
-  double latency_budget_ms = 3000;
-  double sustain_ms = 18000;       // how long sustain runs the copy kernel (sampling budget)
-  double warmup_ms = 500;          // warm-up per phase: up to this, never more than a tenth of its budget
-  double transition_ms = 650;      // idle GPU between phases
-  std::size_t min_samples = 8;
-  double hard_stop_factor = 2.5;   // a phase stops at this times its budget, even short of min_samples
-  std::uint64_t cycle_seed = 0x5A770106u;  // the latency cycle's RNG seed (recorded in the row)
+  double sample_ms = defaults::memory::kSampleMs;
+  // Hops per latency sample are calibrated to this (x2 on the wall clock).
+  double latency_sample_ms = defaults::memory::kLatencySampleMs;
+  double budget_ms = defaults::memory::kBudgetMs;  // sampling budget of read, write, copy and random
+  double latency_budget_ms = defaults::memory::kLatencyBudgetMs;
+  double sustain_ms = defaults::memory::kSustainMs;  // how long sustain runs the copy kernel (sampling budget)
+  // Warm-up per phase: up to this, never more than a tenth of its budget.
+  double warmup_ms = defaults::memory::kWarmupMs;
+  double transition_ms = defaults::memory::kTransitionMs;  // idle GPU between phases
+  std::size_t min_samples = defaults::memory::kMinSamples;
+  // A phase stops at this times its budget, even short of min_samples.
+  double hard_stop_factor = defaults::memory::kHardStopFactor;
+  std::uint64_t cycle_seed = defaults::memory::kCycleSeed;  // the latency cycle's RNG seed (recorded in the row)
 
   CancelToken cancel;              // checked before every submission and during transitions
   std::function<void(const ProgressEvent&)> on_progress;

@@ -1,6 +1,8 @@
 // The memory suite's phase definitions, in order (phases.hpp), and what every phase shares.
 #include "memory/phases.hpp"
 
+#include "measure/timing.hpp"
+
 namespace wgb::memory {
 
 const std::vector<PhaseDefinition>& phase_definitions() {
@@ -16,11 +18,13 @@ const PhaseDefinition& definition(Phase p) {
   return phase_definitions().front();  // unreachable: every Phase has a definition (tested)
 }
 
-measure::PhaseConfig phase_config(const PhaseDefinition& d, const MemoryOptions& o, bool wall_clock) {
+measure::PhaseConfig phase_config(const PhaseDefinition& d, const MemoryOptions& o, bool wall_clock,
+                                  double floor_ms) {
   measure::PhaseConfig cfg;
   // ~40 ms of GPU work per sample (latency: ~45 ms of hops); twice that on the wall clock, where
-  // the submit round trip is a larger share of a short sample.
-  cfg.target_sample_ms = (wall_clock ? 2.0 : 1.0) * d.sample_ms(o);
+  // the submit round trip is a larger share of a short sample; at least ten times that round trip
+  // (docs/method.md#clocks).
+  cfg.target_sample_ms = measure::floor_sized_ms((wall_clock ? 2.0 : 1.0) * d.sample_ms(o), floor_ms);
   cfg.budget_ms = d.budget_ms(o);
   cfg.warmup_max_ms = o.warmup_ms;
   cfg.min_samples = o.min_samples;

@@ -110,8 +110,10 @@ struct PhaseDefinition {
 const std::vector<PhaseDefinition>& phase_definitions();
 const PhaseDefinition& definition(Phase p);
 
-// The phase sampler's configuration for a definition on a clock.
-measure::PhaseConfig phase_config(const PhaseDefinition& d, const MemoryOptions& o, bool wall_clock);
+// The phase sampler's configuration for a definition on a clock, on a device whose empty submit
+// costs `floor_ms` (a sample lasts at least ten times that: measure::floor_sized_ms).
+measure::PhaseConfig phase_config(const PhaseDefinition& d, const MemoryOptions& o, bool wall_clock,
+                                  double floor_ms = 0);
 
 // The definitions (src/memory/phases/*.cpp).
 PhaseDefinition read_phase();

@@ -40,5 +40,8 @@ std::string host_curves(const Document& doc, Ids& ids);
 std::string family_bars(const std::vector<ReportRow>& rows, Ids& ids);
 // The memory suite's sustain timeline (memory-sustain's parameters.timeline).
 std::string sustain_timeline(const std::vector<ReportRow>& rows, Ids& ids);
+// After run --accuracy: each builtin's error against its probe's rate, and the entries tabled with
+// their worst inputs (report/accuracy_html.cpp); nothing when no row carries accuracy.
+std::string accuracy(const std::vector<ReportRow>& rows, Ids& ids);
 
 }  // namespace wgb::report::charts

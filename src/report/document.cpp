@@ -10,6 +10,8 @@
 #include <ctime>
 #include <limits>
 
+#include "report/accuracy.hpp"
+#include "report/field_reader.hpp"
 #include "report/roofline.hpp"
 #include "report/verdict.hpp"
 
@@ -100,6 +102,7 @@ nlohmann::json to_json(const BenchmarkResult& r) {
   j["parameters"] = r.parameters;
   j["duration_s"] = r.duration_s;
   j["notes"] = r.notes;
+  if (!r.accuracy.empty()) j["accuracy"] = accuracy_json(r.accuracy);  // run --accuracy
   return j;
 }
 
@@ -136,109 +139,17 @@ nlohmann::json to_json(const ReproCheck& c) {
 
 nlohmann::json to_json(const ReportRow& row) {
   nlohmann::json j = to_json(row.result);
-  if (row.roofline) j["roofline"] = to_json(*row.roofline);
+  if (row.roofline) {
+    j["roofline"] = to_json(*row.roofline);
+    // Derived from the row (roofline.hpp), so it is written, never read back.
+    if (const std::string over = over_ceiling(row); !over.empty()) j["roofline"]["over_ceiling"] = over;
+  }
   if (row.repro) j["repro"] = to_json(*row.repro);
   return j;
 }
 
 // ---- reading rows back ------------------------------------------------------------------------
 
-namespace {
-
-// Reads optional fields of one JSON object; the first type mismatch is remembered with its path.
-class FieldReader {
- public:
-  FieldReader(const nlohmann::json& j, std::string path, std::string* error) : j_(j), path_(std::move(path)), error_(error) {}
-
-  bool has(const char* key) const { return j_.is_object() && j_.contains(key) && !j_.at(key).is_null(); }
-  FieldReader child(const char* key) const { return FieldReader(has(key) ? j_.at(key) : empty(), join(key), error_); }
-  bool is_object(const char* key) const {
-    if (!has(key)) return false;
-    if (!j_.at(key).is_object()) return fail(key, "an object");
-    return true;
-  }
-
-  void get(const char* key, double& out) const {
-    if (!has(key)) return;
-    const auto& v = j_.at(key);
-    if (!v.is_number()) return (void)fail(key, "a number");
-    out = v.get<double>();
-  }
-  template <class T>
-  void get_uint(const char* key, T& out) const {
-    if (!has(key)) return;
-    const auto& v = j_.at(key);
-    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0)) {
-      return (void)fail(key, "a non-negative integer");
-    }
-    out = static_cast<T>(v.get<std::uint64_t>());
-  }
-  void get(const char* key, int& out) const {
-    if (!has(key)) return;
-    const auto& v = j_.at(key);
-    if (!v.is_number_integer()) return (void)fail(key, "an integer");
-    out = v.get<int>();
-  }
-  void get(const char* key, bool& out) const {
-    if (!has(key)) return;
-    const auto& v = j_.at(key);
-    if (!v.is_boolean()) return (void)fail(key, "true or false");
-    out = v.get<bool>();
-  }
-  void get(const char* key, std::string& out) const {
-    if (!has(key)) return;
-    const auto& v = j_.at(key);
-    if (!v.is_string()) return (void)fail(key, "a string");
-    out = v.get<std::string>();
-  }
-  void get(const char* key, std::vector<double>& out) const {
-    if (!has(key)) return;
-    const auto& v = j_.at(key);
-    if (!v.is_array()) return (void)fail(key, "an array of numbers");
-    out.clear();
-    for (const auto& x : v) {
-      if (!x.is_number()) return (void)fail(key, "an array of numbers");
-      out.push_back(x.get<double>());
-    }
-  }
-  void get(const char* key, std::vector<std::string>& out) const {
-    if (!has(key)) return;
-    const auto& v = j_.at(key);
-    if (!v.is_array()) return (void)fail(key, "an array of strings");
-    out.clear();
-    for (const auto& x : v) {
-      if (!x.is_string()) return (void)fail(key, "an array of strings");
-      out.push_back(x.get<std::string>());
-    }
-  }
-  const nlohmann::json& raw(const char* key) const { return has(key) ? j_.at(key) : empty(); }
-  bool fail(const char* key, const char* expected) const {
-    if (error_->empty()) {
-      *error_ = fmt::format("\"{}\" is {}, expected {}", join(key), type_name(j_.at(key)), expected);
-    }
-    return false;
-  }
-
- private:
-  static const nlohmann::json& empty() {
-    static const nlohmann::json e = nlohmann::json::object();
-    return e;
-  }
-  static std::string type_name(const nlohmann::json& v) {
-    if (v.is_number()) return "a number";
-    if (v.is_string()) return "a string";
-    if (v.is_boolean()) return "a boolean";
-    if (v.is_array()) return "an array";
-    if (v.is_object()) return "an object";
-    return "null";
-  }
-  std::string join(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
-  const nlohmann::json& j_;
-  std::string path_;
-  std::string* error_;
-};
-
-}  // namespace
 
 Expected<ReportRow> row_from_json(const nlohmann::json& j) {
   if (!j.is_object()) return make_error(ErrorKind::Usage, "a row is not a JSON object");
@@ -353,6 +264,14 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
   if (in.is_object("parameters")) r.parameters = j["parameters"];
   in.get("duration_s", r.duration_s);
   in.get("notes", r.notes);
+  if (in.has("accuracy")) {
+    auto accuracy = accuracy_from_json(j["accuracy"]);
+    if (accuracy) {
+      r.accuracy = std::move(*accuracy);
+    } else if (error.empty()) {
+      error = accuracy.error().message;
+    }
+  }
   if (in.is_object("roofline")) {
     const auto rf = in.child("roofline");
     Roofline x;

@@ -7,12 +7,17 @@
 #include <cmath>
 #include <limits>
 
+#include "measure/units.hpp"
+
 namespace wgb::report {
 
 const std::vector<std::string>& bandwidth_ceiling_ids() {
-  // The memory suite's read and copy phases use 256 MiB buffers alternated so no cache holds them;
-  // read-linear (64 MiB by default) is the fallback when the memory suite is not in the document.
-  static const std::vector<std::string> ids{"memory-read", "memory-copy", "read-linear"};
+  // The memory suite's phases use 256 MiB buffers alternated so no cache holds them; the streaming
+  // rows (64 MiB by default, passes alternated the same way) stand in when it is not in the
+  // document. Only an ok row gives a ceiling: never a suspect one (launch-bound, above a ceiling,
+  // disagreeing with its second process) or a throttled one.
+  static const std::vector<std::string> ids{"memory-read", "memory-write", "memory-copy", "read-linear",
+                                            "write-linear"};
   return ids;
 }
 
@@ -54,15 +59,34 @@ std::string unusable(const std::vector<ReportRow>& rows, const std::vector<std::
   return {};
 }
 
+// The note of a row above its ceiling (over_ceiling): a gather or scatter window may sit in a cache
+// that the ceiling's streams were built to defeat; any other row above the DRAM ceiling means the
+// row or the ceiling is wrong.
+void note_over_ceiling(const BenchmarkResult& r, Roofline& out) {
+  const std::string kind = over_ceiling(r, out);
+  if (kind == "cache-window") {
+    const double window = r.parameters.value("window_bytes", 0.0);
+    out.note += fmt::format("; {:.2f} of the DRAM ceiling: its {} window may sit in a cache, so it belongs "
+                            "against a cache ceiling, not DRAM's",
+                            out.fraction, window > 0 ? measure::format_bytes(window) : std::string("small"));
+  } else if (kind == "flagged") {
+    out.note += fmt::format("; ABOVE THE CEILING ({:.2f}): this row or the ceiling's row is wrong (a cache "
+                            "holding the footprint, a work model that overcounts, or a ceiling row that "
+                            "understates the device)",
+                            out.fraction);
+  }
+}
+
 }  // namespace
 
 namespace {
 
 Ceilings gpu_ceilings(const std::vector<ReportRow>& rows) {
   Ceilings c;
-  // Memory-suite rows win over read-linear when present: they are the designed DRAM measurement.
-  c.bandwidth = best_of(rows, {"memory-read", "memory-copy"});
-  if (!c.bandwidth) c.bandwidth = best_of(rows, {"read-linear"});
+  // Memory-suite rows win over the streaming rows when present: they are the designed DRAM
+  // measurement. Either way the best of the group: the device streams at least that fast.
+  c.bandwidth = best_of(rows, {"memory-read", "memory-write", "memory-copy"});
+  if (!c.bandwidth) c.bandwidth = best_of(rows, {"read-linear", "write-linear"});
   if (!c.bandwidth) c.bandwidth_unusable = unusable(rows, bandwidth_ceiling_ids());
   for (const auto& [precision, id] : flops_ceiling_ids()) {
     if (auto best = best_of(rows, {id})) {
@@ -164,11 +188,22 @@ Roofline roofline_for(const BenchmarkResult& r, const Ceilings& c) {
   const double t_alu = out.flops > 0 ? out.flops / peak_flops : 0.0;
   out.bound = t_mem >= t_alu ? "memory" : "compute";
   out.note = fmt::format("{}", fmt::join(from, "; "));
+  note_over_ceiling(r, out);
   const bool defines = (c.bandwidth && c.bandwidth->from == row_key(r) && out.bound == "memory") ||
                        (!out.precision.empty() && c.flops.count(out.precision) != 0 &&
                         c.flops.at(out.precision).from == row_key(r));
   if (defines) out.note += " (this benchmark defines the ceiling)";
   return out;
+}
+
+std::string over_ceiling(const BenchmarkResult& r, const Roofline& roof) {
+  if (!roof.applies || roof.bound != "memory" || !(roof.fraction > 1.0)) return {};
+  const std::string access = r.parameters.is_object() ? r.parameters.value("access", std::string()) : "";
+  return access == "gather" || access == "scatter" ? "cache-window" : "flagged";
+}
+
+std::string over_ceiling(const ReportRow& row) {
+  return row.roofline ? over_ceiling(row.result, *row.roofline) : std::string();
 }
 
 Ceilings apply_roofline(std::vector<ReportRow>& rows) {
@@ -206,6 +241,13 @@ nlohmann::json roofline_summary_json(const std::vector<ReportRow>& rows, const C
   }
   j["below_threshold"] = below;
   j["without_ceiling"] = without;
+  nlohmann::json over = nlohmann::json::array();
+  for (const auto& row : rows) {
+    const std::string kind = over_ceiling(row);
+    if (kind.empty() || !has_rate(row.result)) continue;
+    over.push_back({{"id", row_key(row.result)}, {"fraction_of_roofline", row.roofline->fraction}, {"over_ceiling", kind}});
+  }
+  j["above_ceiling"] = over;
   return j;
 }
 

@@ -1,7 +1,8 @@
 // The roofline of a result document (its derived quantities): the ceilings are measured in
-// the same document (peak bandwidth from the memory suite's read/copy rows or read-linear, peak
+// the same document (peak bandwidth from the memory suite's rows or the streaming rows, peak
 // FLOP rate from f32-fma-vec4 / f16-fma-vec4), and every row gets its arithmetic intensity and
-// fraction_of_roofline. A row at 0.9 is finished; a row below 0.2 has an unexplained bottleneck.
+// fraction_of_roofline. A row at 0.9 is finished; a row below 0.2 has an unexplained bottleneck; a
+// memory row above 1.0 is marked (a cache window, or flagged as wrong), never drawn silently.
 #pragma once
 
 #include <map>
@@ -59,14 +60,16 @@ struct Ceilings {
 };
 
 // The benchmark ids that define the ceilings, in order of preference.
-const std::vector<std::string>& bandwidth_ceiling_ids();  // {"memory-read", "memory-copy"}, then {"read-linear"}
+// {"memory-read", "memory-write", "memory-copy"}, then {"read-linear", "write-linear"}
+const std::vector<std::string>& bandwidth_ceiling_ids();
 const std::map<std::string, std::string>& flops_ceiling_ids();  // precision -> id
 // The host suite's ceilings: host-stream-triad (else the best other STREAM kernel) and
 // host-fma-f32 / host-fma-f64.
 const std::map<std::string, std::string>& host_flops_ceiling_ids();
 
 // The best measured (status ok) value of the ceiling-defining rows: the GPU's; in a document with
-// no GPU ceiling (a host document), the host CPU's.
+// no GPU ceiling (a host document), the host CPU's. A launch-bound row is suspect, never ok, so it
+// never defines a ceiling.
 Ceilings find_ceilings(const std::vector<ReportRow>& rows);
 // The host CPU's ceilings from the host suite's rows (the derived quantities on the host).
 Ceilings find_host_ceilings(const std::vector<ReportRow>& rows);
@@ -79,10 +82,18 @@ std::string flop_precision(const BenchmarkResult& r);
 
 Roofline roofline_for(const BenchmarkResult& r, const Ceilings& c);
 
+// A memory-bound row above 1.0 of its ceiling is never drawn silently: "cache-window" for a gather
+// or scatter window a cache may hold (a cache rate, to be read against a cache ceiling, not
+// DRAM's), "flagged" for any other (the row or the ceiling's row is wrong); "" when not above.
+// Derived from the row and its roofline, so documents written before it get it too.
+std::string over_ceiling(const BenchmarkResult& r, const Roofline& roof);
+std::string over_ceiling(const ReportRow& row);
+
 // Sets every row's roofline; returns the ceilings used.
 Ceilings apply_roofline(std::vector<ReportRow>& rows);
 
-// The document-level summary: ceilings, threshold, rows below it, rows without a ceiling.
+// The document-level summary: ceilings, threshold, rows below it, rows without a ceiling, memory
+// rows above their ceiling (each with its over_ceiling kind).
 nlohmann::json roofline_summary_json(const std::vector<ReportRow>& rows, const Ceilings& c);
 
 }  // namespace wgb::report

@@ -49,7 +49,10 @@ std::string intensity_text(double ai) {
 
 std::string roofline_text(const ReportRow& row) {
   if (!row.roofline || !row.roofline->applies) return "-";
-  return fmt::format("{:.2f} {}", row.roofline->fraction, row.roofline->bound);
+  const std::string over = over_ceiling(row);
+  // Above 1.0 of a memory ceiling (roofline.cpp): a cache window says so, anything else is flagged.
+  const char* mark = over == "cache-window" ? " (cache)" : over.empty() ? "" : " (!)";
+  return fmt::format("{:.2f} {}{}", row.roofline->fraction, row.roofline->bound, mark);
 }
 
 std::string repro_text(const ReportRow& row) {
@@ -324,7 +327,7 @@ void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const 
   }
   line(fmt::format("roofline ceilings: {}", ceilings.empty() ? "none measured in this document"
                                                                : fmt::format("{}", fmt::join(ceilings, ", "))));
-  std::vector<std::string> low;
+  std::vector<std::string> low, flagged, cached;
   // Rows without a ceiling, grouped by why: each reason is said once.
   std::vector<std::pair<std::string, std::vector<std::string>>> none;
   for (const auto& row : rows) {
@@ -340,7 +343,18 @@ void write_summary(std::ostream& out, const std::vector<ReportRow>& rows, const 
       it->second.push_back(row_key(row.result));
     } else if (row.roofline->fraction < kRooflineLowFraction) {
       low.push_back(fmt::format("{} ({:.2f})", row_key(row.result), row.roofline->fraction));
+    } else if (const std::string over = over_ceiling(row); !over.empty()) {
+      auto& list = over == "cache-window" ? cached : flagged;
+      list.push_back(fmt::format("{} ({:.2f})", row_key(row.result), row.roofline->fraction));
     }
+  }
+  if (!flagged.empty()) {
+    line(fmt::format("ABOVE the memory ceiling (!): {}: the row or the ceiling's row is wrong", fmt::join(flagged, ", ")));
+  }
+  if (!cached.empty()) {
+    line(fmt::format("above the DRAM ceiling (cache): {}: windows a cache may hold, rates to read against a cache "
+                     "ceiling",
+                     fmt::join(cached, ", ")));
   }
   if (!low.empty()) {
     line(fmt::format("below {} of the roofline (an unexplained bottleneck): {}", kRooflineLowFraction, fmt::join(low, ", ")));

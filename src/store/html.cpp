@@ -295,6 +295,7 @@ std::string run_charts(const StoredRun& run, const report::Document& doc) {
   c += report::charts::host_curves(doc, ids);
   c += report::charts::family_bars(doc.rows, ids);
   c += report::charts::sustain_timeline(doc.rows, ids);
+  c += report::charts::accuracy(doc.rows, ids);
   return c.empty() ? c : "<section class=\"charts\">" + c + "</section>";
 }
 

@@ -8,7 +8,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "report/document.hpp"
 #include "report/table.hpp"
+#include "webgpu_bench/defaults.hpp"
+#include "webgpu_bench/sampling.hpp"
 
 namespace wgb::store {
 
@@ -16,39 +19,34 @@ namespace {
 
 using nlohmann::json;
 
-// The program's defaults (include/webgpu_bench/options.hpp, src/memory/memory.hpp,
-// src/host/host.hpp); store_ranking_test checks that they still agree.
+// The defaults as the documents record them, from the values the program itself starts from
+// (webgpu_bench/defaults.hpp, SamplingOptions), under the keys the suites write.
 const json& run_defaults() {
-  static const json d = {{"sampling",
-                          {{"target_dispatch_ms", 10.0},
-                           {"measurement_ms", 100.0},
-                           {"idle_gap_ms", 100.0},
-                           {"min_rounds", 3},
-                           {"stable_rounds", 2},
-                           {"improvement_tolerance", 0.01},
-                           {"max_rounds", 10},
-                           {"throttle_ratio", 1.2},
-                           {"cooldown_ms", 3000.0},
-                           {"max_cooldowns", 3}}},
-                         {"bandwidth_bytes", 64ull << 20},
-                         {"compute_threads", 0}};
+  static const json d = {{"sampling", report::sampling_json(SamplingOptions{})},
+                         {"bandwidth_bytes", defaults::run::kBandwidthBytes},
+                         {"compute_threads", defaults::run::kComputeThreads}};
   return d;
 }
 
 const json& memory_defaults() {
-  static const json d = {{"working_set_mib", 256},    {"min_working_set_mib", 32}, {"sample_ms", 40.0},
-                         {"latency_sample_ms", 45.0}, {"budget_ms", 3000.0},       {"latency_budget_ms", 3000.0},
-                         {"sustain_ms", 18000.0},     {"warmup_ms", 500.0},        {"transition_ms", 650.0},
-                         {"min_samples", 8},          {"hard_stop_factor", 2.5},   {"cycle_seed", 0x5A770106u}};
+  namespace m = defaults::memory;
+  static const json d = {{"working_set_mib", m::kWorkingSetMiB}, {"min_working_set_mib", m::kMinWorkingSetMiB},
+                         {"sample_ms", m::kSampleMs},            {"latency_sample_ms", m::kLatencySampleMs},
+                         {"budget_ms", m::kBudgetMs},            {"latency_budget_ms", m::kLatencyBudgetMs},
+                         {"sustain_ms", m::kSustainMs},          {"warmup_ms", m::kWarmupMs},
+                         {"transition_ms", m::kTransitionMs},    {"min_samples", m::kMinSamples},
+                         {"hard_stop_factor", m::kHardStopFactor}, {"cycle_seed", m::kCycleSeed}};
   return d;
 }
 
 // The host options whose default does not depend on the machine. (threads, array sizes and the ISA
 // do; they are checked against what machine.host records.)
 const json& host_defaults() {
-  static const json d = {{"sweep_min_bytes", 4096}, {"points_per_octave", 2}, {"repetitions", 15},
-                         {"warmup_ms", 50.0},       {"min_region_ms", 1.0},   {"huge_pages", false},
-                         {"affinity", "cores"},     {"size_sweep", true}};
+  namespace h = defaults::host;
+  static const json d = {{"sweep_min_bytes", h::kSweepMinBytes}, {"points_per_octave", h::kPointsPerOctave},
+                         {"repetitions", h::kRepetitions},         {"warmup_ms", h::kWarmupMs},
+                         {"min_region_ms", h::kMinRegionMs},       {"huge_pages", h::kHugePages},
+                         {"affinity", h::kPinToCores ? "cores" : "none"}, {"size_sweep", h::kSizeSweep}};
   return d;
 }
 
@@ -107,7 +105,7 @@ void host_reasons(const json& doc, const json& options, std::vector<std::string>
     if (const json* caches = member(*host, "caches"); caches != nullptr && caches->is_array()) {
       for (const auto& c : *caches) llc = std::max(llc, uint_of(member(c, "size_bytes")));
     }
-    const std::uint64_t floor = std::max<std::uint64_t>(64ull << 20, 4 * llc);
+    const std::uint64_t floor = std::max<std::uint64_t>(defaults::host::kMinArrayBytes, 4 * llc);
     for (const char* key : {"array_bytes", "sweep_max_bytes", "latency_max_bytes"}) {
       const std::uint64_t v = uint_of(member(options, key));
       if (v > 0 && v < floor) {
@@ -168,10 +166,12 @@ std::string unranked_reason(const json& doc) {
     }
     auto it = run_defaults().find("bandwidth_bytes");
     if (auto v = options->find("bandwidth_bytes"); v != options->end() && !same(*v, *it)) {
-      reasons.push_back(fmt::format("bandwidth buffers of {} MiB (default 64; --bandwidth-mib)",
-                                    v->is_number() ? v->get<double>() / (1 << 20) : -1.0));
+      reasons.push_back(fmt::format("bandwidth buffers of {} MiB (default {}; --bandwidth-mib)",
+                                    v->is_number() ? v->get<double>() / (1 << 20) : -1.0,
+                                    defaults::run::kBandwidthBytes >> 20));
     }
-    if (auto v = options->find("compute_threads"); v != options->end() && !same(*v, 0)) {
+    const json& threads = run_defaults().at("compute_threads");
+    if (auto v = options->find("compute_threads"); v != options->end() && !same(*v, threads)) {
       reasons.push_back(fmt::format("--compute-threads {}", show(*v)));
     }
   } else if (suite == "memory") {

@@ -16,8 +16,8 @@ std::string unranked_reason(const nlohmann::json& document);
 
 // The default options the rules compare against, as the documents record them: "default" (run:
 // options.sampling.* and options.bandwidth_bytes / compute_threads), "memory" (options.*) and
-// "host" (the options that do not depend on the machine). Null for other suites. Tests check them
-// against the program's own defaults (SamplingOptions, SuiteOptions, MemoryOptions, HostOptions).
+// "host" (the options that do not depend on the machine). Null for other suites. The values come
+// from where the program's options take theirs (webgpu_bench/defaults.hpp, SamplingOptions).
 const nlohmann::json& default_options(std::string_view suite);
 
 }  // namespace wgb::store

@@ -5,12 +5,13 @@
 // on loopback unless told otherwise.
 //
 // How it stays responsive whatever clients do (docs/store.md, "Limits and security"): one event
-// thread owns every socket. It reads each request whole (headers and body) under one deadline, with
-// a header-size cap, strict framing (Content-Length only, conflicting lengths refused) and caps on
-// connections per address and on body bytes buffered at once; only then does a worker thread see
-// the request, through cpp-httplib's parser and router running on the bytes in memory. The event
-// thread writes the answers back under a deadline and answers /healthz itself, so slow or stalled
-// clients never hold a worker and a health check answers at once.
+// thread owns every socket (server_connections.hpp). It reads each request whole (headers and body)
+// under one deadline, with a header-size cap, strict framing (Content-Length only, conflicting
+// lengths refused: server_http.hpp) and caps on connections per address and on body bytes buffered
+// at once; only then does a worker thread see the request, through the route table and cpp-httplib
+// running on the bytes in memory (server_routes.hpp). The event thread writes the answers back
+// under a deadline and answers /healthz itself, so slow or stalled clients never hold a worker and
+// a health check answers at once.
 //
 //   auto server = Server::start(*store, {.host = "127.0.0.1", .port = 0});
 //   std::cout << (*server)->url();   // http://127.0.0.1:<port>

@@ -280,8 +280,36 @@ std::optional<std::string> measured_implausibility(const BenchmarkResult& row, c
 void apply_plausibility(BenchmarkResult& row, const gpu::Context& gpu,
                         const std::optional<MeasuredCeilings>& measured) {
   apply_plausibility(row, gpu);
-  if (row.status != RowStatus::Ok || !measured) return;
-  if (auto reason = measured_implausibility(row, *measured)) {
+  if (row.status == RowStatus::Ok && measured) {
+    if (auto reason = measured_implausibility(row, *measured)) {
+      row.status = RowStatus::Suspect;
+      row.message = *reason;
+    }
+  }
+  apply_launch_rule(row);
+}
+
+// ---- launch-bound rows ----------------------------------------------------------------------------
+
+std::optional<std::string> launch_bound_reason(double dispatch_ms, double launch_ms, double threshold) {
+  if (!(dispatch_ms > 0) || !(launch_ms > 0)) return std::nullopt;
+  const double share = launch_ms / dispatch_ms;
+  if (!(share > threshold)) return std::nullopt;
+  return fmt::format("launch-bound: a dispatch took {:.4g} us, and launching and draining an empty dispatch of "
+                     "the same grid takes {:.4g} us ({:.1f}%, above {:g}%): the rate understates the device; "
+                     "more work per dispatch (--target-dispatch-ms) or a larger buffer lifts it",
+                     dispatch_ms * 1000, launch_ms * 1000, 100 * share, 100 * threshold);
+}
+
+void apply_launch_rule(BenchmarkResult& row) {
+  if (!row.parameters.is_object() || !row.parameters.contains("launch_ms") || !(row.time_ms > 0)) return;
+  const double launch_ms = row.parameters.value("launch_ms", 0.0);
+  const double per_repetition = std::max(1.0, row.parameters.value("dispatches_per_repetition", 1.0));
+  const double dispatch_ms = row.time_ms / per_repetition;
+  row.parameters["dispatch_ms"] = dispatch_ms;
+  if (launch_ms > 0) row.parameters["launch_share"] = launch_ms / dispatch_ms;
+  if (row.status != RowStatus::Ok) return;
+  if (auto reason = launch_bound_reason(dispatch_ms, launch_ms)) {
     row.status = RowStatus::Suspect;
     row.message = *reason;
   }

@@ -87,7 +87,26 @@ Status check_same_adapter(const MeasuredCeilings& m, const gpu::AdapterDescripti
 // the best rate of the same class.
 std::optional<std::string> measured_implausibility(const BenchmarkResult& row, const MeasuredCeilings& m);
 
-// apply_plausibility with the published and physical ceilings, then the measured ones when given.
+// apply_plausibility with the published and physical ceilings, then the measured ones when given,
+// then the launch-bound rule.
 void apply_plausibility(BenchmarkResult& row, const gpu::Context& gpu, const std::optional<MeasuredCeilings>& measured);
+
+// ---- launch-bound rows (docs/method.md#streaming) ----------------------------------------------
+
+// A dispatch is launch-bound when launching and draining an empty dispatch of the same grid costs
+// more than this share of it: its rate then understates the device by about that share. The
+// bandwidth probes calibrate their passes so a dispatch takes --target-dispatch-ms (10 ms), where
+// the share is a few hundredths of a percent on a GPU.
+inline constexpr double kLaunchBoundShare = 0.05;
+
+// The reason a dispatch of `dispatch_ms` is launch-bound when the empty dispatch of its grid costs
+// `launch_ms`, or nullopt (also when either is unknown: not positive).
+std::optional<std::string> launch_bound_reason(double dispatch_ms, double launch_ms,
+                                               double threshold = kLaunchBoundShare);
+
+// Rows whose parameters carry `launch_ms` (the bandwidth probes: prepare measures it) get
+// `dispatch_ms` (the measured time of one dispatch) and `launch_share` in their parameters; an ok
+// row that is launch-bound becomes suspect with the reason, so no ceiling is taken from it.
+void apply_launch_rule(BenchmarkResult& row);
 
 }  // namespace wgb

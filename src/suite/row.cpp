@@ -26,6 +26,29 @@ std::string throttle_message(const BenchmarkResult& row, double throttle_ratio, 
   return fmt::format("still slow: {}: thermal or power limits, or other work on the device", counted);
 }
 
+bool host_bound(const BenchmarkResult& row) { return row.timing_method == TimingMethod::OperationWallClock; }
+
+void apply_throttle_verdict(BenchmarkResult& row, const measure::Record& record, double throttle_ratio,
+                            bool cpu_adapter) {
+  if (!record.flagged_throttled) return;
+  if (!host_bound(row)) {
+    row.status = RowStatus::Throttled;
+    row.message = throttle_message(row, throttle_ratio, cpu_adapter);
+    return;
+  }
+  const std::size_t slow = row.throttled_ms.size();
+  const std::string note = fmt::format(
+      "host-bound, not throttled: {} of {} timed runs were more than {:.2g}x slower than the best and are left "
+      "out (throttled_ms); an API operation timed on the host varies with the host's scheduling, the driver's "
+      "threads and memory, which a cooldown does not change, so the median is of the other runs",
+      slow, slow + row.samples_ms.size(), throttle_ratio);
+  if (row.status == RowStatus::Ok) {
+    row.message = note;
+  } else {
+    row.notes.push_back(note);
+  }
+}
+
 BenchmarkResult definition_row(const BenchmarkDefinition& d, std::size_t index) {
   BenchmarkResult r;
   r.index = index;

@@ -22,6 +22,20 @@ BenchmarkResult definition_row(const BenchmarkDefinition& d, std::size_t index);
 // message counts the slow runs and the cooldowns taken.
 std::string throttle_message(const BenchmarkResult& row, double throttle_ratio, bool cpu_adapter);
 
+// A row timed on the host's clock around a whole WebGPU API operation (an upload, a read-back, a
+// submit, a pipeline compile: timing method operation-wall-clock). Its time is the host's: the
+// scheduler, the driver's threads, memory copies and page mapping.
+bool host_bound(const BenchmarkResult& row);
+
+// The verdict on a record whose cooldown budget ran out while slow runs were still being left out
+// (docs/method.md#throttling), applied last, after validation and plausibility. A row the GPU's
+// clocks decide becomes `throttled` with throttle_message's reason. A host-bound row keeps its
+// status: heat cannot be told from the host's own variation there and a cooldown does not apply, so
+// its message says how many runs were slow and that the median is of the others (an ok row's
+// message is otherwise empty; a suspect row keeps its reason and gets this one as a note).
+void apply_throttle_verdict(BenchmarkResult& row, const measure::Record& record, double throttle_ratio,
+                            bool cpu_adapter);
+
 // Fills `row` from `record` for `work` per repetition, under row.statistic and row.metric: knob,
 // repetitions, calibration, kept/throttled/discarded samples, stats, stop reason, cooldowns, clock,
 // timestamp strikes, notes (appended to timing_notes), work, time, rate and its IQR range. A record

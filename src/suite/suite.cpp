@@ -26,10 +26,12 @@ namespace wgb {
 
 namespace {
 
-measure::SamplerConfig sampler_config(const SamplingOptions& s) {
+// `floor_ms`: the device's measured empty-submit cost; batches are sized to at least ten times it
+// (measure::floor_sized_ms, docs/method.md#clocks).
+measure::SamplerConfig sampler_config(const SamplingOptions& s, double floor_ms) {
   measure::SamplerConfig c;
   c.target_dispatch_ms = s.target_dispatch_ms;
-  c.measurement_ms = s.measurement_ms;
+  c.measurement_ms = measure::floor_sized_ms(s.measurement_ms, floor_ms);
   c.idle_gap_ms = s.idle_gap_ms;
   c.min_rounds = s.min_rounds;
   c.stable_rounds = s.stable_rounds;
@@ -107,14 +109,15 @@ class CatalogEntry final : public Entry {
   double estimate_s() const override {
     if (!w_) return 0;
     measure::CooldownBudget scratch{0};
-    measure::Sampler s(sampler_config(o_.sampling), knob_range(w_->knob()), scratch);
+    measure::Sampler s(sampler_config(o_.sampling, floor_ms()), knob_range(w_->knob()), scratch);
     return s.estimate_remaining_ms() / 1000.0;
   }
 
   Expected<TimedPoint> timing(std::size_t, std::size_t) override {
     // Every kept sample comes from the clock the row names: a demotion to the wall clock restarts
     // the sampling there (clocked_sampler.hpp).
-    sampler_.emplace(sampler_config(o_.sampling), knob_range(w_->knob()), budget_, workload_arbiter(*w_, ctx_));
+    config_ = sampler_config(o_.sampling, floor_ms());
+    sampler_.emplace(config_, knob_range(w_->knob()), budget_, workload_arbiter(*w_, ctx_));
     host_.emplace(ctx_, *w_);
     const int max_rounds = o_.sampling.max_rounds;
     return TimedPoint{&*sampler_, &*host_, [max_rounds](const measure::Action& a, int recorded) {
@@ -122,7 +125,14 @@ class CatalogEntry final : public Entry {
                                           : std::string(measure::to_string(a.stage));
                       }};
   }
-  void record(std::size_t, std::size_t, measure::Record r) override { record_ = std::move(r); }
+  void record(std::size_t, std::size_t, measure::Record r) override {
+    record_ = std::move(r);
+    if (config_.measurement_ms > o_.sampling.measurement_ms) {
+      record_.notes.push_back(fmt::format("batches sized to {:.0f} ms, ten times the {:.1f} ms round trip of an empty "
+                                          "submit on this device (docs/method.md#clocks)",
+                                          config_.measurement_ms, ctx_.empty_submit_ms()));
+    }
+  }
 
   bool fill(std::size_t, BenchmarkResult& row) override {
     row.knob_name = w_->knob().name;
@@ -135,13 +145,14 @@ class CatalogEntry final : public Entry {
   Expected<std::string> validate(std::size_t) override { return w_->validate(ctx_); }
   void judge(std::size_t, BenchmarkResult& row) override {
     apply_plausibility(row, ctx_, o_.measured_ceilings);
-    if (record_.flagged_throttled) {
-      row.status = RowStatus::Throttled;
-      row.message = throttle_message(row, o_.sampling.throttle_ratio, ctx_.adapter().adapter_type == "cpu");
-    }
+    apply_throttle_verdict(row, record_, o_.sampling.throttle_ratio, ctx_.adapter().adapter_type == "cpu");
   }
 
  private:
+  // The round-trip floor the batches are sized against: the empty-submit cost, except for an API
+  // operation timed whole, whose round trip is part of what it measures.
+  double floor_ms() const { return w_->clock() == BatchClock::WholeOperation ? 0.0 : ctx_.empty_submit_ms(); }
+
   const BenchmarkDefinition def_;
   gpu::Context& ctx_;
   const SuiteOptions& o_;
@@ -150,6 +161,7 @@ class CatalogEntry final : public Entry {
   std::optional<measure::ClockedSampler> sampler_;
   std::optional<WorkloadHost> host_;
   measure::Record record_;
+  measure::SamplerConfig config_;
 };
 
 }  // namespace

@@ -228,18 +228,23 @@ std::optional<BenchmarkResult> SweepRun::next() {
   if (!measured(row)) return row;
   if (previous_) {
     // Does the benchmark respond to the option? Its own parameters or its work model must change.
-    auto strip = [](nlohmann::json p) {
-      p.erase("sweep");
-      p.erase("repetitions_per_batch");
+    // What was measured is not an input: the calibrated knob and the launch rule's timings
+    // (docs/method.md#streaming) differ from run to run.
+    auto strip = [](nlohmann::json p, const std::string& knob) {
+      for (const char* measured : {"sweep", "repetitions_per_batch", "launch_ms", "dispatch_ms", "launch_share"}) {
+        p.erase(measured);
+      }
+      if (!knob.empty()) p.erase(knob);
       return p;
     };
-    const bool same_params = strip(previous_->parameters) == strip(row.parameters);
-    // Operations scale with the calibrated loop count; compare them per knob step.
-    auto per_knob = [](const BenchmarkResult& r) {
-      return r.work.operations / static_cast<double>(std::max<std::uint64_t>(r.knob, 1));
-    };
-    const bool same_work = previous_->work.bytes_read == row.work.bytes_read &&
-                           previous_->work.bytes_written == row.work.bytes_written && per_knob(*previous_) == per_knob(row);
+    const bool same_params =
+        strip(previous_->parameters, previous_->knob_name) == strip(row.parameters, row.knob_name);
+    // Work scales with the calibrated knob (loop count, passes); compare it per knob step.
+    auto per_knob = [](const BenchmarkResult& r, double v) { return v / static_cast<double>(std::max<std::uint64_t>(r.knob, 1)); };
+    auto same = [&](double a, double b) { return per_knob(*previous_, a) == per_knob(row, b); };
+    const bool same_work = same(previous_->work.bytes_read, row.work.bytes_read) &&
+                           same(previous_->work.bytes_written, row.work.bytes_written) &&
+                           same(previous_->work.operations, row.work.operations);
     if (same_params && same_work) {
       spec_.notes.push_back(fmt::format(
           "{} does not vary with the {}: its parameters and work model are the same at {} and {}; sweep stopped",

@@ -118,6 +118,7 @@ struct RunOptions {
   std::string filter;
   bool filter_given = false;
   std::uint64_t memory_bytes = 0;
+  bool accuracy = false;  // the builtins' accuracy beside their speed, as `run --accuracy`
   nlohmann::json browser = nlohmann::json::object();
   nlohmann::json raw;
 };
@@ -146,6 +147,7 @@ Expected<RunOptions> parse_options(std::string_view text) {
     o.memory_bytes = j["memory_bytes"].get<std::uint64_t>();
   }
   if (j.contains("browser") && j["browser"].is_object()) o.browser = j["browser"];
+  if (j.contains("accuracy") && j["accuracy"].is_boolean()) o.accuracy = j["accuracy"].get<bool>();
   return o;
 }
 
@@ -258,6 +260,7 @@ int run_default(const RunOptions& o) {
   jo.command = command_of(o);
   jo.machine = browser_machine(o);
   jo.annotate = [&o](report::ResultDocument& doc) { add_browser_fields(doc, o); };
+  jo.accuracy = o.accuracy;  // after the rows, on the page's device, as run --accuracy
   frontend::DefaultJob job(std::move(jo));
   PageFrontEnd page;
   const frontend::Outcome outcome = frontend::run(job, page, kTableWidth);

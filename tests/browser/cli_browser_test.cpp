@@ -62,5 +62,30 @@ TEST(CliBrowser, OneRoundOfOneBenchmark) {
   EXPECT_EQ(j["adapter"]["architecture"], j["native_adapter"]["architecture"]);
 }
 
+// --accuracy: the engine runs the accuracy pass on the page's device as run --accuracy does natively,
+// and both sides' entries are printed (SwiftShader: the same results in the browser as natively).
+TEST(CliBrowser, AccuracyOnBothSides) {
+  const fs::path keep = fs::temp_directory_path() / ("wgb-browser-acc-" + std::to_string(getpid()));
+  const auto r = run_cli({"browser", "--filter", "f32-sqrt", "--accuracy", "--rounds", "1", "--keep", keep.string()});
+  if (r.code == 3) {
+    WGB_SKIP_UNLESS_CI(r.err);
+  }
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("browser:\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("native:\n"), std::string::npos) << r.out;
+  const auto browser = nlohmann::json::parse(slurp(keep / "round-01-browser.json"));
+  const auto native = nlohmann::json::parse(slurp(keep / "round-01-native.json"));
+  std::error_code ec;
+  fs::remove_all(keep, ec);
+  ASSERT_EQ(browser["rows"][0]["accuracy"].size(), 1u) << browser["rows"][0].dump();
+  const auto& b = browser["rows"][0]["accuracy"][0];
+  const auto& n = native["rows"][0]["accuracy"][0];
+  EXPECT_EQ(b["status"], "measured") << b["reason"];
+  EXPECT_EQ(b["within"], true);
+  EXPECT_EQ(b["inputs"], n["inputs"]);
+  EXPECT_EQ(b["correctly_rounded"], n["correctly_rounded"]);
+  EXPECT_EQ(browser["options"]["accuracy"], true);
+}
+
 }  // namespace
 }  // namespace wgb::test

@@ -50,7 +50,7 @@ TEST(CliWidth, ListFitsTheTerminalAndCutsNothing) {
   // Without -v each description is its first sentence, still whole (ends with its full stop).
   auto r = run_command(fmt::format("COLUMNS=100 {} list --filter read-linear", bin()), dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("kept by a sentinel compare."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("buffer_bytes say what was used)."), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("..."), std::string::npos) << r.out;
   // A pipe without COLUMNS gets 100 columns.
   r = run_command(fmt::format("env -u COLUMNS {} list -v", bin()), dir);

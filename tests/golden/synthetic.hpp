@@ -148,7 +148,7 @@ inline gpu::AdapterDescription synthetic_adapter() {
 }
 
 inline nlohmann::json synthetic_dawn() {
-  return {{"version", "0.0~test"}, {"device_toggles", {"lazy_clear_resource_on_first_use", "use_spirv_1_4"}},
+  return {{"version", "0.0~test"}, {"configuration", "shipped"}, {"device_toggles", {"lazy_clear_resource_on_first_use", "use_spirv_1_4"}},
           {"timestamp_quantization", false}, {"robustness", true}, {"experimental", false},
           {"timestamps", true}, {"empty_submit_ms", 0.02}};
 }

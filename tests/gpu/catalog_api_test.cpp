@@ -3,7 +3,10 @@
 // scheduler's timed loop lets an API operation time itself on the clock it names.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <map>
+#include <vector>
 
 #include "catalog/api/api.hpp"
 #include "gpu/hash.hpp"
@@ -61,6 +64,48 @@ TEST(CatalogApi, EveryRowValidatesWhatItMoved) {
     auto v = w->validate(*ctx);
     EXPECT_TRUE(v) << id << ": " << v.error().message;
   }
+}
+
+// Where a transfer's time goes: each transfer row splits every batch's wall clock into its named
+// stages (docs/api-cost.md, "Where the time goes"), and its parameters give each stage per
+// operation; the stages add up to the operation.
+TEST(CatalogApi, TransfersSplitTheirTimeIntoStages) {
+  WGB_GPU_OR_SKIP(ctx);
+  const SuiteOptions o = small_options(ctx);
+  const std::map<std::string, std::vector<std::string>> stages{
+      {"upload-writebuffer", {"writeBuffer (staging + host copy)", "submit to completion (the copy)"}},
+      {"upload-mapped", {"mapAsync", "host copy", "unmap + encode + submit", "copy to completion"}},
+      {"readback-mapasync", {"encode + submit", "copy + mapAsync", "host copy", "unmap"}}};
+  for (const auto& [id, names] : stages) {
+    auto w = prepare(ctx, id, o);
+    ASSERT_TRUE(w);
+    EXPECT_FALSE(w->parameters().contains("time_split_ms")) << id << ": nothing timed yet";
+    auto t = w->time(*ctx, 4);
+    ASSERT_TRUE(t) << id << ": " << t.error().message;
+    const nlohmann::json split = w->parameters()["time_split_ms"];
+    ASSERT_TRUE(split.is_object()) << id;
+    double sum = 0;
+    std::vector<std::string> seen;
+    for (const auto& [name, ms] : split.items()) {
+      seen.push_back(name);
+      EXPECT_GE(ms.get<double>(), 0) << id << " " << name;
+      sum += ms.get<double>();
+    }
+    std::sort(seen.begin(), seen.end());
+    std::vector<std::string> want = names;
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(seen, want) << id;
+    // One batch: the stages of one operation add up to the batch's wall clock over its operations,
+    // less what falls outside every stage (the clock read before the first call and the final
+    // error check), which is small.
+    EXPECT_LE(sum, t->wall_ms / 4 * 1.001) << id;
+    EXPECT_GE(sum, t->wall_ms / 4 * 0.9) << id;
+  }
+  // Rows that are not transfers split nothing.
+  auto copy = prepare(ctx, "copy-buffer-to-buffer", o);
+  ASSERT_TRUE(copy);
+  ASSERT_TRUE(copy->time(*ctx, 2));
+  EXPECT_FALSE(copy->parameters().contains("time_split_ms"));
 }
 
 TEST(CatalogApi, WorkModelCountsOneRepetition) {

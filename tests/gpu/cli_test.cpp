@@ -184,7 +184,11 @@ TEST(Cli, CtrlCKeepsTheRowsThatCompleted) {
   // Every benchmark has a row: the one that completed, and the one the interrupt stopped (it takes
   // seconds; the exit code 130 above says the interrupt came before the run ended).
   ASSERT_EQ(doc["rows"].size(), 2u) << doc["rows"].dump().substr(0, 1000);
-  EXPECT_EQ(doc["rows"][0]["status"], "ok");
+  // Measured: ok, or launch-bound on a CPU driver's short dispatches (docs/method.md#streaming).
+  const auto& first = doc["rows"][0];
+  EXPECT_TRUE(first["status"] == "ok" ||
+              (first["status"] == "suspect" && first["message"].get<std::string>().starts_with("launch-bound")))
+      << first.dump();
   EXPECT_EQ(doc["rows"][1]["status"], "cancelled");
   std::filesystem::remove(json);
 }

@@ -169,6 +169,29 @@ TEST(Context, Float32FilterableIsRequestedWhereTheAdapterOffersIt) {
   }
 }
 
+// What a configuration does to the device, and what the document records: the default keeps
+// WebGPU's bounds checks, no-robustness (or --no-robustness on the default) turns them off.
+TEST(Context, TheNativeConfigurationIsAppliedAndRecorded) {
+  WGB_GPU_OR_SKIP(shared);
+  auto has = [](const std::vector<std::string>& v, const char* t) { return std::find(v.begin(), v.end(), t) != v.end(); };
+  const auto shipped = gpu::device_record(*shared).implementation;
+  EXPECT_EQ(shared->options().configuration, "shipped");
+  EXPECT_EQ(shipped["configuration"], "shipped");
+  EXPECT_FALSE(has(shared->toggles(), "disable_robustness"));
+  for (bool flag : {false, true}) {
+    SCOPED_TRACE(flag ? "--no-robustness" : "--dawn-config no-robustness");
+    gpu::ContextOptions o = shared->options();
+    o.configuration = flag ? "" : "no-robustness";
+    o.robustness = !flag;
+    auto c = gpu::Context::create(o);
+    ASSERT_TRUE(c) << c.error().message;
+    EXPECT_TRUE(has((*c)->toggles(), "disable_robustness"));
+    const auto j = gpu::device_record(**c).implementation;
+    EXPECT_EQ(j["configuration"], "no-robustness");
+    EXPECT_EQ(j["robustness"], false);
+  }
+}
+
 TEST(Context, BadAdapterSelectorsAreClearErrors) {
   gpu::ContextOptions o;
   o.adapter = "no-such-gpu-xyz";

@@ -31,7 +31,10 @@ TEST(Suite, ReadLinearRowIsValidatedAndComplete) {
   ASSERT_TRUE(st) << st.error().message;
   ASSERT_EQ(rows.size(), 1u);
   const auto& r = rows[0];
-  EXPECT_EQ(r.status, RowStatus::Ok) << r.message;
+  // The test's 2 ms dispatches on a CPU driver may be launch-bound (docs/method.md#streaming):
+  // measured and validated, and said so.
+  const bool launch_bound = r.status == RowStatus::Suspect && r.message.starts_with("launch-bound");
+  EXPECT_TRUE(r.status == RowStatus::Ok || launch_bound) << r.message;
   EXPECT_GT(r.value, 0);
   EXPECT_FALSE(r.validation.empty());
   EXPECT_FALSE(r.samples_ms.empty());
@@ -39,7 +42,8 @@ TEST(Suite, ReadLinearRowIsValidatedAndComplete) {
   EXPECT_NE(r.timing_method, TimingMethod::None);
   EXPECT_NE(r.stop_reason, StopReason::None);
   EXPECT_EQ(r.wgsl_hash.size(), 16u);
-  EXPECT_DOUBLE_EQ(r.work.bytes_read, 1 << 20);
+  EXPECT_EQ(r.knob_name, "passes");
+  EXPECT_DOUBLE_EQ(r.work.bytes_read, static_cast<double>(r.knob) * (1 << 20));
   EXPECT_NEAR(r.value, r.work.bytes_read / (r.time_ms / 1000.0), r.value * 1e-9);
 }
 

@@ -111,9 +111,12 @@ if (s.phase === 'error' && /built without the browser engine/.test(s.error || ''
 }
 if (s.phase !== 'done') await finish(1, `FAIL: phase ${s.phase}, error ${s.error}, progress ${JSON.stringify(s.progress)}`);
 if (!s.rows.length) await finish(1, 'FAIL: no row');
-// Measured and validated: "ok", or "throttled" (measured while the shared machine was busy).
+// Measured and validated: "ok", "throttled" (measured while the shared machine was busy), or
+// "suspect" because launch-bound (docs/method.md#streaming: on SwiftShader an empty dispatch of
+// read-linear's grid, whose workgroups synchronise on a barrier, costs about half a pass).
+const launchBound = (r) => r.status === 'suspect' && (r.message || '').startsWith('launch-bound');
 for (const r of s.rows) {
-  if (r.status !== 'ok' && r.status !== 'throttled') {
+  if (r.status !== 'ok' && r.status !== 'throttled' && !launchBound(r)) {
     await finish(1, `FAIL: row ${r.id} is ${r.status}: ${r.message || JSON.stringify(r).slice(0, 300)}`);
   }
   if (!r.validation) await finish(1, `FAIL: row ${r.id} carries no validation`);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace wgb {
 namespace {
 
@@ -112,6 +114,66 @@ TEST(Plausibility, RowsWithoutAPeakClassAreNotJudged) {
   r.parameters = {{"peak_class", "fp32"}};
   r.value = 0;  // a row without a rate
   EXPECT_FALSE(implausibility(r, std::nullopt));
+}
+
+// The launch-bound rule on scripted durations: the H200's first read-linear row (32.3 us per
+// dispatch, one pass of 64 MiB) against an empty dispatch of its grid of a few microseconds is
+// launch-bound; the same kernel calibrated to 10 ms dispatches is not.
+TEST(LaunchBound, TheEmptyDispatchShareDecides) {
+  auto reason = launch_bound_reason(0.0323, 0.0045);
+  ASSERT_TRUE(reason);
+  EXPECT_EQ(reason->rfind("launch-bound: a dispatch took 32.3 us", 0), 0u) << *reason;
+  EXPECT_NE(reason->find("4.5 us (13.9%, above 5%)"), std::string::npos) << *reason;
+  EXPECT_FALSE(launch_bound_reason(10.0, 0.0045));
+  // At the threshold it is not launch-bound; just above it, it is.
+  EXPECT_FALSE(launch_bound_reason(1.0, kLaunchBoundShare));
+  EXPECT_TRUE(launch_bound_reason(1.0, kLaunchBoundShare * 1.01));
+  // Unknown durations decide nothing.
+  EXPECT_FALSE(launch_bound_reason(0, 0.0045));
+  EXPECT_FALSE(launch_bound_reason(0.0323, 0));
+  EXPECT_FALSE(launch_bound_reason(std::nan(""), 0.0045));
+}
+
+BenchmarkResult timed_row(double time_ms, double launch_ms) {
+  BenchmarkResult r = memory_row(2e12, 128 * kMiB);
+  r.time_ms = time_ms;
+  r.parameters["launch_ms"] = launch_ms;
+  r.parameters["dispatches_per_repetition"] = 1;
+  return r;
+}
+
+TEST(LaunchBound, ALaunchBoundRowIsSuspectAndRecordsItsDispatch) {
+  BenchmarkResult tiny = timed_row(0.0323, 0.0045);
+  apply_launch_rule(tiny);
+  EXPECT_EQ(tiny.status, RowStatus::Suspect);
+  EXPECT_EQ(tiny.message.rfind("launch-bound", 0), 0u) << tiny.message;
+  EXPECT_DOUBLE_EQ(tiny.parameters["dispatch_ms"].get<double>(), 0.0323);
+  EXPECT_NEAR(tiny.parameters["launch_share"].get<double>(), 0.0045 / 0.0323, 1e-12);
+
+  BenchmarkResult big = timed_row(10.0, 0.0045);
+  apply_launch_rule(big);
+  EXPECT_EQ(big.status, RowStatus::Ok);
+  EXPECT_TRUE(big.message.empty());
+  EXPECT_DOUBLE_EQ(big.parameters["dispatch_ms"].get<double>(), 10.0);
+
+  // Two dispatches per repetition: each dispatch took half the repetition.
+  BenchmarkResult two = timed_row(0.2, 0.006);
+  two.parameters["dispatches_per_repetition"] = 2;
+  apply_launch_rule(two);
+  EXPECT_DOUBLE_EQ(two.parameters["dispatch_ms"].get<double>(), 0.1);
+  EXPECT_EQ(two.status, RowStatus::Suspect);
+
+  // A row already suspect keeps its reason; a row that records no launch cost is not judged.
+  BenchmarkResult above = timed_row(0.0323, 0.0045);
+  above.status = RowStatus::Suspect;
+  above.message = "above the ceiling";
+  apply_launch_rule(above);
+  EXPECT_EQ(above.message, "above the ceiling");
+  BenchmarkResult alu = alu_row("fp32", 1e12);
+  alu.time_ms = 0.001;
+  apply_launch_rule(alu);
+  EXPECT_EQ(alu.status, RowStatus::Ok);
+  EXPECT_FALSE(alu.parameters.contains("dispatch_ms"));
 }
 
 }  // namespace

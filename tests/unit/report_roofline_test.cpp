@@ -4,7 +4,9 @@
 
 #include <cmath>
 
+#include "report/document.hpp"
 #include "report/roofline.hpp"
+#include "report/table.hpp"
 #include "tests/golden/synthetic.hpp"
 
 namespace wgb::report {
@@ -138,6 +140,84 @@ TEST(Roofline, ACeilingRowThatIsNotOkIsNamedInTheReason) {
   const auto& gather = find(kept, "read-gather-64mb");
   ASSERT_TRUE(gather.roofline);
   EXPECT_EQ(gather.roofline->note, "no ceiling: read-linear is throttled, and a ceiling comes only from an ok row");
+}
+
+// The rows of the H200's first default suite (2026-12-02): read-linear launch-bound at 2.08 TB/s,
+// write-linear 3.92, read-gather-16kb 7.46 and read-gather-4mb 2.33 TB/s, all 64 MiB per pass.
+std::vector<ReportRow> first_h200_rows() {
+  constexpr double kMiB = 1 << 20;
+  auto bandwidth_row = [&](std::size_t i, const std::string& id, double tb_per_s, const std::string& access,
+                           double window) {
+    const double ms = 64 * kMiB / (tb_per_s * 1e12) * 1000;
+    auto r = test::measured_row(i, id, "bandwidth", test::kBytes, Statistic::Median, ms, {64 * kMiB, 0, 0});
+    r.parameters["access"] = access;
+    r.parameters["peak_class"] = "memory";
+    if (window > 0) r.parameters["window_bytes"] = window;
+    return r;
+  };
+  auto read = bandwidth_row(0, "read-linear", 2.08, "linear", 0);
+  read.status = RowStatus::Suspect;  // what the launch-bound rule makes of its 32 us dispatches
+  read.message = "launch-bound: ...";
+  return to_report_rows({read, bandwidth_row(1, "write-linear", 3.92, "linear", 0),
+                         bandwidth_row(2, "read-gather-16kb", 7.46, "gather", 16 * 1024),
+                         bandwidth_row(3, "read-gather-4mb", 2.33, "gather", 4 * kMiB)});
+}
+
+// The memory ceiling comes from the best trustworthy streaming row: a launch-bound (suspect)
+// read-linear never sets it, write-linear does; before, read-linear's 2.08 TB/s put write-linear at
+// 1.88 of the ceiling with nothing flagged.
+TEST(Roofline, TheCeilingComesFromTheBestTrustworthyStreamingRow) {
+  auto rows = first_h200_rows();
+  const auto c = apply_roofline(rows);
+  ASSERT_TRUE(c.bandwidth);
+  EXPECT_EQ(c.bandwidth->from, "write-linear");
+  EXPECT_DOUBLE_EQ(find(rows, "write-linear").roofline->fraction, 1.0);
+  EXPECT_TRUE(over_ceiling(find(rows, "write-linear")).empty());
+  // Both ok: the faster of the two defines it.
+  rows[0].result.status = RowStatus::Ok;
+  rows[0].result.value = 4.5e12;
+  rows[0].result.time_ms = 64.0 * (1 << 20) / 4.5e12 * 1000;
+  EXPECT_EQ(find_ceilings(rows).bandwidth->from, "read-linear");
+}
+
+// A memory row above 1.0 of its ceiling is marked, never drawn silently: a gather window a cache
+// may hold says so; any other row is flagged, in the row, the summary JSON and the table.
+TEST(Roofline, MemoryRowsAboveTheCeilingAreMarked) {
+  auto rows = first_h200_rows();
+  const auto c = apply_roofline(rows);
+  const auto& gather = *find(rows, "read-gather-16kb").roofline;
+  EXPECT_NEAR(gather.fraction, 7.46 / 3.92, 1e-9);
+  EXPECT_EQ(over_ceiling(find(rows, "read-gather-16kb")), "cache-window");
+  EXPECT_NE(gather.note.find("16 KiB window may sit in a cache"), std::string::npos) << gather.note;
+  EXPECT_TRUE(over_ceiling(find(rows, "read-gather-4mb")).empty());  // 0.59: below
+
+  // With the memory suite's ceiling below it, write-linear (a linear stream) is flagged.
+  auto memory = test::measured_row(4, "memory-read", "bandwidth", test::kBytes, Statistic::Median,
+                                   256.0 * (1 << 20) / 2.1e12 * 1000, {256.0 * (1 << 20), 0, 0});
+  rows.push_back({memory, {}, {}});
+  const auto c2 = apply_roofline(rows);
+  EXPECT_EQ(c2.bandwidth->from, "memory-read");
+  const auto& write = *find(rows, "write-linear").roofline;
+  EXPECT_EQ(over_ceiling(find(rows, "write-linear")), "flagged");
+  EXPECT_NE(write.note.find("ABOVE THE CEILING (1.87)"), std::string::npos) << write.note;
+  EXPECT_EQ(roofline_text(find(rows, "write-linear")), "1.87 memory (!)");
+  EXPECT_EQ(roofline_text(find(rows, "read-gather-16kb")), "3.55 memory (cache)");
+
+  const auto j = roofline_summary_json(rows, c2);
+  ASSERT_EQ(j["above_ceiling"].size(), 3u) << j.dump();  // write-linear, read-gather-16kb, read-gather-4mb
+  EXPECT_EQ(j["above_ceiling"][0]["id"], "write-linear");
+  EXPECT_EQ(j["above_ceiling"][0]["over_ceiling"], "flagged");
+  EXPECT_EQ(j["above_ceiling"][1]["over_ceiling"], "cache-window");
+  // The row's own JSON carries it, and reads back.
+  const auto row_json = to_json(find(rows, "write-linear"));
+  EXPECT_EQ(row_json["roofline"]["over_ceiling"], "flagged");
+
+  std::ostringstream table;
+  write_summary(table, rows, std::nullopt, 100, false);
+  EXPECT_NE(table.str().find("ABOVE the memory ceiling (!): write-linear (1.87)"), std::string::npos) << table.str();
+  EXPECT_NE(table.str().find("above the DRAM ceiling (cache): read-gather-16kb (3.55)"), std::string::npos)
+      << table.str();
+  (void)c;
 }
 
 }  // namespace

@@ -110,5 +110,49 @@ TEST(ThrottleMessage, SaysWhatTheEvidenceSupports) {
   EXPECT_NE(throttle_message(r, 1.2, false).find("after 1 cooldown,"), std::string::npos);
 }
 
+// The thermal verdict applies to rows the GPU's clocks decide; a row timed on the host around a
+// whole API operation (submit-latency, pipeline-create, the transfers) keeps its status and says
+// why its slow runs were left out (an H200 call once read `throttled` for both, the next `ok`).
+TEST(ThrottleVerdict, OnlyRowsTheGpuDecidesCanBeThrottled) {
+  measure::Record record;
+  record.flagged_throttled = true;
+  BenchmarkResult gpu_row;
+  gpu_row.timing_method = TimingMethod::GpuTimestamp;
+  gpu_row.samples_ms = {1.0, 1.0, 1.01};
+  gpu_row.throttled_ms = {1.5, 1.6};
+  gpu_row.cooldowns = 3;
+  BenchmarkResult host_row = gpu_row;
+  host_row.timing_method = TimingMethod::OperationWallClock;
+
+  apply_throttle_verdict(gpu_row, record, 1.2, false);
+  EXPECT_EQ(gpu_row.status, RowStatus::Throttled);
+  EXPECT_NE(gpu_row.message.find("thermal or power limits"), std::string::npos) << gpu_row.message;
+
+  EXPECT_TRUE(host_bound(host_row));
+  EXPECT_FALSE(host_bound(gpu_row));
+  apply_throttle_verdict(host_row, record, 1.2, false);
+  EXPECT_EQ(host_row.status, RowStatus::Ok);
+  EXPECT_EQ(host_row.message.rfind("host-bound, not throttled: 2 of 5 timed runs were more than 1.2x slower", 0), 0u)
+      << host_row.message;
+
+  // A suspect host-bound row keeps its reason; the verdict becomes a note.
+  BenchmarkResult suspect = host_row;
+  suspect.status = RowStatus::Suspect;
+  suspect.message = "the second process disagrees";
+  suspect.notes.clear();
+  apply_throttle_verdict(suspect, record, 1.2, false);
+  EXPECT_EQ(suspect.status, RowStatus::Suspect);
+  EXPECT_EQ(suspect.message, "the second process disagrees");
+  ASSERT_EQ(suspect.notes.size(), 1u);
+  EXPECT_EQ(suspect.notes[0].rfind("host-bound", 0), 0u);
+
+  // Nothing flagged: nothing changes.
+  BenchmarkResult quiet;
+  quiet.timing_method = TimingMethod::GpuTimestamp;
+  apply_throttle_verdict(quiet, measure::Record{}, 1.2, false);
+  EXPECT_EQ(quiet.status, RowStatus::Ok);
+  EXPECT_TRUE(quiet.message.empty());
+}
+
 }  // namespace
 }  // namespace wgb

@@ -3,11 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
+#include <set>
 #include <fstream>
 #include <sstream>
 
 #include "host/host.hpp"
+#include "memory/document.hpp"
 #include "memory/memory.hpp"
+#include "report/document.hpp"
 #include "store/client.hpp"
 #include "store/ranking.hpp"
 #include "store/server.hpp"
@@ -52,6 +56,9 @@ std::string reason(const json& doc) {
   return s ? s->unranked_reason : "(refused)";
 }
 
+// A value as a reason shows it: strings bare, numbers and booleans as JSON.
+std::string show_value(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
 // --- direction ---------------------------------------------------------------------------------
 
 TEST(StoreRanking, TheMemorySuiteWritesLatencyAsARate) {
@@ -67,46 +74,74 @@ TEST(StoreRanking, TheMemorySuiteWritesLatencyAsARate) {
 
 // --- what is ranked --------------------------------------------------------------------------
 
-TEST(StoreRanking, DefaultsAgreeWithTheProgram) {
-  const SamplingOptions s;
-  const json& run = default_options("default");
-  EXPECT_EQ(run["sampling"]["target_dispatch_ms"], s.target_dispatch_ms);
-  EXPECT_EQ(run["sampling"]["measurement_ms"], s.measurement_ms);
-  EXPECT_EQ(run["sampling"]["idle_gap_ms"], s.idle_gap_ms);
-  EXPECT_EQ(run["sampling"]["min_rounds"], s.min_rounds);
-  EXPECT_EQ(run["sampling"]["stable_rounds"], s.stable_rounds);
-  EXPECT_EQ(run["sampling"]["improvement_tolerance"], s.improvement_tolerance);
-  EXPECT_EQ(run["sampling"]["max_rounds"], s.max_rounds);
-  EXPECT_EQ(run["sampling"]["throttle_ratio"], s.throttle_ratio);
-  EXPECT_EQ(run["sampling"]["cooldown_ms"], s.cooldown_ms);
-  EXPECT_EQ(run["sampling"]["max_cooldowns"], s.max_cooldowns);
-  EXPECT_EQ(run["sampling"].size(), 10u);
+// The store compares with the defaults the program starts from (webgpu_bench/defaults.hpp,
+// SamplingOptions): a document whose options the program wrote with its defaults ranks, and one
+// with any of those options changed is not ranked, its reason naming the option. A default the
+// store reads from elsewhere, or an option it forgets, fails here.
+void expect_each_option_named(const json& doc, const json::json_pointer& at, const std::set<std::string>& not_how,
+                              const std::map<std::string, std::string>& named_as = {}) {
+  ASSERT_EQ(reason(doc), "") << at.to_string();
+  for (const auto& [key, value] : doc[at].items()) {
+    auto changed = doc;
+    auto& v = changed[at][key];
+    if (value.is_boolean()) v = !value.get<bool>();
+    else if (value.is_number_float()) v = value.get<double>() * 2 + 1;
+    else if (value.is_number()) v = value.get<std::uint64_t>() * 2 + 1;
+    else if (value.is_string()) v = "other";
+    else continue;  // sub-objects are checked on their own
+    const std::string r = reason(changed);
+    if (not_how.count(key)) {
+      EXPECT_EQ(r, "") << key << " chooses what runs, not how: still ranked";
+      continue;
+    }
+    const auto as = named_as.find(key);
+    const std::string name = as != named_as.end() ? as->second : key + " " + show_value(v);
+    EXPECT_NE(r.find(name), std::string::npos) << at.to_string() << "/" << key << ": reason '" << r << "'";
+  }
+}
+
+TEST(StoreRanking, DefaultOptionsAsTheProgramWritesThemRankAndEachChangeIsNamed) {
+  // run: the sampler's options as report::sampling_json writes them, and the suite's sizes.
+  auto run = load(kLavapipeDefault);
   const SuiteOptions suite;
-  EXPECT_EQ(run["bandwidth_bytes"], suite.bandwidth_bytes);
-  EXPECT_EQ(run["compute_threads"], suite.compute_threads);
-  const memory::MemoryOptions m;
-  const json& mem = default_options("memory");
-  EXPECT_EQ(mem["working_set_mib"], m.working_set_mib);
-  EXPECT_EQ(mem["min_working_set_mib"], m.min_working_set_mib);
-  EXPECT_EQ(mem["sample_ms"], m.sample_ms);
-  EXPECT_EQ(mem["latency_sample_ms"], m.latency_sample_ms);
-  EXPECT_EQ(mem["budget_ms"], m.budget_ms);
-  EXPECT_EQ(mem["latency_budget_ms"], m.latency_budget_ms);
-  EXPECT_EQ(mem["sustain_ms"], m.sustain_ms);
-  EXPECT_EQ(mem["warmup_ms"], m.warmup_ms);
-  EXPECT_EQ(mem["transition_ms"], m.transition_ms);
-  EXPECT_EQ(mem["min_samples"], m.min_samples);
-  EXPECT_EQ(mem["hard_stop_factor"], m.hard_stop_factor);
-  EXPECT_EQ(mem["cycle_seed"], m.cycle_seed);
+  run["options"] = {{"sampling", report::sampling_json(SamplingOptions{})},
+                    {"bandwidth_bytes", suite.bandwidth_bytes},
+                    {"compute_threads", suite.compute_threads},
+                    {"filter", "read-*"},
+                    {"repro", true},
+                    {"ceilings", ""}};
+  expect_each_option_named(run, json::json_pointer("/options/sampling"), {});
+  expect_each_option_named(run, json::json_pointer("/options"), {"filter", "repro", "ceilings"},
+                           {{"bandwidth_bytes", "bandwidth buffers of"}, {"compute_threads", "--compute-threads 1"}});
+
+  // memory: the options as the memory suite writes them (memory::options_json).
+  auto mem = load(kH200Memory);
+  mem["options"] = memory::options_json(memory::MemoryOptions{});
+  // The phases run, the wall-clock sample (twice sample_ms) and the rejection rule's text follow
+  // from the options or are not options.
+  expect_each_option_named(mem, json::json_pointer("/options"), {"phases", "wall_clock_sample_ms", "rejection"});
+
+  // host: the options that do not depend on the machine, as run_host records them.
+  auto host = load(kH200Host);
   const host::HostOptions h;
-  const json& hd = default_options("host");
-  EXPECT_EQ(hd["sweep_min_bytes"], h.sweep_min_bytes);
-  EXPECT_EQ(hd["points_per_octave"], h.points_per_octave);
-  EXPECT_EQ(hd["repetitions"], h.protocol.repetitions);
-  EXPECT_EQ(hd["warmup_ms"], h.protocol.warmup_ms);
-  EXPECT_EQ(hd["min_region_ms"], h.protocol.min_region_ms);
-  EXPECT_EQ(hd["huge_pages"], h.huge_pages);
-  EXPECT_EQ(hd["size_sweep"], h.size_sweep);
+  auto& o = host["options"];
+  o["sweep_min_bytes"] = h.sweep_min_bytes;
+  o["points_per_octave"] = h.points_per_octave;
+  o["repetitions"] = h.protocol.repetitions;
+  o["warmup_ms"] = h.protocol.warmup_ms;
+  o["min_region_ms"] = h.protocol.min_region_ms;
+  o["huge_pages"] = h.huge_pages;
+  o["affinity"] = host::to_string(h.affinity);
+  o["size_sweep"] = h.size_sweep;
+  // Measured for this machine (threads, sizes, ISA: EachKindOfNonDefaultRunIsUnrankedWithItsReason),
+  // or what runs (benchmarks, thread_list, cpus, seed).
+  json fixed = json::object();
+  for (const char* key : {"sweep_min_bytes", "points_per_octave", "repetitions", "warmup_ms", "min_region_ms",
+                          "huge_pages", "affinity", "size_sweep"}) {
+    fixed[key] = o[key];
+  }
+  host["options"] = fixed;
+  expect_each_option_named(host, json::json_pointer("/options"), {});
   EXPECT_TRUE(default_options("sweep").is_null());
 }
 

@@ -64,6 +64,32 @@ TEST(Timing, UnderHalfOfLongBatchFallsBackAndStrikes) {
   EXPECT_EQ(a.strikes(), 1);
 }
 
+// Behind a host whose completion callback has a floor (Firefox polls for completion about every
+// 100 ms), a 10 ms pass reads a 110 ms round trip. Compared with the raw round trip it was "under
+// half" and two such batches demoted every row to the wall clock (the bug); less the measured
+// empty-submit cost it is what the GPU took.
+TEST(Timing, TheRoundTripFloorIsSubtractedBeforeTheUnderHalfCheck) {
+  TimingArbiter a(true, 100.0);
+  for (int i = 0; i < 4; ++i) {
+    const TimedSample s = a.resolve({10.0, 110.5});
+    EXPECT_EQ(s.clock, ClockKind::GpuTimestamp);
+    EXPECT_DOUBLE_EQ(s.ms, 10.0);
+  }
+  EXPECT_EQ(a.strikes(), 0);
+  EXPECT_FALSE(a.demoted());
+  // Still a strike when the timestamp is under half of what is left after the floor.
+  EXPECT_TRUE(a.resolve({10.0, 130.0}).timestamp_rejected);
+  EXPECT_EQ(a.strikes(), 1);
+}
+
+TEST(Timing, BatchesAreSizedToTenTimesTheFloor) {
+  EXPECT_DOUBLE_EQ(floor_sized_ms(100.0, 0.012), 100.0);  // native: never binds
+  EXPECT_DOUBLE_EQ(floor_sized_ms(100.0, 11.5), 115.0);   // a runtime's 11.5 ms floor
+  EXPECT_DOUBLE_EQ(floor_sized_ms(100.0, 100.0), 1000.0);  // a browser's 100 ms floor
+  EXPECT_DOUBLE_EQ(floor_sized_ms(40.0, std::numeric_limits<double>::quiet_NaN()), 40.0);
+  EXPECT_DOUBLE_EQ(floor_sized_ms(40.0, -1.0), 40.0);
+}
+
 TEST(Timing, NanTimestampIsAStrike) {
   TimingArbiter a(true, 0.0);
   const TimedSample s = a.resolve({std::numeric_limits<double>::quiet_NaN(), 10.0});

@@ -264,5 +264,85 @@ TEST(BandwidthTwins, GatherAddressesStayInTheWindow) {
   EXPECT_EQ(bw::gather_shift(0), 0u);
 }
 
+TEST(BandwidthTwins, GatherPassesContinueTheStreams) {
+  // Two passes of five loads from a one-element window: ten loads, an even count, cancel.
+  const bw::GatherStream two{.count = 5, .threads = 1, .seed = 3, .mask = 0, .shift = 0, .fill_seed = 11,
+                             .passes = 2};
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(bw::gather_fold(0, two)[c], 0u);
+  // In a real window the second pass continues the LCG streams: not the first pass again.
+  const bw::GatherStream one{.count = 64, .threads = 4, .seed = 3, .mask = 255, .shift = 24, .fill_seed = 11};
+  bw::GatherStream again = one;
+  again.passes = 2;
+  EXPECT_NE(bw::gather_fold(1, again), (std::array<std::uint32_t, 4>{}));
+}
+
+// read-linear's blocks: a GPU block is one step of 1024 vec4 (16 KiB), a CPU block 64 steps; the
+// last block of a size that is not a whole number of blocks is partial, and the fold of a lane
+// covers exactly its own elements of its block.
+TEST(BandwidthTwins, LinearBlocksCoverTheBufferOnce) {
+  const auto gpu = bw::linear_plan(64ull << 20, bw::kGpuBlockSteps);
+  EXPECT_EQ(gpu.count, 4194304u);
+  EXPECT_EQ(gpu.blocks, 4096u);
+  EXPECT_EQ(gpu.block_bytes(), 16384u);
+  const auto cpu = bw::linear_plan(64ull << 20, bw::kCpuBlockSteps);
+  EXPECT_EQ(cpu.blocks, 64u);
+  EXPECT_EQ(cpu.block_bytes(), 1u << 20);
+  const auto odd = bw::linear_plan(3 * 16384 + 48, 1);  // 3 whole blocks and 3 elements
+  EXPECT_EQ(odd.blocks, 4u);
+
+  // Every element is folded by exactly one (block, lane): the XOR of all folds is the XOR of the
+  // buffer, and a lane past the end of the last block folds nothing.
+  std::array<std::uint32_t, 4> all{}, want{};
+  for (std::uint32_t b = 0; b < odd.blocks; ++b) {
+    for (std::uint32_t lane = 0; lane < 256; ++lane) {
+      const auto f = bw::block_fold(b, lane, odd, 5);
+      for (int c = 0; c < 4; ++c) all[c] ^= f[c];
+    }
+  }
+  for (std::uint64_t e = 0; e < odd.count; ++e) {
+    for (std::uint32_t c = 0; c < 4; ++c) want[c] ^= gpu::filled_word(e * 4 + c, 5);
+  }
+  EXPECT_EQ(all, want);
+  EXPECT_EQ(bw::block_fold(3, 3, odd, 5), (std::array<std::uint32_t, 4>{}));
+  EXPECT_NE(bw::block_fold(3, 2, odd, 5), (std::array<std::uint32_t, 4>{}));
+  // Lane 0 of block 1 loads elements 1024, 1280, 1536, 1792.
+  std::array<std::uint32_t, 4> lane0{};
+  for (std::uint64_t e : {1024, 1280, 1536, 1792}) {
+    for (std::uint32_t c = 0; c < 4; ++c) lane0[c] ^= gpu::filled_word(e * 4 + c, 5);
+  }
+  EXPECT_EQ(bw::block_fold(1, 0, odd, 5), lane0);
+  // Columns 8 wide (a CPU driver): lane 9 of block 0 at two steps per block owns column 1
+  // (elements 64-127) and loads 65, 73, 81, 89, then 97, 105, 113, 121; every element still once.
+  const auto cpu8 = bw::linear_plan(3 * 32768 + 48, 2, 8);
+  std::array<std::uint32_t, 4> lane9{};
+  for (std::uint64_t e : {65, 73, 81, 89, 97, 105, 113, 121}) {
+    for (std::uint32_t c = 0; c < 4; ++c) lane9[c] ^= gpu::filled_word(e * 4 + c, 5);
+  }
+  EXPECT_EQ(bw::block_fold(0, 9, cpu8, 5), lane9);
+  std::array<std::uint32_t, 4> all8{}, want8{};
+  for (std::uint32_t b = 0; b < cpu8.blocks; ++b) {
+    for (std::uint32_t lane = 0; lane < 256; ++lane) {
+      const auto f = bw::block_fold(b, lane, cpu8, 5);
+      for (int c = 0; c < 4; ++c) all8[c] ^= f[c];
+    }
+  }
+  for (std::uint64_t e = 0; e < cpu8.count; ++e) {
+    for (std::uint32_t c = 0; c < 4; ++c) want8[c] ^= gpu::filled_word(e * 4 + c, 5);
+  }
+  EXPECT_EQ(all8, want8);
+}
+
+TEST(BandwidthTwins, TicketsMustShowEveryBlockHandedOutOnce) {
+  const auto plan = bw::linear_plan(64ull << 20, 1);
+  EXPECT_TRUE(bw::check_tickets(2 * 4096 + 4096, plan, 2, 4096));
+  auto short_by_one = bw::check_tickets(2 * 4096 + 4095, plan, 2, 4096);
+  ASSERT_FALSE(short_by_one);
+  EXPECT_NE(short_by_one.error().message.find("expected 12288"), std::string::npos) << short_by_one.error().message;
+  // Tickets of a dispatch fit in 32 bits at the largest pass count.
+  const std::uint32_t most = bw::max_passes(plan, 65535);
+  EXPECT_LE(std::uint64_t{most} * plan.blocks + 65535, 0xffffffffull);
+  EXPECT_EQ(bw::max_passes(bw::linear_plan(1 << 20, 64), 1), 1u << 20);  // capped
+}
+
 }  // namespace
 }  // namespace wgb

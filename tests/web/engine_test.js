@@ -2,7 +2,8 @@
 // the same sampling decisions as the native sampler on the same scripted durations (its twin,
 // tests/unit/web_sampling_twin_test.cpp, writes what it decided), a validation failure as an
 // `error` row, an unsupported op as a `skipped` row naming why, Cancel (exit 130, completed rows
-// kept), a hidden tab (progress paused), no adapter (exit 3), and the catalog export.
+// kept), a hidden tab (progress paused), a round-trip floor (timestamps kept, batches sized to it),
+// no adapter (exit 3), and the catalog export.
 // Usage: node engine_test.js ENGINE.wasm SCRIPT.json NATIVE_TWIN.json
 'use strict';
 const assert = require('assert');
@@ -110,6 +111,36 @@ test('a hidden tab pauses between rows and progress says so; 100 % only at the e
   assert.ok(end.done && end.fraction === 1 && / 100% /.test(end.line), end.line);
   assert.ok(progress.slice(0, -1).every((e) => !e.done && e.fraction < 1));
   assert.strictEqual(rows(r).length, 2);
+});
+
+// A host with a 100 ms round-trip floor, as Firefox's completion polling has. The engine checked
+// GPU timestamps against the raw round trip, so every batch shorter than the floor read as "under
+// half of the wall-clock round trip" and the row was demoted to the wall clock (the bug); and its
+// 100 ms batches left the floor's jitter a fifth of every wall-clock reading.
+const floorScript = {...script, factors: [1.0], wall_extra_ms: 0};
+const floorRow = (hostOpts) => rows(runEngine(wasm, {suite: 'default', filter: script.benchmark}, {
+  script: floorScript, ...hostOpts}))[0];
+
+test('a 100 ms round-trip floor keeps GPU timestamps and sizes batches to ten times it', () => {
+  const row = floorRow({floor: {ms: 100, jitter_ms: [0]}});
+  assert.strictEqual(row.procedure.timing_method, 'gpu-timestamp', JSON.stringify(row.procedure.timing_notes));
+  assert.strictEqual(row.procedure.timestamp_strikes, 0);
+  assert.ok(!row.discarded.some((d) => /clock-demoted|timestamp-rejected/.test(d.reason)), 'nothing demoted');
+  const batch_ms = row.procedure.repetitions_per_batch * row.time_ms;
+  assert.ok(batch_ms >= 0.9 * 10 * 100, `a batch of ${batch_ms} ms against a 100 ms floor`);
+  assert.ok(row.procedure.timing_notes.some((n) => /ten times the 100\.0 ms round trip/.test(n)),
+            JSON.stringify(row.procedure.timing_notes));
+});
+
+test('on the wall clock a floor that varies by a fifth costs a batch under 5 %', () => {
+  // The same durations without timestamps: each reading is the round trip less the floor measured
+  // at start-up. Here that floor read 120 ms while the timed passes see 100 ms: a 100 ms batch
+  // read 20 % fast, a batch of ten floors reads under 2 % fast.
+  const truth = floorRow({floor: {ms: 100, jitter_ms: [0]}}).time_ms;
+  const jitter_ms = Array.from({length: 1000}, (_, i) => (i >= 1 && i <= 8 ? 20 : 0));
+  const row = floorRow({floor: {ms: 100, jitter_ms}, features: []});
+  assert.strictEqual(row.procedure.timing_method, 'wall-clock');
+  assert.ok(Math.abs(row.time_ms / truth - 1) < 0.05, `wall clock ${row.time_ms} ms against ${truth} ms`);
 });
 
 test('no adapter exits 3 with the host\'s message', () => {

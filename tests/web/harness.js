@@ -67,6 +67,7 @@ class FakeHost {
       }
       case 'pass': {
         const dispatches = req.commands.filter((c) => c[0] === 'dispatch').length;
+        if (this.opts.floor) return this.passBehindFloor(req, dispatches);
         const s = this.opts.script;
         if (!req.timestamps || !s) {
           const wall = s ? s.empty_submit_ms : 0.05;
@@ -82,6 +83,21 @@ class FakeHost {
       }
       default: return {error: 'unsupported', message: `unknown op '${req.op}'`};
     }
+  }
+  // A host whose completion callback has a round-trip floor (Firefox polls for completion about
+  // every 100 ms, Deno about every 11 ms): every pass, empty or not, reads floor.ms plus the next
+  // of floor.jitter_ms (cycled) on the wall clock on top of its GPU time, which follows the script.
+  passBehindFloor(req, dispatches) {
+    const f = this.opts.floor;
+    const floor = f.ms + f.jitter_ms[(this.floorPasses = (this.floorPasses || 0) + 1) % f.jitter_ms.length];
+    let gpu = 0;
+    if (dispatches > 0) {
+      const s = this.opts.script;
+      gpu = s.per_dispatch_ms * dispatches * s.factors[this.timedPasses % s.factors.length];
+      this.timedPasses++;
+    }
+    this.clock.advance(gpu + floor);
+    return {ok: true, wall_ms: gpu + floor, gpu_ms: req.timestamps && dispatches > 0 ? gpu : null, errors: []};
   }
 }
 

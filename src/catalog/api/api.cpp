@@ -14,6 +14,7 @@
 #include "catalog/common.hpp"
 #include "catalog/families.hpp"
 #include "gpu/hash.hpp"
+#include "gpu/operation_stages.hpp"
 #include "measure/units.hpp"
 
 namespace wgb::catalog {
@@ -106,13 +107,35 @@ nlohmann::json transfer_parameters(std::uint64_t bytes, std::string_view path) {
   return {{"bytes_per_operation", bytes}, {"size", measure::format_bytes(bytes)}, {"path", path}};
 }
 
+// Where a transfer row's time goes (docs/api-cost.md, "Where the time goes"): after every batch the
+// Context's split of its wall clock by stage (gpu/operation_stages.hpp); the row reports each
+// stage's time per operation as `time_split_ms`, from the batches its statistic comes from.
+class StageLog {
+ public:
+  void add(std::uint32_t operations) { batches_.push_back({operations, gpu::last_operation_stages()}); }
+  void put(nlohmann::json& p) const {
+    const auto split = gpu::split_per_operation(batches_);
+    if (split.empty()) return;
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [name, ms] : split) out[name] = ms;
+    p["time_split_ms"] = out;
+    p["time_split"] = "per operation, each stage's median on the host clock over the batches at the row's final "
+                      "batch size (its warm-up and samples); the stages add up to about the operation";
+  }
+
+ private:
+  std::vector<gpu::BatchStages> batches_;
+};
+
 // upload-writebuffer and upload-mapped: host data into a device buffer, each upload to its completion.
 class UploadWorkload final : public OperationWorkload, public CheckedWorkload {
  public:
   UploadWorkload(std::vector<std::uint32_t> data, wgpu::Buffer dst, wgpu::Buffer staging, gpu::Context::UploadPath path)
       : data_(std::move(data)), dst_(std::move(dst)), staging_(std::move(staging)), path_(path) {}
   Expected<gpu::RawTiming> time(gpu::Context& gpu, std::uint32_t repetitions) override {
-    return gpu.time_upload(dst_, std::as_bytes(std::span(data_)), path_, staging_, repetitions);
+    auto t = gpu.time_upload(dst_, std::as_bytes(std::span(data_)), path_, staging_, repetitions);
+    if (t) stages_.add(repetitions);
+    return t;
   }
   BatchClock clock() const override { return BatchClock::WholeOperation; }
   WorkModel work() const override { return {0, static_cast<double>(bytes()), 0}; }
@@ -120,10 +143,12 @@ class UploadWorkload final : public OperationWorkload, public CheckedWorkload {
     return check_device_words(gpu, dst_, bytes(), "the destination after the last upload");
   }
   nlohmann::json parameters() const override {
-    return transfer_parameters(bytes(), path_ == gpu::Context::UploadPath::WriteBuffer
-                                            ? "queue.writeBuffer + submit, to completion"
-                                            : "mapAsync(Write) staging + memcpy + unmap + copyBufferToBuffer + "
-                                              "submit, to completion");
+    nlohmann::json p = transfer_parameters(bytes(), path_ == gpu::Context::UploadPath::WriteBuffer
+                                                        ? "queue.writeBuffer + submit, to completion"
+                                                        : "mapAsync(Write) staging + memcpy + unmap + "
+                                                          "copyBufferToBuffer + submit, to completion");
+    stages_.put(p);
+    return p;
   }
   wgpu::Buffer checked_buffer() const override { return dst_; }
 
@@ -132,6 +157,7 @@ class UploadWorkload final : public OperationWorkload, public CheckedWorkload {
   std::vector<std::uint32_t> data_;
   wgpu::Buffer dst_, staging_;
   gpu::Context::UploadPath path_;
+  StageLog stages_;
 };
 
 // readback-mapasync: a device buffer into host memory through a MAP_READ buffer.
@@ -141,7 +167,9 @@ class ReadbackWorkload final : public OperationWorkload, public CheckedWorkload 
       : src_(std::move(src)), staging_(std::move(staging)), out_(bytes / 4, 0) {}
   Expected<gpu::RawTiming> time(gpu::Context& gpu, std::uint32_t repetitions) override {
     ++batches_;
-    return gpu.time_readback(src_, staging_, std::as_writable_bytes(std::span(out_)), repetitions);
+    auto t = gpu.time_readback(src_, staging_, std::as_writable_bytes(std::span(out_)), repetitions);
+    if (t) stages_.add(repetitions);
+    return t;
   }
   BatchClock clock() const override { return BatchClock::WholeOperation; }
   WorkModel work() const override { return {static_cast<double>(out_.size() * 4), 0, 0}; }
@@ -150,8 +178,10 @@ class ReadbackWorkload final : public OperationWorkload, public CheckedWorkload 
     return api::check_hashed(out_, api::kDataSeed, "the host copy after the last read-back");
   }
   nlohmann::json parameters() const override {
-    return transfer_parameters(out_.size() * 4, "copyBufferToBuffer into a MAP_READ buffer + submit + "
-                                                "mapAsync(Read) + memcpy out + unmap");
+    nlohmann::json p = transfer_parameters(out_.size() * 4, "copyBufferToBuffer into a MAP_READ buffer + submit + "
+                                                            "mapAsync(Read) + memcpy out + unmap");
+    stages_.put(p);
+    return p;
   }
   wgpu::Buffer checked_buffer() const override { return src_; }
 
@@ -159,6 +189,7 @@ class ReadbackWorkload final : public OperationWorkload, public CheckedWorkload 
   wgpu::Buffer src_, staging_;
   std::vector<std::uint32_t> out_;
   std::uint64_t batches_ = 0;
+  StageLog stages_;
 };
 
 // copy-buffer-to-buffer: the copy command, device to device, bracketed by timestamps.

@@ -41,17 +41,48 @@ ScatterPlan scatter_plan(std::uint64_t bandwidth_bytes, std::uint64_t nominal_wi
 // The shift that turns a 32-bit LCG state into an element index of a window of 2^bits elements.
 std::uint32_t gather_shift(std::uint32_t bits);
 
-// read-linear: invocation t's XOR fold over a buffer of `count` vec4 filled with `fill_seed`.
-std::array<std::uint32_t, 4> linear_fold(std::uint32_t t, std::uint32_t threads, std::uint32_t count,
-                                         std::uint32_t fill_seed);
+// read-linear and write-linear hand their work out in blocks, in order, through a ticket counter
+// (kernels/bandwidth/read_linear.wgsl, docs/method.md#streaming). A block is `steps` steps of four
+// vec4 per invocation of a 256-invocation workgroup (1024 elements per step); a pass is one buffer's
+// blocks; a dispatch is `passes` passes alternating between the two buffers.
+struct LinearPlan {
+  std::uint32_t count = 0;   // vec4 elements per buffer
+  std::uint32_t steps = 1;   // steps per block
+  std::uint32_t run = 256;   // invocations whose accesses of one step are contiguous (the kernel's column width)
+  std::uint32_t blocks = 0;  // blocks per buffer (the last one may be partial)
+  std::uint64_t block_bytes() const { return std::uint64_t{steps} * 1024 * 16; }
+};
+// On a GPU a block is one step (16 KiB): blocks in flight on the whole device then stay a small
+// part of a buffer, so the order of the sweep holds. On a CPU adapter, whose workgroups run one per
+// thread and whose workgroup barrier switches between every invocation, a block is 64 steps (1 MiB)
+// so the barrier per ticket costs little. The gather and scatter kernels size their grids by the
+// same number of steps per invocation.
+inline constexpr std::uint32_t kGpuBlockSteps = 1, kCpuBlockSteps = 64;
+// A GPU's workgroup issues a step for all 256 invocations at once: one column of 1024 consecutive
+// elements keeps neighbouring invocations on neighbouring addresses. A CPU driver runs a workgroup
+// with a barrier eight invocations (one vector) at a time, one group after another: columns 8 wide
+// let each group stream its own contiguous stretch instead of 128 bytes every 4 KiB.
+inline constexpr std::uint32_t kGpuRun = 256, kCpuRun = 8;
+LinearPlan linear_plan(std::uint64_t buffer_bytes, std::uint32_t steps, std::uint32_t run = kGpuRun);
+// The largest pass count whose tickets (passes x blocks, plus one per workgroup) fit in 32 bits,
+// capped at 2^20.
+std::uint32_t max_passes(const LinearPlan& plan, std::uint32_t workgroups);
+// Invocation `lane`'s XOR fold of block `block` of a buffer filled with `fill_seed`.
+std::array<std::uint32_t, 4> block_fold(std::uint32_t block, std::uint32_t lane, const LinearPlan& plan,
+                                        std::uint32_t fill_seed);
+// The ticket counter after one dispatch of `passes` passes by `workgroups` workgroups must read
+// passes x blocks + workgroups: every block handed out once, every workgroup stopped once.
+Expected<std::string> check_tickets(std::uint32_t counter, const LinearPlan& plan, std::uint32_t passes,
+                                    std::uint32_t workgroups);
 
-// read-gather: invocation t's XOR fold, replaying its four LCG address streams.
+// read-gather: invocation t's XOR fold, replaying its four LCG address streams over `passes` passes.
 struct GatherStream {
   std::uint32_t count, threads, seed, mask, shift, fill_seed;
+  std::uint32_t passes = 1;
 };
 std::array<std::uint32_t, 4> gather_fold(std::uint32_t t, const GatherStream& g);
 
-// write-linear: the value element i holds after the kernel ran.
+// write-linear: the value element i holds after pass 0 of a dispatch ran.
 std::array<std::uint32_t, 4> linear_value(std::uint32_t i, std::uint32_t seed);
 // Checks every element of a write-linear buffer (4 words per element).
 Expected<std::string> check_write_linear(std::span<const std::uint32_t> words, std::uint32_t seed);

@@ -35,13 +35,47 @@ std::uint32_t log2_exact(std::uint32_t power_of_two) {
 
 std::uint32_t gather_shift(std::uint32_t bits) { return bits == 0 ? 0 : 32 - bits; }
 
-std::array<std::uint32_t, 4> linear_fold(std::uint32_t t, std::uint32_t threads, std::uint32_t count,
-                                         std::uint32_t fill_seed) {
+LinearPlan linear_plan(std::uint64_t buffer_bytes, std::uint32_t steps, std::uint32_t run) {
+  LinearPlan p;
+  p.count = static_cast<std::uint32_t>(buffer_bytes / 16);
+  p.steps = std::max(1u, steps);
+  p.run = std::clamp(run, 1u, 256u);
+  const std::uint64_t per_block = std::uint64_t{p.steps} * 1024;
+  p.blocks = static_cast<std::uint32_t>((p.count + per_block - 1) / per_block);
+  return p;
+}
+
+std::uint32_t max_passes(const LinearPlan& plan, std::uint32_t workgroups) {
+  const std::uint64_t room = 0xffffffffull - workgroups;
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(room / std::max(1u, plan.blocks), 1, 1u << 20));
+}
+
+std::array<std::uint32_t, 4> block_fold(std::uint32_t block, std::uint32_t lane, const LinearPlan& plan,
+                                        std::uint32_t fill_seed) {
   std::array<std::uint32_t, 4> acc{};
-  for (std::uint64_t i = t; i < count; i += threads) {
-    for (int c = 0; c < 4; ++c) acc[c] ^= gpu::filled_word(i * 4 + c, fill_seed);
+  // As read_linear.wgsl: invocation `lane` owns column lane / run of the block.
+  const std::uint64_t r = plan.run;
+  const std::uint64_t base = std::uint64_t{block} * plan.steps * 1024 + (lane / r) * (r * 4 * plan.steps) + lane % r;
+  for (std::uint64_t s = 0; s < plan.steps; ++s) {
+    for (std::uint64_t j = 0; j < 4; ++j) {
+      const std::uint64_t e = base + (s * 4 + j) * r;
+      if (e >= plan.count) continue;
+      for (int c = 0; c < 4; ++c) acc[c] ^= gpu::filled_word(e * 4 + c, fill_seed);
+    }
   }
   return acc;
+}
+
+Expected<std::string> check_tickets(std::uint32_t counter, const LinearPlan& plan, std::uint32_t passes,
+                                    std::uint32_t workgroups) {
+  const std::uint64_t want = std::uint64_t{passes} * plan.blocks + workgroups;
+  if (counter != want) {
+    return make_error(ErrorKind::Failed, fmt::format("the ticket counter reads {}, expected {} ({} passes x {} blocks "
+                                                     "+ one ticket past the work per workgroup, {})",
+                                                     counter, want, passes, plan.blocks, workgroups));
+  }
+  return fmt::format("{} passes handed out {} blocks, each once, to {} workgroups", passes,
+                     std::uint64_t{passes} * plan.blocks, workgroups);
 }
 
 std::array<std::uint32_t, 4> gather_fold(std::uint32_t t, const GatherStream& g) {
@@ -52,18 +86,20 @@ std::array<std::uint32_t, 4> gather_fold(std::uint32_t t, const GatherStream& g)
     const std::uint64_t e = (state >> g.shift) & g.mask;
     for (int c = 0; c < 4; ++c) acc[c] ^= gpu::filled_word(e * 4 + c, g.fill_seed);
   };
-  std::uint64_t i = t;
   const std::uint64_t T = g.threads;
-  // Same two loops as the kernel: four streams per step, then stream 0 for the tail.
-  for (; i + 3 * T < g.count; i += 4 * T) {
-    for (auto& state : s) {
-      state = state * kLcgA + kLcgC;
-      load(state);
+  // Same two loops as the kernel, every pass: four streams per step, then stream 0 for the tail.
+  for (std::uint32_t pass = 0; pass < g.passes; ++pass) {
+    std::uint64_t i = t;
+    for (; i + 3 * T < g.count; i += 4 * T) {
+      for (auto& state : s) {
+        state = state * kLcgA + kLcgC;
+        load(state);
+      }
     }
-  }
-  for (; i < g.count; i += T) {
-    s[0] = s[0] * kLcgA + kLcgC;
-    load(s[0]);
+    for (; i < g.count; i += T) {
+      s[0] = s[0] * kLcgA + kLcgC;
+      load(s[0]);
+    }
   }
   return acc;
 }
