@@ -1,5 +1,5 @@
 // The inference of memory levels from latency and bandwidth curves (hierarchy.hpp,
-// docs/method.md#hierarchy).
+// docs/method.md#hierarchy), its document section and its table.
 #include "report/hierarchy.hpp"
 
 #include <fmt/format.h>
@@ -11,6 +11,7 @@
 #include <limits>
 #include <string_view>
 
+#include "report/model.hpp"
 #include "report/noise.hpp"
 #include "report/table.hpp"
 
@@ -99,10 +100,32 @@ Run make_run(std::size_t a, std::size_t b, const std::vector<double>& m, const s
   return r;
 }
 
+// Whether points a..b rise or fall steeply: a least-squares slope over the index that is more than
+// kBand standard errors from zero and would move kMinPlateau points by more than kMinStep. Such a
+// piece is part of a transition, never a level, however flat its points are against a wide noise
+// band; a slow approach to a level (a cache with random replacement keeping part of a larger
+// working set) stays a plateau.
+bool sloped(std::size_t a, std::size_t b, const std::vector<double>& m, const std::vector<double>& sigma) {
+  const std::size_t n = b - a + 1;
+  if (n < 3) return false;
+  const double xbar = static_cast<double>(a + b) / 2;
+  double sxx = 0, sxy = 0, s2 = 0;
+  for (std::size_t i = a; i <= b; ++i) {
+    const double dx = static_cast<double>(i) - xbar;
+    sxx += dx * dx;
+    sxy += dx * m[i];
+    s2 += sigma[i] * sigma[i];
+  }
+  const double slope = sxy / sxx;
+  const double se = std::sqrt(s2 / static_cast<double>(n) / sxx);
+  return std::abs(slope) > kBand * se && std::abs(slope) * static_cast<double>(kMinPlateau) > std::log1p(kMinStep);
+}
+
 // How far two neighbouring plateaus are from being two levels: their difference over the larger
-// of (a) kMinStep, (b) kBand standard errors of the difference, (c) twice their own spreads (a
-// slow drift cut into pieces steps no more between the pieces than it moves within them). Below
-// 1 they are one plateau.
+// of (a) kMinStep, (b) kBand standard errors of the difference, (c) twice the narrower one's
+// spread (a slow drift cut into pieces steps no more between the pieces than it moves within
+// them; the narrower, so that a loose plateau beside a step cannot swallow it). Below 1 they are
+// one plateau.
 double step_score(const Run& a, const Run& b) {
   const double jump = std::abs(b.center - a.center);
   const double se = std::sqrt(a.sigma * a.sigma / static_cast<double>(a.size()) +
@@ -128,7 +151,8 @@ CurveAnalysis analyse_curve(std::span<const Point> input, Direction direction) {
                    out.points.end());
   const std::size_t n = out.points.size();
   if (n < kMinPlateau) {
-    out.notes.push_back(fmt::format("{} usable points: a plateau needs {}", n, kMinPlateau));
+    // A curve that was not measured at all needs no note: each level's value says so.
+    if (!input.empty()) out.notes.push_back(fmt::format("{} usable points: a plateau needs {}", n, kMinPlateau));
     return out;
   }
   const double sign = direction == Direction::Rising ? 1.0 : -1.0;
@@ -151,9 +175,20 @@ CurveAnalysis analyse_curve(std::span<const Point> input, Direction direction) {
   for (std::size_t k = 0; k < starts.size(); ++k) {
     const std::size_t a = starts[k], b = (k + 1 < starts.size() ? starts[k + 1] : n) - 1;
     Run r = make_run(a, b, m, sigma);
-    bool flat = true;
-    for (std::size_t i = a; i <= b; ++i) flat = flat && std::abs(m[i] - r.center) <= kBand * sigma[i];
-    if (!flat) continue;
+    auto flat = [&](const Run& x) {
+      for (std::size_t i = x.first; i <= x.last; ++i) {
+        if (std::abs(m[i] - x.center) > kBand * sigma[i]) return false;
+      }
+      return true;
+    };
+    // A piece may carry a transition's first or last points (the segmentation pays a penalty per
+    // cut): they are trimmed from its ends, the farther from its median first, while a plateau
+    // could remain.
+    while (!flat(r) && r.size() > kMinPlateau) {
+      const bool front = std::abs(m[r.first] - r.center) >= std::abs(m[r.last] - r.center);
+      r = make_run(front ? r.first + 1 : r.first, front ? r.last : r.last - 1, m, sigma);
+    }
+    if (!flat(r) || sloped(r.first, r.last, m, sigma)) continue;
     if (r.size() >= kMinPlateau) {
       runs.push_back(r);
     } else if (r.size() == 2 && a > 0 && b + 1 < n) {
@@ -180,6 +215,13 @@ CurveAnalysis analyse_curve(std::span<const Point> input, Direction direction) {
   if (runs.empty()) {
     out.notes.push_back("no plateau: no stretch of the curve is flat within its noise");
     return out;
+  }
+  if (runs.front().first > 0 && m[0] > runs.front().center + kBand * sigma[0]) {
+    const auto& pb = out.points[runs.front().first];
+    out.notes.push_back(fmt::format(
+        "{} below {}: there the kernel is limited by something other than the memory, so no level is read there",
+        direction == Direction::Rising ? "latency falls as the footprint grows" : "bandwidth rises with the footprint",
+        bytes_text(pb.footprint)));
   }
   // A fall (latency down, bandwidth up as the footprint grows) is no level's end: what came before
   // it was limited by something else, so those plateaus are left out of every level.
@@ -235,9 +277,25 @@ CurveAnalysis analyse_curve(std::span<const Point> input, Direction direction) {
     const double step = std::exp(next.center - r.center);
     b.step = direction == Direction::Rising ? step : 1 / step;
     const double hidden = std::min(0.5, kBand * sigma[onset - 1] / std::max(step - 1, 1e-9));
-    b.low = out.points[onset - 1].footprint * (1 - hidden);
+    b.last_flat = out.points[onset - 1].footprint;
+    b.low = b.last_flat * (1 - hidden);
     b.estimate = std::sqrt(b.low * b.high);
     b.short_next = next.size() < kMinPlateau;
+    out.boundaries.push_back(b);
+  }
+  if (runs.back().last + 1 < n && m[n - 1] > runs.back().center + kBand * sigma[n - 1]) {
+    // The curve leaves its last plateau for good and never settles: a level ends there, and what
+    // follows is no level this run can read.
+    const Run& r = runs.back();
+    std::size_t onset = r.last + 1;
+    Boundary b;
+    b.after = out.plateaus.size() - 1;
+    b.high = out.points[onset].footprint;
+    b.last_flat = out.points[onset - 1].footprint;
+    const double rise = std::exp(m[onset] - r.center) - 1;
+    b.low = b.last_flat * (1 - std::min(0.5, kBand * sigma[onset - 1] / std::max(rise, 1e-9)));
+    b.estimate = std::sqrt(b.low * b.high);
+    b.short_next = true;
     out.boundaries.push_back(b);
   }
   if (runs.back().last + 1 < n) {
@@ -253,6 +311,7 @@ namespace {
 // A boundary of either curve, or of both.
 struct Edge {
   double low = 0, high = 0, estimate = 0;
+  double last_flat = 0;  // the last plateau point below it (the larger of the two curves')
   bool latency = false, bandwidth = false;
 };
 
@@ -309,12 +368,13 @@ Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth
   const double sl = spacing(inf.latency), sb = spacing(inf.bandwidth);
   std::vector<bool> used(inf.bandwidth.boundaries.size(), false);
   for (const auto& b : inf.latency.boundaries) {
-    Edge e{b.low, b.high, b.estimate, true, false};
+    Edge e{b.low, b.high, b.estimate, b.last_flat, true, false};
     for (std::size_t j = 0; j < inf.bandwidth.boundaries.size(); ++j) {
       const auto& c = inf.bandwidth.boundaries[j];
       if (used[j] || b.low / sl > c.high * sb || c.low / sb > b.high * sl) continue;
       used[j] = true;
       e.bandwidth = true;
+      e.last_flat = std::max(e.last_flat, c.last_flat);
       const double lo = std::max(b.low, c.low), hi = std::min(b.high, c.high);
       if (lo < hi) {
         e.low = lo;
@@ -327,7 +387,7 @@ Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth
   }
   for (std::size_t j = 0; j < inf.bandwidth.boundaries.size(); ++j) {
     const auto& c = inf.bandwidth.boundaries[j];
-    if (!used[j]) edges.push_back({c.low, c.high, c.estimate, false, true});
+    if (!used[j]) edges.push_back({c.low, c.high, c.estimate, c.last_flat, false, true});
   }
   std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.estimate < b.estimate; });
 
@@ -343,9 +403,10 @@ Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth
     Level l;
     const bool last_level = k == edges.size();
     l.name = last_level ? (edges.empty() ? "one level" : "memory") : fmt::format("L{}", k + 1);
-    // The level's values come from the points strictly between its boundaries' intervals.
+    // The level's values come from the plateau points from the first one past the boundary below
+    // it to the last one before the boundary above it.
     const double lo = k == 0 ? 0.0 : edges[k - 1].high * (1 - 1e-9);
-    const double hi = last_level ? kInf : edges[k].low * (1 + 1e-9);
+    const double hi = last_level ? kInf : edges[k].last_flat * (1 + 1e-9);
     l.from_footprint = k == 0 ? first : edges[k - 1].estimate;
     l.to_footprint = last_level ? last : edges[k].estimate;
     l.latency_ns = level_value(inf.latency, lo, hi, "latency");
@@ -368,6 +429,26 @@ Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth
     inf.levels.push_back(std::move(l));
   }
   return inf;
+}
+
+std::vector<Point> points_from_rows(const std::vector<ReportRow>& rows, const std::string& benchmark) {
+  std::vector<Point> out;
+  for (const auto& rr : rows) {
+    const BenchmarkResult& r = rr.result;
+    if (r.id != benchmark || !has_rate(r)) continue;
+    const bool latency = r.metric.unit == "hop";
+    const auto f = r.parameters.find(latency ? "working_set_bytes" : "footprint_bytes");
+    if (f == r.parameters.end() || !f->is_number()) continue;
+    // The fastest batch: another process only ever adds time, and the curve wants the memory's
+    // own cost. How well that minimum is pinned is the gap to the next fastest batch.
+    std::vector<double> t = r.samples_ms;
+    std::sort(t.begin(), t.end());
+    const bool two = t.size() >= 2 && t[0] > 0 && r.time_ms > 0;
+    const double rate = two ? r.value * r.time_ms / t[0] : r.value;
+    const double dispersion = two ? t[1] / t[0] - 1 : r.stats.median > 0 ? r.stats.iqr / r.stats.median : 0;
+    out.push_back({f->get<double>(), latency ? 1e9 / rate : rate, dispersion});
+  }
+  return out;
 }
 
 }  // namespace wgb::report::hierarchy
@@ -569,10 +650,12 @@ void write_table(std::ostream& out, const std::vector<Level>& levels, const std:
   for (const auto& r : cells) out << line(r);
   for (const auto& l : levels) {
     for (const auto& [what, q] : {std::pair{"latency", &l.latency_ns}, std::pair{"bandwidth", &l.bandwidth}}) {
-      if (!q->resolved && !q->reason.empty()) out << wrap_text(fmt::format("{} {}: {}", l.name, what, q->reason), width, 0, 2);
+      if (!q->resolved && !q->reason.empty() && q->reason != fmt::format("no {} points", what)) {
+        out << wrap_text(fmt::format("{} {}: {}", l.name, what, q->reason), width, 0, 2) << '\n';
+      }
     }
   }
-  for (const auto& n : notes) out << wrap_text("note: " + n, width, 0, 2);
+  for (const auto& n : notes) out << wrap_text("note: " + n, width, 0, 2) << '\n';
 }
 
 }  // namespace wgb::report::hierarchy

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "report/model.hpp"
 #include "webgpu_bench/expected.hpp"
 
 namespace wgb::report::hierarchy {
@@ -60,6 +61,7 @@ struct Plateau {
 struct Boundary {
   double low = 0, high = 0;  // the capacity lies in (low, high]
   double estimate = 0;       // geometric middle of the interval
+  double last_flat = 0;      // the footprint of the plateau's last point (at or above `low`)
   double step = 0;           // the next plateau's value over this one's (0 when the curve ends first)
   std::size_t after = 0;     // index of the plateau it ends
   bool short_next = false;   // the next plateau holds fewer than kMinPlateau points
@@ -88,6 +90,12 @@ struct Inference {
   std::vector<std::string> notes;  // what limits the inference (both curves' notes and the matching)
   CurveAnalysis latency, bandwidth;
 };
+
+// A curve's points from the rows of one benchmark (`read-latency` or `read-linear` in a hierarchy
+// document): footprint (the chase's working_set_bytes, the stream's footprint_bytes), value (ns per
+// hop, or the rate) of the row's fastest batch, and as its dispersion the gap to the next fastest
+// (relative). Rows without a rate are left out.
+std::vector<Point> points_from_rows(const std::vector<ReportRow>& rows, const std::string& benchmark);
 
 // The levels from both curves. Either may be empty (its column is then unresolved throughout).
 Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth);
