@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "report/document.hpp"
+#include "report/hierarchy.hpp"
 
 namespace wgb::report {
 
@@ -58,6 +59,7 @@ struct Document {
   nlohmann::json build = nlohmann::json::object();
   nlohmann::json options = nlohmann::json::object();
   std::vector<ReportRow> rows;  // roofline derived again from the rows; repro as stored
+  std::optional<hierarchy::Section> hierarchy;  // `hierarchy` documents: the levels inferred
 
   bool host_suite() const { return suite == "host"; }
   // The device it measured: the adapter's name, or "host CPU: <model>" for host documents.
