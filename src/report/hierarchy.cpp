@@ -29,6 +29,8 @@ double median_of(std::vector<double> v) {
 }
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// The largest relative spread of a level's points that still gives it a value.
+constexpr double kMaxSpread = 0.5;
 
 double median3(double a, double b, double c) { return std::max(std::min(a, b), std::min(std::max(a, b), c)); }
 
@@ -130,7 +132,7 @@ double step_score(const Run& a, const Run& b) {
   const double jump = std::abs(b.center - a.center);
   const double se = std::sqrt(a.sigma * a.sigma / static_cast<double>(a.size()) +
                               b.sigma * b.sigma / static_cast<double>(b.size()));
-  const double need = std::max({std::log1p(kMinStep), kBand * se, 2 * (a.half_range + b.half_range)});
+  const double need = std::max({std::log1p(kMinStep), kBand * se, 2 * std::min(a.half_range, b.half_range)});
   return jump / need;
 }
 
@@ -344,6 +346,13 @@ Quantity level_value(const CurveAnalysis& c, double lo, double hi, const char* w
   const double center = median_of(logs);
   for (auto& l : logs) l = std::abs(l - center);
   q.uncertainty = std::max({kNoiseFloor, median_of(disp), 1.4826 * median_of(logs)});
+  if (q.uncertainty > kMaxSpread) {
+    // Points that spread this far are no level's value (on a CPU adapter under load, or below the
+    // footprint where the kernel stops being limited by the memory): said, not averaged.
+    q.resolved = false;
+    q.reason = fmt::format("the {} points here spread by ± {:.0f} % (more than {:.0f} %)", what, 100 * q.uncertainty,
+                           100 * kMaxSpread);
+  }
   return q;
 }
 

@@ -24,9 +24,11 @@ std::string quantity_cell(const hierarchy::Quantity& q, const std::string& text)
 }
 
 // One curve with the boundaries of the levels it shows. `latency`: ns per hop, else bytes/s.
-std::string curve_chart(const std::vector<hierarchy::Point>& pts, const hierarchy::Section& s, bool latency,
+std::string curve_chart(std::vector<hierarchy::Point> pts, const hierarchy::Section& s, bool latency,
                         const std::string& benchmark, Ids& ids) {
   if (pts.empty()) return {};
+  // The rows ran in a scattered order; the line joins them by footprint.
+  std::sort(pts.begin(), pts.end(), [](const auto& a, const auto& b) { return a.footprint < b.footprint; });
   std::vector<double> xs, ys;
   for (const auto& p : pts) {
     xs.push_back(p.footprint);
