@@ -70,6 +70,7 @@ void register_memory(CLI::App& app, int& exit_code);     // memory.cpp: the memo
 void register_report(CLI::App& app, int& exit_code);     // report.cpp: HTML report of a result document
 void register_compare(CLI::App& app, int& exit_code);    // compare.cpp: two result documents
 void register_sweep(CLI::App& app, int& exit_code);      // sweep.cpp: a benchmark over a parameter range
+void register_hierarchy(CLI::App& app, int& exit_code);  // hierarchy.cpp: memory levels from two curves
 void register_host(CLI::App& app, int& exit_code);       // host.cpp: the host CPU
 void register_store(CLI::App& app, int& exit_code);      // store.cpp: serve / submit (results store)
 void register_browser(CLI::App& app, int& exit_code);    // browser.cpp: the /run page in headless Chromium against native

@@ -111,6 +111,7 @@ int main(int argc, char** argv) {
   register_report(app, exit_code);
   register_compare(app, exit_code);
   register_sweep(app, exit_code);
+  register_hierarchy(app, exit_code);
   register_host(app, exit_code);
   register_store(app, exit_code);
   register_browser(app, exit_code);

@@ -45,5 +45,8 @@ std::string sustain_timeline(const std::vector<ReportRow>& rows, Ids& ids);
 // After run --accuracy: each builtin's error against its probe's rate, and the entries tabled with
 // their worst inputs (report/accuracy_html.cpp); nothing when no row carries accuracy.
 std::string accuracy(const std::vector<ReportRow>& rows, Ids& ids);
+// A hierarchy document's levels: their table and both curves with the boundaries marked
+// (report/hierarchy_html.cpp); nothing for other documents.
+std::string hierarchy(const Document& doc, Ids& ids);
 
 }  // namespace wgb::report::charts

@@ -250,6 +250,11 @@ Expected<Document> read_document(const nlohmann::json& checked, const std::strin
     out.rows.push_back(std::move(*row));
   }
   apply_roofline(out.rows);
+  if (const auto h = checked.find("hierarchy"); h != checked.end()) {
+    auto section = hierarchy::section_from_json(*h);
+    if (!section) return make_error(ErrorKind::Usage, fmt::format("{}: {}", origin, section.error().message));
+    out.hierarchy = std::move(*section);
+  }
   return out;
 }
 
@@ -261,6 +266,9 @@ Document stored_document(const nlohmann::json& doc, const std::string& origin) {
     }
   }
   apply_roofline(out.rows);
+  if (const auto h = doc.find("hierarchy"); doc.is_object() && h != doc.end()) {
+    if (auto section = hierarchy::section_from_json(*h)) out.hierarchy = std::move(*section);
+  }
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include "report/document.hpp"
 #include "report/implementation.hpp"
+#include "report/hierarchy.hpp"
 
 namespace wgb::report {
 
@@ -60,6 +61,7 @@ struct Document {
   nlohmann::json build = nlohmann::json::object();
   nlohmann::json options = nlohmann::json::object();
   std::vector<ReportRow> rows;  // roofline derived again from the rows; repro as stored
+  std::optional<hierarchy::Section> hierarchy;  // `hierarchy` documents: the levels inferred
 
   bool host_suite() const { return suite == "host"; }
   // The device it measured: the adapter's name, or "host CPU: <model>" for host documents.

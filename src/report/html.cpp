@@ -730,7 +730,8 @@ void write_html(std::ostream& out, const std::vector<Document>& docs) {
     if (c.bandwidth || !c.flops.empty() || (docs.size() == 1 && any_rate)) {
       out << charts::roofline(d.rows, d.device_name(), ids);
     }
-    out << sweep_sections(d, ids);
+    // A hierarchy document's rows are its two curves, drawn with the levels marked instead.
+    out << (d.hierarchy ? charts::hierarchy(d, ids) : sweep_sections(d, ids));
     out << host_curve_sections(d, ids);
     out << family_sections(d.rows, ids);
     out << sustain_section(d.rows, ids);

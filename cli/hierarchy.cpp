@@ -1,0 +1,108 @@
+// `webgpu-bench hierarchy`: the memory levels of one adapter inferred from a latency curve and a
+// bandwidth curve over the working set (frontend/hierarchy_job.hpp, docs/method.md#hierarchy). This
+// file maps flags; the session owns signals, writing and the exit code.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
+#include "catalog/select.hpp"
+#include "cli/common.hpp"
+#include "cli/session.hpp"
+#include "cli/terminal.hpp"
+#include "frontend/hierarchy_job.hpp"
+#include "host/machine.hpp"
+#include "webgpu_bench/suite.hpp"
+
+namespace wgb::cli {
+
+namespace {
+
+struct HierarchyFlags {
+  DeviceFlags device;
+  std::string from = "4K", to;
+  int per_octave = 4;
+  double budget_s = 180;
+  std::string curves = "both";
+  OutputFlags out;
+};
+
+Expected<BenchmarkDefinition> benchmark(const char* id) {
+  auto chosen = catalog::select_benchmarks(builtin_benchmarks(), id, /*default_only=*/false);
+  if (!chosen) return std::move(chosen).error();
+  return chosen->front();
+}
+
+int hierarchy_command(const HierarchyFlags& f) {
+  if (auto st = single_adapter(f.device, "hierarchy"); !st) return fail(st.error());
+  auto from = parse_size(f.from);
+  if (!from) return fail(from.error());
+  auto latency = benchmark("read-latency");
+  if (!latency) return fail(latency.error());
+  auto bandwidth = benchmark("read-linear");
+  if (!bandwidth) return fail(bandwidth.error());
+
+  // Before the device exists, so its driver threads leave Ctrl-Z to the session.
+  Session session(f.out, "point");
+  auto ctx = gpu::Context::create(f.device.options());
+  if (!ctx) return fail(ctx.error());
+  // By default up to 1 GiB (several times the largest cache of most devices), or the adapter's
+  // largest storage binding where that is smaller.
+  const auto& limits = (*ctx)->limits();
+  const std::uint64_t limit = std::min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
+  auto to = f.to.empty() ? Expected<std::uint64_t>(std::min<std::uint64_t>(1ull << 30, limit)) : parse_size(f.to);
+  if (!to) return fail(to.error());
+  auto footprints = frontend::hierarchy_footprints(*from, *to, f.per_octave);
+  if (!footprints) return fail(footprints.error());
+
+  frontend::HierarchyJobOptions o;
+  o.latency = *latency;
+  o.bandwidth = *bandwidth;
+  o.footprints = std::move(*footprints);
+  o.curves = f.curves == "latency"     ? frontend::HierarchyCurves::Latency
+             : f.curves == "bandwidth" ? frontend::HierarchyCurves::Bandwidth
+                                       : frontend::HierarchyCurves::Both;
+  o.budget_s = f.budget_s;
+  o.per_octave = f.per_octave;
+  o.base.context = ctx->get();
+  o.command = command_line();
+  o.machine = host::native_machine();
+  frontend::HierarchyJob job(std::move(o));
+  TerminalFrontEnd terminal(session, {.stream_table = false, .notes_without_bar = true});
+  const std::size_t width = terminal_width();
+  const Outcome outcome = frontend::run(job, terminal, width);
+  if (!outcome.ran) {
+    return outcome.cancelled ? fail(ErrorKind::Cancelled, "interrupted before any point ran") : fail(*outcome.fatal);
+  }
+  session.write(job.document());
+  std::cout << job.summary(width);
+  return session.finish(job.document().json(), outcome);
+}
+
+}  // namespace
+
+void register_hierarchy(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "hierarchy",
+      "Infer the memory levels (capacity, latency, bandwidth, each with its uncertainty) from a latency curve and a "
+      "bandwidth curve over the working set (docs/method.md#hierarchy)");
+  auto f = std::make_shared<HierarchyFlags>();
+  add_device_flags(*cmd, f->device);
+  cmd->add_option("--from", f->from, "Smallest working set (4K)")->type_name("SIZE");
+  cmd->add_option("--to", f->to, "Largest working set (1G, or the adapter's largest storage binding)")
+      ->type_name("SIZE");
+  cmd->add_option("--per-octave", f->per_octave, "Working sets per doubling, 1 to 16 (4)")
+      ->type_name("N")
+      ->check(in_range(1, 16));
+  cmd->add_option("--budget", f->budget_s, "Seconds the sampling of all points aims at, 10 to 36000 (180)")
+      ->type_name("S")
+      ->check(in_range(10, 36000));
+  cmd->add_option("--curve", f->curves, "Which curves to measure (both)")
+      ->type_name("both|latency|bandwidth")
+      ->check(one_of({"both", "latency", "bandwidth"}));
+  add_output_flags(*cmd, f->out, OutputFlagSet{"point", /*progress=*/true, /*repro=*/false, /*submit=*/false});
+  cmd->callback([&exit_code, f] { exit_code = hierarchy_command(*f); });
+}
+
+}  // namespace wgb::cli
