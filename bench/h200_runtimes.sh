@@ -66,7 +66,9 @@ if [ "$part" = pack ]; then
   cp -r .carry/lib .carry/*.deb "$stage/.carry/"
   cp "$deno" "$stage/.carry/deno"
   du -sh "$stage/.carry/deno" "$stage/$L" "$stage/.carry/lib" "$stage/build" | sed 's/^/uncompressed: /'
-  (cd "$stage" && XZ_OPT=-9e tar -cJf ../carry-runtimes.tar.xz .carry .deps build)
+  # xz's x86 filter before LZMA2 (executables compress about 5 % smaller: 45.3 MB -> 43.0 MB, which
+  # is what keeps the carry and the tracked tree under 64 MiB); a dictionary that spans Deno.
+  (cd "$stage" && tar -cf - .carry .deps build | xz --x86 --lzma2=preset=9e,dict=128MiB -T1 >../carry-runtimes.tar.xz)
   tracked=$(git ls-files -z | xargs -0 du -cb | tail -1 | cut -f1)
   packed=$(stat -c %s build/carry-runtimes.tar.xz)
   echo "build/carry-runtimes.tar.xz: $((packed >> 20)) MiB; tracked tree $((tracked >> 20)) MiB; together" \
