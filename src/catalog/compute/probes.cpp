@@ -506,7 +506,8 @@ std::vector<Probe> build() {
                               return lane % 2 == 0 ? x * p.f[0] + p.f[1] : x * p.f[1] + p.f[0];
                             });
                           },
-                          vec4_ops));
+                          vec4_ops,
+                          {{"CVEC", f32 ? "vec4<T>(b, a, b, a)" : "vec4<T>(T(p.f.w), T(p.f.z), T(p.f.w), T(p.f.z))"}}));
     v.push_back(fma_probe(type, "mat4", "fma_mat4",
                           "A 4x4 matrix state per invocation updated as S' = M S + C (M, C from a uniform; 64 FMAs "
                           "per update, written as column fma() so each multiply-add is one fused operation), four "
