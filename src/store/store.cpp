@@ -223,7 +223,10 @@ Status migrate(Connection& c, int target) {
   }
   for (const auto& m : kMigrations) {
     if (m.version <= have || m.version > target) continue;
-    if (auto st = c.exec(dialect_ddl(m.ddl, c.dialect())); !st) return fail(st.error());
+    // A migration of data alone has no DDL: PostgreSQL refuses an empty statement.
+    if (*m.ddl != '\0') {
+      if (auto st = c.exec(dialect_ddl(m.ddl, c.dialect())); !st) return fail(st.error());
+    }
     if (m.after != nullptr) {
       if (auto st = m.after(c); !st) return fail(st.error());
     }

