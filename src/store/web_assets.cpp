@@ -17,7 +17,8 @@ struct Engine {
 };
 
 // Looked up once: WGB_ENGINE (a file), then beside the program, then the build tree's web/ folder
-// next to the program's cli/ folder (build/release/cli/webgpu-bench, build/release/web/).
+// next to the program's cli/ folder (build/release/cli/webgpu-bench, build/release/web/), then the
+// build tree this was compiled in (a test binary serving /run in-process).
 Engine load_engine() {
   std::vector<std::filesystem::path> candidates;
   if (const char* env = std::getenv("WGB_ENGINE"); env != nullptr && *env != '\0') candidates.emplace_back(env);
@@ -27,6 +28,9 @@ Engine load_engine() {
     candidates.push_back(exe.parent_path() / kEngineFile);
     candidates.push_back(exe.parent_path().parent_path() / "web" / kEngineFile);
   }
+#ifdef WGB_ENGINE_BUILD_PATH
+  candidates.emplace_back(WGB_ENGINE_BUILD_PATH);
+#endif
   std::string looked;
   for (const auto& p : candidates) {
     std::ifstream in(p, std::ios::binary);
