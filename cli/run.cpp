@@ -83,13 +83,11 @@ int run_on_adapter(const RunFlags& f) {
   }
   o.accuracy = f.accuracy;
   // Each probe's accuracy is written as it is attached; its progress line only where the bar is.
-  frontend::DefaultJob* job_ptr = nullptr;
-  o.on_accuracy = [&session, &job_ptr](const std::string& line, bool note) {
-    session.write(job_ptr->document());
+  o.on_accuracy = [&session](const report::ResultDocument& doc, const std::string& line, bool note) {
+    session.write(doc);
     if (note || session.display().enabled()) std::cerr << line << '\n' << std::flush;
   };
   frontend::DefaultJob job(std::move(o));
-  job_ptr = &job;
   TerminalFrontEnd terminal(session, {.stream_table = true});
   return run_to_end(session, job, terminal, terminal_width(), "benchmark", [&](Outcome& outcome) {
     if (!f.out.repro || outcome.cancelled || outcome.fatal) return;

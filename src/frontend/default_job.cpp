@@ -122,12 +122,12 @@ bool DefaultJob::add_accuracy() {
     doc_->refresh();
     if (o_.on_accuracy) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      o_.on_accuracy(fmt::format("accuracy: {} ({} entr{}, {:.1f} s)", row.result.id, cases.size(),
+      o_.on_accuracy(*doc_, fmt::format("accuracy: {} ({} entr{}, {:.1f} s)", row.result.id, cases.size(),
                                  cases.size() == 1 ? "y" : "ies", s),
                      false);
     }
   }
-  if (!any && o_.on_accuracy) o_.on_accuracy("accuracy: none of the rows run times a floating-point builtin", true);
+  if (!any && o_.on_accuracy) o_.on_accuracy(*doc_, "accuracy: none of the rows run times a floating-point builtin", true);
   return true;
 }
 

@@ -36,7 +36,7 @@ struct DefaultJobOptions {
   // (docs/method.md#accuracy). `on_accuracy` hears each probe when its entries are attached (the
   // document then holds them) and, once, a note when no row times a builtin.
   bool accuracy = false;
-  std::function<void(const std::string& line, bool note)> on_accuracy;
+  std::function<void(const report::ResultDocument& doc, const std::string& line, bool note)> on_accuracy;
 };
 
 class DefaultJob final : public Job {
