@@ -260,6 +260,10 @@ int browser_command(const BrowserFlags& f) {
                                                 browser::adapter_text(rt->adapter()), group->index,
                                                 group->env.empty() ? "" : " with " + group->env.front()),
                                     err_width);
+    if (!rt->warning.empty()) {
+      m.notes.push_back(fmt::format("{}: {}", info.name, rt->warning));
+      std::cerr << report::wrap_block(fmt::format("{}: {}", info.name, rt->warning), err_width);
+    }
     auto same = std::find_if(groups.begin(), groups.end(),
                              [&](const Group& g) { return g.env == group->env && g.index == group->index; });
     if (same == groups.end()) same = groups.insert(groups.end(), std::move(*group));

@@ -70,6 +70,24 @@ async function engineBytes(where) {
   throw new Error(`cannot load the engine (webgpu-bench-engine.wasm): ${tried.join('; ')}`);
 }
 
+// Ends the device host: its device destroyed in order (at most 10 s), then the worker. A worker
+// ended with its device alive crashed Deno at exit on NVIDIA's driver (after the output was whole).
+async function stopHost(host) {
+  const closed = new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('the device host did not answer within 10 s'), 10000);
+    host.onmessage = (ev) => {
+      if (ev.data && ev.data.type === 'closed') {
+        clearTimeout(timer);
+        resolve(ev.data.error);
+      }
+    };
+  });
+  host.postMessage({type: 'close'});
+  const error = await closed;
+  if (error) say(`closing the device: ${error}`);
+  host.terminate();
+}
+
 // The device host in a module worker (Deno has WebGPU in workers); resolves to its init reply.
 function startHost(sab) {
   const host = new Worker(new URL('./device-host.js', import.meta.url).href, {type: 'module'});
@@ -117,7 +135,7 @@ async function main() {
   }
   if (o.adapterOnly) {
     console.log(JSON.stringify(init));
-    host.terminate();
+    await stopHost(host);
     return 0;
   }
   let module;
@@ -125,7 +143,7 @@ async function main() {
     module = await WebAssembly.compile(await engineBytes(o.engine));
   } catch (e) {
     say(e.message);
-    host.terminate();
+    await stopHost(host);
     return 5;
   }
 
@@ -185,7 +203,7 @@ async function main() {
   });
   if (tty && status) Deno.stderr.writeSync(new TextEncoder().encode('\r\x1b[K'));
   engine.terminate();
-  host.terminate();
+  await stopHost(host);
   Deno.removeSignalListener('SIGINT', onInterrupt);
 
   let exit = code;

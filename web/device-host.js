@@ -213,6 +213,28 @@ class WgbDeviceHost {
     return this.quantum > 0n ? Number(this.quantum) : null;
   }
 
+  // Ends the device in order (its objects, then the device itself, awaiting the queue) so that a
+  // runtime can exit without tearing a live device down: Deno on NVIDIA's driver crashed at exit
+  // when its worker ended with the device alive.
+  async close() {
+    if (!this.device) return;
+    const device = this.device;
+    this.onLost = null;  // a destroyed device resolves `lost`: that is not news
+    try {
+      await device.queue.onSubmittedWorkDone();
+    } catch (e) {
+      // already lost: nothing in flight to wait for
+    }
+    this.forgetObjects();
+    if (this.querySet) this.querySet.destroy();
+    if (this.resolveBuffer) this.resolveBuffer.destroy();
+    this.querySet = null;
+    this.resolveBuffer = null;
+    device.destroy();
+    this.device = null;
+    this.adapter = null;
+  }
+
   forgetObjects() {
     for (const b of this.buffers.values()) b.destroy();
     this.buffers.clear();
@@ -518,8 +540,9 @@ function wgbGcd(a, b) {
 }
 
 // In a dedicated worker: the page sends {type:"probe", sab} (does WebGPU exist here? the host is
-// made), {type:"init"} (the adapter, shown before any run) and {type:"port", port} per run (the
-// engine's end of a fresh MessageChannel). The device outlives runs.
+// made), {type:"init"} (the adapter, shown before any run), {type:"port", port} per run (the
+// engine's end of a fresh MessageChannel) and {type:"close"} before the worker ends (a runtime
+// without a page: deno.js). The device outlives runs.
 if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
   let host = null;
   self.onmessage = (ev) => {
@@ -538,6 +561,11 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
       host.busy = host.busy.then(() => host.init()).then(
           (reply) => self.postMessage({type: 'init', reply}),
           (e) => self.postMessage({type: 'init', reply: {error: e.kind || 'internal', message: String(e.message || e)}}));
+    } else if (m.type === 'close') {
+      // {type:"close"}: the device ended in order before the worker is; answered {type:"closed"}.
+      const done = (error) => self.postMessage({type: 'closed', error});
+      if (!host) done(null);
+      else host.busy = host.busy.then(() => host.close()).then(() => done(null), (e) => done(String(e.message || e)));
     }
   };
 }

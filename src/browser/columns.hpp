@@ -28,6 +28,7 @@ struct RoundRun {
   int exit_status = 0;                      // a child's exit status (0 for pages)
   bool cancelled = false;
   std::string error;  // why there is no usable document (with the log's tail); empty when there is
+  std::string warning;  // what went wrong after the document was whole (kept): a crash at exit
 };
 
 struct RoundContext {

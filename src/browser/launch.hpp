@@ -44,6 +44,7 @@ struct OpenedRuntime {
   std::string program;   // the executable started
   nlohmann::json init = nlohmann::json::object();  // the device host's init reply (adapter, implementation)
   nlohmann::json adapter() const;                  // init["adapter"]
+  std::string warning;  // what went wrong after its adapter record was whole (a crash at exit)
   std::string label() const;                       // "Firefox 153.8 (wgpu)"
   // Makes the runtime's column (named `name`) for a selection.
   std::function<std::unique_ptr<Column>(const std::string& name, const Selection& selection)> column;

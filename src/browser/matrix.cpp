@@ -170,6 +170,11 @@ void write_matrix(std::ostream& out, const Matrix& m, const MatrixResult& r, std
                        n > 0 ? fmt::format("{:.1f} s", r.wall_s[c] / n) : "-", versus);
   }
   for (const auto& note : m.notes) out << wrap(note, width);
+  for (std::size_t c = 0; c < m.columns.size() && c < m.runs.size(); ++c) {
+    for (const auto& run : m.runs[c]) {
+      if (!run.warning.empty()) out << wrap(fmt::format("{} round {}: {}", m.columns[c].name, run.round, run.warning), width);
+    }
+  }
   for (const auto& col : m.columns) {
     if (col.status == "skipped") {
       out << wrap(fmt::format("skipped {}: {}{}", col.name, col.reason,
@@ -234,6 +239,7 @@ json matrix_json(const Matrix& m, const MatrixResult& r) {
       json rj = {{"round", run.round}, {"ran", run.ran}, {"wall_s", run.wall_s}, {"cancelled", run.cancelled}};
       if (run.exit_status != 0) rj["exit_status"] = run.exit_status;
       if (!run.error.empty()) rj["error"] = run.error;
+      if (!run.warning.empty()) rj["warning"] = run.warning;
       if (run.document) {
         rj["state"] = run.document->state;
         json rows = json::array();

@@ -258,6 +258,32 @@ TEST_F(ChildColumnTest, ACrashIsAnErrorWithTheLogsTail) {
   EXPECT_FALSE(r.document.has_value());
 }
 
+// A runtime that crashes after writing its whole document (Deno at exit on NVIDIA's driver): the
+// rows stand and the crash is said; a crash that leaves a running (unfinished) document is an error.
+TEST_F(ChildColumnTest, ACrashAfterAWholeDocumentKeepsItAndSaysSo) {
+  auto write = [&](const std::string& state) {
+    const fs::path doc = dir_ / (state + ".json");
+    EXPECT_TRUE(report::write_json_atomic(doc, [&] {
+      report::ResultDocument d("default", {"webgpu-bench", "run"});
+      if (!state.empty() && state != "running") d.finish(state);
+      return d.json();
+    }()));
+    return doc;
+  };
+  const fs::path whole = write("complete");
+  RoundRun r = run(fmt::format("cp '{}' \"$2\"; echo 'free(): invalid pointer' >&2; kill -ABRT $$", whole.string()));
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(r.document.has_value());
+  EXPECT_NE(r.warning.find("signal 6"), std::string::npos) << r.warning;
+  EXPECT_NE(r.warning.find("whole document"), std::string::npos) << r.warning;
+
+  const fs::path half = write("running");
+  r = run(fmt::format("cp '{}' \"$2\"; kill -SEGV $$", half.string()));
+  EXPECT_NE(r.error.find("signal 11"), std::string::npos) << r.error;
+  EXPECT_FALSE(r.document.has_value());
+  EXPECT_TRUE(r.warning.empty());
+}
+
 TEST_F(ChildColumnTest, AHangIsEndedAtTheRoundTimeout) {
   ctx_.timeout = 1s;
   const auto t0 = std::chrono::steady_clock::now();
