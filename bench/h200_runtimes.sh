@@ -19,6 +19,10 @@
 #   log.txt, steps.txt, gpu_state.csv, nvidia-smi.txt
 # Never changes the GPU's clocks or settings: it only reads them.
 #
+# WGB_RT_HIERARCHY=1: first, in the same call, `hierarchy --curve latency --budget 60` (the single
+# walker and the device-wide chase, 4 KiB to 1 GiB), its report and bench/h200_hierarchy_check.py
+# against the CUDA reference's record in results/hierarchy-h200-2026-12-03/cuda.json (l2CacheSize):
+# hierarchy.tgz in $OUT; the comparison's deadline shrinks by the time it took.
 # WGB_RT_ROUNDS (default 2): alternating rounds. One round is the default suite natively once per
 # native configuration (about 60 s each on the H200) and once in Deno; two rounds fit the call.
 # WGB_DENO: the Deno binary for `pack` (default: .deps/deno/bin/deno, where
@@ -103,13 +107,33 @@ nvidia-smi >"$out/nvidia-smi.txt" 2>&1
 ./scripts/wgb --version >>"$out/log.txt" 2>&1
 ./scripts/wgb devices >>"$out/log.txt" 2>&1
 
+deadline=540
+if [ "${WGB_RT_HIERARCHY:-}" = 1 ]; then
+  h0=$(date +%s)
+  hier="$work/hierarchy"
+  mkdir -p "$hier"
+  gpu_state
+  log "start: hierarchy --curve latency --budget 60"
+  COLUMNS=100 timeout --signal=INT --kill-after=20 150 ./scripts/wgb hierarchy --curve latency --budget 60 \
+    --json "$hier/hierarchy.json" >"$hier/hierarchy.out" 2>"$hier/hierarchy.err"
+  hrc=$?
+  ./scripts/wgb report "$hier/hierarchy.json" -o "$hier/hierarchy.html" >"$hier/report.out" 2>&1
+  python3 bench/h200_hierarchy_check.py "$hier/hierarchy.json" results/hierarchy-h200-2026-12-03/cuda.json \
+    >"$hier/check.md" 2>&1
+  tar -C "$work" -czf "$out/hierarchy.tgz" hierarchy 2>>"$out/log.txt"
+  h1=$(date +%s)
+  log "hierarchy rc=$hrc wall=$((h1 - h0))s"
+  echo "hierarchy $hrc $((h1 - h0))" >>"$out/steps.txt"
+  deadline=$((deadline - (h1 - h0)))
+fi
+
 rounds=${WGB_RT_ROUNDS:-2}
 gpu_state
 t0=$(date +%s)
-log "start: browser --runtime deno --rounds $rounds"
+log "start: browser --runtime deno --rounds $rounds (deadline ${deadline} s)"
 # matrix: the Deno column against every native configuration, alternating, on the H200. SIGINT at
 # the deadline: the comparison prints and writes the rounds that completed.
-timeout --signal=INT --kill-after=20 540 ./scripts/wgb browser --runtime deno --rounds "$rounds" --round-timeout 240 \
+timeout --signal=INT --kill-after=20 "$deadline" ./scripts/wgb browser --runtime deno --rounds "$rounds" --round-timeout 240 \
   --out "$out/runtimes.json" --keep "$work/documents" >"$out/runtimes.txt" 2>>"$out/log.txt"
 rc=$?
 t1=$(date +%s)

@@ -25,6 +25,7 @@ struct HierarchyFlags {
   int per_octave = 4;
   double budget_s = 180;
   std::string curves = "both";
+  std::string spread = "auto";
   OutputFlags out;
 };
 
@@ -42,6 +43,8 @@ int hierarchy_command(const HierarchyFlags& f) {
   if (!latency) return fail(latency.error());
   auto bandwidth = benchmark("read-linear");
   if (!bandwidth) return fail(bandwidth.error());
+  auto spread = benchmark("read-latency-spread");
+  if (!spread) return fail(spread.error());
 
   // Before the device exists, so its driver threads leave Ctrl-Z to the session.
   Session session(f.out, "point");
@@ -59,6 +62,10 @@ int hierarchy_command(const HierarchyFlags& f) {
   frontend::HierarchyJobOptions o;
   o.latency = *latency;
   o.bandwidth = *bandwidth;
+  o.spread = *spread;
+  o.spread_curve = f.spread == "on"    ? frontend::SpreadCurve::On
+                   : f.spread == "off" ? frontend::SpreadCurve::Off
+                                       : frontend::SpreadCurve::Auto;
   o.footprints = std::move(*footprints);
   o.curves = f.curves == "latency"     ? frontend::HierarchyCurves::Latency
              : f.curves == "bandwidth" ? frontend::HierarchyCurves::Bandwidth
@@ -101,6 +108,12 @@ void register_hierarchy(CLI::App& app, int& exit_code) {
   cmd->add_option("--curve", f->curves, "Which curves to measure (both)")
       ->type_name("both|latency|bandwidth")
       ->check(one_of({"both", "latency", "bandwidth"}));
+  cmd->add_option("--spread", f->spread,
+                  "The device-wide latency curve (read-latency-spread: walkers on every compute unit, from 1 MiB), "
+                  "whose last step is the capacity of the cache the device shares; auto: on a GPU, not on a CPU "
+                  "adapter (auto)")
+      ->type_name("auto|on|off")
+      ->check(one_of({"auto", "on", "off"}));
   add_output_flags(*cmd, f->out, OutputFlagSet{"point", /*progress=*/true, /*repro=*/false, /*submit=*/false});
   cmd->callback([&exit_code, f] { exit_code = hierarchy_command(*f); });
 }

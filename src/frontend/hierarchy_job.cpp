@@ -23,7 +23,9 @@ std::uint64_t round_unit(double bytes) {
   return std::max<std::uint64_t>(kUnit, static_cast<std::uint64_t>(std::llround(bytes / kUnit)) * kUnit);
 }
 
-bool is_latency(const HierarchyJobOptions& o, const std::string& id) { return id == o.latency.id; }
+bool is_latency(const HierarchyJobOptions& o, const std::string& id) {
+  return id == o.latency.id || (o.spread && id == o.spread->id);
+}
 
 }  // namespace
 
@@ -86,8 +88,28 @@ Status HierarchyJob::start(const JobContext& context) {
   if (o_.footprints.empty()) return make_error(ErrorKind::Usage, "no working sets to measure");
   const gpu::Context& ctx = *o_.base.context;
   const auto& limits = ctx.limits();
-  const std::size_t count = o_.curves == HierarchyCurves::Both ? 2 : 1;
-  const std::size_t points = o_.footprints.size() * count;
+  std::size_t count = o_.curves == HierarchyCurves::Both ? 2 : 1;
+  // The device-wide chase, with the latency curve: not on a CPU adapter unless asked for.
+  std::vector<std::uint64_t> spread_footprints;
+  if (o_.spread && o_.spread_curve != SpreadCurve::Off && o_.curves != HierarchyCurves::Bandwidth) {
+    const bool cpu = ctx.adapter().adapter_type == "cpu";
+    if (cpu && o_.spread_curve == SpreadCurve::Auto) {
+      notes_.push_back(fmt::format("device-wide latency not measured: a CPU adapter runs {}'s walkers a few at a time, "
+                                   "not at once (--spread on measures it anyway)",
+                                   o_.spread->id));
+    } else {
+      for (auto f : o_.footprints) {
+        if (f >= kSpreadFrom) spread_footprints.push_back(f);
+      }
+      if (cpu) notes_.push_back("device-wide latency on a CPU adapter: its walkers do not run at once, so its ns per "
+                                "hop are not latencies; only where it steps means something");
+      if (spread_footprints.empty()) {
+        notes_.push_back(fmt::format("device-wide latency not measured: no working set of {} or more",
+                                     report::format_bytes(static_cast<double>(kSpreadFrom))));
+      }
+    }
+  }
+  const std::size_t points = o_.footprints.size() * count + spread_footprints.size();
   o_.base.sampling = hierarchy_sampling(o_.budget_s, points);
   o_.base.cancel = context.cancel;
   o_.base.on_progress = context.progress;
@@ -97,13 +119,14 @@ Status HierarchyJob::start(const JobContext& context) {
   doc_->set_options({{"sampling", report::sampling_json(o_.base.sampling)},
                      {"latency_benchmark", o_.curves == HierarchyCurves::Bandwidth ? "" : o_.latency.id},
                      {"bandwidth_benchmark", o_.curves == HierarchyCurves::Latency ? "" : o_.bandwidth.id},
+                     {"spread_benchmark", spread_footprints.empty() ? "" : o_.spread->id},
                      {"footprints_bytes", o_.footprints},
                      {"per_octave", o_.per_octave},
                      {"budget_s", o_.budget_s}});
 
   const auto order = hierarchy_run_order(o_.footprints);
   // Both sweeps are built before either runs: SweepRun keeps a reference to its spec.
-  curves_.reserve(count);
+  curves_.reserve(count + 1);
   for (const bool latency : {true, false}) {
     if ((latency && o_.curves == HierarchyCurves::Bandwidth) || (!latency && o_.curves == HierarchyCurves::Latency)) {
       continue;
@@ -116,6 +139,14 @@ Status HierarchyJob::start(const JobContext& context) {
     for (auto f : order) c.spec.values.push_back(latency ? f : f / 2);
     const std::uint64_t limit = std::min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
     limit_sweep(c.spec, limit, "largest storage binding");
+    curves_.push_back(std::move(c));
+  }
+  if (!spread_footprints.empty()) {
+    Curve c;
+    c.def = *o_.spread;
+    c.spec.parameter = "size";
+    c.spec.values = hierarchy_run_order(spread_footprints);
+    limit_sweep(c.spec, std::min(limits.maxStorageBufferBindingSize, limits.maxBufferSize), "largest storage binding");
     curves_.push_back(std::move(c));
   }
   for (auto& c : curves_) c.run.emplace(c.def, o_.base, c.spec);
@@ -191,7 +222,10 @@ void HierarchyJob::again(const Curve& c, BenchmarkResult& row) {
 
 void HierarchyJob::update() {
   const auto& rows = doc_->rows();
-  inference_ = hier::infer(hier::points_from_rows(rows, o_.latency.id), hier::points_from_rows(rows, o_.bandwidth.id));
+  const auto spread = o_.spread ? hier::points_from_rows(rows, o_.spread->id) : std::vector<hier::Point>{};
+  inference_ = hier::infer(hier::points_from_rows(rows, o_.latency.id), hier::points_from_rows(rows, o_.bandwidth.id),
+                           spread);
+  inference_.notes.insert(inference_.notes.begin(), notes_.begin(), notes_.end());
   doc_->json()["hierarchy"] = hier::to_json(inference_);
 }
 
@@ -219,9 +253,11 @@ std::string HierarchyJob::summary(std::size_t width) const {
   std::ostringstream out;
   const auto& lat = inference_.latency.points;
   const auto& bw = inference_.bandwidth.points;
-  out << fmt::format("Memory levels inferred from {} latency and {} bandwidth points ({} per octave; "
+  const auto& spread = inference_.spread.points;
+  out << fmt::format("Memory levels inferred from {} latency{} and {} bandwidth points ({} per octave; "
                      "docs/method.md#hierarchy)\n",
-                     lat.size(), bw.size(), o_.per_octave);
+                     lat.size(), spread.empty() ? "" : fmt::format(", {} device-wide latency", spread.size()),
+                     bw.size(), o_.per_octave);
   hier::write_table(out, inference_.levels, inference_.notes, width);
   std::vector<std::string> missing;
   for (const auto& rr : doc_->rows()) {

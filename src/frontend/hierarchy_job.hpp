@@ -36,8 +36,18 @@ std::vector<std::uint64_t> hierarchy_run_order(const std::vector<std::uint64_t>&
 // batches and fewer rounds than `run`'s (a curve needs many points more than a precise one).
 SamplingOptions hierarchy_sampling(double budget_s, std::size_t points);
 
+// Whether to measure the device-wide chase (read-latency-spread): auto measures it on a GPU and not
+// on a CPU adapter, whose few threads run the walkers one after another.
+enum class SpreadCurve { Auto, On, Off };
+
+// Footprints of the device-wide chase: from 1 MiB (below that no GPU's shared cache ends; its 256
+// walkers would hold a few nodes each).
+inline constexpr std::uint64_t kSpreadFrom = 1ull << 20;
+
 struct HierarchyJobOptions {
   BenchmarkDefinition latency, bandwidth;  // read-latency and read-linear
+  std::optional<BenchmarkDefinition> spread;  // read-latency-spread
+  SpreadCurve spread_curve = SpreadCurve::Auto;
   std::vector<std::uint64_t> footprints;   // sorted (hierarchy_footprints)
   HierarchyCurves curves = HierarchyCurves::Both;
   double budget_s = 180;
@@ -82,6 +92,7 @@ class HierarchyJob final : public Job {
   std::size_t turn_ = 0;
   std::optional<Error> fatal_;
   report::hierarchy::Inference inference_;
+  std::vector<std::string> notes_;  // the job's own (a curve left out, and why)
 };
 
 }  // namespace wgb::frontend

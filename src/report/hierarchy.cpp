@@ -315,6 +315,8 @@ struct Edge {
   double low = 0, high = 0, estimate = 0;
   double last_flat = 0;  // the last plateau point below it (the larger of the two curves')
   bool latency = false, bandwidth = false;
+  bool spread = false;                  // the device-wide chase's last step (infer())
+  std::vector<double> seen_from_one;    // the single walker's boundaries it stands for
 };
 
 // A level's value from one curve: the points of its plateaus (short ones included) whose footprint
@@ -364,7 +366,7 @@ double spacing(const CurveAnalysis& c) {
 
 }  // namespace
 
-Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth) {
+Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth, std::span<const Point> spread) {
   Inference inf;
   inf.latency = analyse_curve(latency, Direction::Rising);
   inf.bandwidth = analyse_curve(bandwidth, Direction::Falling);
@@ -400,6 +402,32 @@ Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth
   }
   std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.estimate < b.estimate; });
 
+  // The device-wide chase (walkers on every compute unit, device-coherent loads): its last step is
+  // where the cache the whole device shares ends. One walker may see only the part of that cache
+  // near its own unit, stepping at a fraction of it, and again where the rest runs out; its
+  // boundaries from a quarter of the shared cache's low bound to twice its high bound are that one
+  // cache seen from one unit, and give way to the device-wide step.
+  if (!spread.empty()) {
+    inf.spread = analyse_curve(spread, Direction::Rising);
+    for (const auto& n : inf.spread.notes) inf.notes.push_back("device-wide latency: " + n);
+    if (inf.spread.boundaries.empty()) {
+      inf.notes.push_back(fmt::format(
+          "device-wide latency: no step between {} and {}: the shared cache is smaller or larger than that range, "
+          "or the walkers did not run at once",
+          bytes_text(inf.spread.points.front().footprint), bytes_text(inf.spread.points.back().footprint)));
+    } else {
+      const Boundary& b = inf.spread.boundaries.back();
+      Edge shared{b.low, b.high, b.estimate, b.last_flat, false, false, true, {}};
+      std::erase_if(edges, [&](const Edge& e) {
+        const bool same = e.estimate >= b.low / 4 && e.estimate <= b.high * 2;
+        if (same) shared.seen_from_one.push_back(e.estimate);
+        return same;
+      });
+      edges.push_back(std::move(shared));
+      std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.estimate < y.estimate; });
+    }
+  }
+
   const double first = std::min(inf.latency.points.empty() ? kInf : inf.latency.points.front().footprint,
                                 inf.bandwidth.points.empty() ? kInf : inf.bandwidth.points.front().footprint);
   const double last = std::max(inf.latency.points.empty() ? 0.0 : inf.latency.points.back().footprint,
@@ -431,9 +459,16 @@ Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth
       l.capacity.uncertainty = std::sqrt(e.high / e.low) - 1;
       l.capacity_low = e.low;
       l.capacity_high = e.high;
-      l.evidence = e.latency && e.bandwidth ? "latency and bandwidth step"
-                   : e.latency              ? "latency steps, bandwidth does not"
-                                            : "bandwidth steps, latency does not";
+      if (e.spread) {
+        std::string seen;
+        for (const double f : e.seen_from_one) seen += (seen.empty() ? "" : ", ") + bytes_text(f);
+        l.evidence = seen.empty() ? "device-wide latency steps"
+                                  : fmt::format("device-wide latency steps (one unit's steps at {})", seen);
+      } else {
+        l.evidence = e.latency && e.bandwidth ? "latency and bandwidth step"
+                     : e.latency              ? "latency steps, bandwidth does not"
+                                              : "bandwidth steps, latency does not";
+      }
     }
     inf.levels.push_back(std::move(l));
   }
@@ -575,10 +610,9 @@ nlohmann::json to_json(const Inference& inf) {
     }
     levels.push_back(std::move(j));
   }
-  return {{"method", "docs/method.md#hierarchy"},
-          {"levels", levels},
-          {"notes", inf.notes},
-          {"curves", {{"latency", curve_json(inf.latency)}, {"bandwidth", curve_json(inf.bandwidth)}}}};
+  nlohmann::json curves = {{"latency", curve_json(inf.latency)}, {"bandwidth", curve_json(inf.bandwidth)}};
+  if (!inf.spread.points.empty()) curves["spread"] = curve_json(inf.spread);
+  return {{"method", "docs/method.md#hierarchy"}, {"levels", levels}, {"notes", inf.notes}, {"curves", curves}};
 }
 
 Expected<Section> section_from_json(const nlohmann::json& j) {
@@ -620,8 +654,11 @@ Expected<Section> section_from_json(const nlohmann::json& j) {
     if (!lat) return std::move(lat).error();
     auto bw = boundaries_from(*c, "bandwidth");
     if (!bw) return std::move(bw).error();
+    auto spread = boundaries_from(*c, "spread");
+    if (!spread) return std::move(spread).error();
     s.latency_boundaries = std::move(*lat);
     s.bandwidth_boundaries = std::move(*bw);
+    s.spread_boundaries = std::move(*spread);
   }
   return s;
 }

@@ -89,6 +89,7 @@ struct Inference {
   std::vector<Level> levels;
   std::vector<std::string> notes;  // what limits the inference (both curves' notes and the matching)
   CurveAnalysis latency, bandwidth;
+  CurveAnalysis spread;  // the device-wide chase, when measured
 };
 
 // A curve's points from the rows of one benchmark (`read-latency` or `read-linear` in a hierarchy
@@ -98,7 +99,11 @@ struct Inference {
 std::vector<Point> points_from_rows(const std::vector<ReportRow>& rows, const std::string& benchmark);
 
 // The levels from both curves. Either may be empty (its column is then unresolved throughout).
-Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth);
+// `spread`, when given, is the device-wide chase (read-latency-spread): its last step replaces the
+// single walker's boundaries within a factor of four below and two above it (the same shared cache
+// seen from one compute unit), and gives the capacity of the cache the device shares.
+Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth,
+                std::span<const Point> spread = {});
 
 // The document's "hierarchy" section and back (docs/results-schema.md). Reading checks the types of
 // the fields it needs and names the one that is wrong.
@@ -107,6 +112,7 @@ struct Section {
   std::vector<Level> levels;
   std::vector<std::string> notes;
   std::vector<Boundary> latency_boundaries, bandwidth_boundaries;  // each curve's own (low, high, estimate, step)
+  std::vector<Boundary> spread_boundaries;                        // the device-wide chase's, when measured
 };
 Expected<Section> section_from_json(const nlohmann::json& j);
 

@@ -25,7 +25,7 @@ std::string quantity_cell(const hierarchy::Quantity& q, const std::string& text)
 
 // One curve with the boundaries of the levels it shows. `latency`: ns per hop, else bytes/s.
 std::string curve_chart(std::vector<hierarchy::Point> pts, const hierarchy::Section& s, bool latency,
-                        const std::string& benchmark, Ids& ids) {
+                        const std::string& benchmark, Ids& ids, bool spread = false) {
   if (pts.empty()) return {};
   // The rows ran in a scattered order; the line joins them by footprint.
   std::sort(pts.begin(), pts.end(), [](const auto& a, const auto& b) { return a.footprint < b.footprint; });
@@ -38,13 +38,15 @@ std::string curve_chart(std::vector<hierarchy::Point> pts, const hierarchy::Sect
   for (const auto& l : s.levels) {
     if (l.capacity.resolved) xs.push_back(l.capacity_low), xs.push_back(l.capacity_high);
   }
-  const std::string title = latency ? fmt::format("{}: ns per dependent load vs working set", benchmark)
+  const std::string title = spread    ? fmt::format("{}: ns per dependent load, walkers on every compute unit", benchmark)
+                            : latency ? fmt::format("{}: ns per dependent load vs working set", benchmark)
                                     : fmt::format("{}: rate of re-reading the footprint", benchmark);
   auto x = svg::fit_axis(xs, "working set (log2)", true, svg::Axis::Labels::Binary);
   auto y = svg::fit_axis(ys, latency ? "ns per hop (log)" : "B/s (log)", true,
                          latency ? svg::Axis::Labels::Plain : svg::Axis::Labels::Si, latency ? "" : "B/s");
-  svg::Plot plot(ids(latency ? "hierarchy-latency" : "hierarchy-bandwidth"), title, x, y, 760, 400);
-  const auto& own = latency ? s.latency_boundaries : s.bandwidth_boundaries;
+  svg::Plot plot(ids(spread ? "hierarchy-spread" : latency ? "hierarchy-latency" : "hierarchy-bandwidth"), title, x, y,
+                 760, 400);
+  const auto& own = spread ? s.spread_boundaries : latency ? s.latency_boundaries : s.bandwidth_boundaries;
   for (const auto& l : s.levels) {
     if (!l.capacity.resolved) continue;
     plot.segment(l.capacity_low, y.min, l.capacity_low, y.max, "leader");
@@ -91,6 +93,8 @@ std::string hierarchy(const Document& doc, Ids& ids) {
   out += "</table>\n";
   out += curve_chart(hierarchy::points_from_rows(doc.rows, lat_id), s, true, lat_id, ids);
   out += curve_chart(hierarchy::points_from_rows(doc.rows, bw_id), s, false, bw_id, ids);
+  const std::string spread_id = bench("spread_benchmark", "");
+  if (!spread_id.empty()) out += curve_chart(hierarchy::points_from_rows(doc.rows, spread_id), s, true, spread_id, ids, true);
   for (const auto& n : s.notes) out += fmt::format("<p class=\"sub\">Note: {}</p>\n", escape(n));
   return out;
 }

@@ -88,6 +88,13 @@ TEST(CliHierarchy, OnACpuAdapterTheLatencyStepsAtThePrivateCache) {
   for (double c : found) got += " " + measure::format_bytes(c);
   EXPECT_TRUE(matched) << "private cache " << measure::format_bytes(cache) << "; inferred capacities:" << got << "\n"
                        << r.out;
+  // The device-wide chase is left out on a CPU adapter (its walkers would not run at once), and said.
+  EXPECT_EQ(doc["options"]["spread_benchmark"], "");
+  bool said = false;
+  for (const auto& n : doc["hierarchy"]["notes"]) {
+    said = said || n.get<std::string>().find("device-wide latency not measured: a CPU adapter") != std::string::npos;
+  }
+  EXPECT_TRUE(said) << doc["hierarchy"]["notes"].dump();
   // Every level's latency is measured or says why not; nothing is a silent zero.
   for (const auto& l : levels) {
     const auto& q = l["latency_ns"];
@@ -102,7 +109,8 @@ TEST(CliHierarchy, OnACpuAdapterTheLatencyStepsAtThePrivateCache) {
 TEST(CliHierarchy, BadRangesAreUsageErrorsOnOneLine) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"hierarchy", "--from", "1M", "--to", "64K"},
                                                std::vector<std::string>{"hierarchy", "--per-octave", "0"},
-                                               std::vector<std::string>{"hierarchy", "--from", "12Q"}}) {
+                                               std::vector<std::string>{"hierarchy", "--from", "12Q"},
+                                               std::vector<std::string>{"hierarchy", "--spread", "sometimes"}}) {
     auto r = run_cli(args);
     EXPECT_EQ(r.code, 2) << args[1] << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

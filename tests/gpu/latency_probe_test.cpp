@@ -15,10 +15,10 @@ BenchmarkDefinition find(const std::string& id) {
   throw std::runtime_error("no " + id);
 }
 
-BenchmarkResult run_at(gpu::Context* ctx, std::uint64_t bytes) {
+BenchmarkResult run_at(gpu::Context* ctx, std::uint64_t bytes, const std::string& id = "read-latency") {
   SuiteOptions o;
   o.context = ctx;
-  o.benchmarks = {find("read-latency")};
+  o.benchmarks = {find(id)};
   o.sampling = test::quick_sampling();
   o.working_set_bytes = bytes;
   std::vector<BenchmarkResult> rows;
@@ -45,6 +45,21 @@ TEST(ReadLatency, NotInTheDefaultSuiteAndTooSmallIsAnError) {
   for (const auto& d : default_suite()) EXPECT_NE(d.id, "read-latency");
   const auto r = run_at(ctx, 64);
   EXPECT_EQ(r.status, RowStatus::Error);
+}
+
+// The device-wide chase: every walker's walk matches the host's (a wrong slice or start would put
+// some walker elsewhere), with as many walkers as the working set gives two nodes each, up to 256.
+TEST(ReadLatencySpread, EveryWalkerMatchesTheHost) {
+  WGB_GPU_OR_SKIP(ctx);
+  for (std::uint64_t bytes : {std::uint64_t{256}, std::uint64_t{64} << 10, std::uint64_t{1} << 20}) {
+    const auto r = run_at(ctx, bytes, "read-latency-spread");
+    EXPECT_EQ(r.status, RowStatus::Ok) << bytes << ": " << r.message;
+    EXPECT_NE(r.validation.find("walkers' positions matched"), std::string::npos) << r.validation;
+    const auto walkers = r.parameters["walkers"].get<std::uint64_t>();
+    EXPECT_EQ(walkers, std::min<std::uint64_t>(256, bytes / 64 / 2));
+    EXPECT_EQ(r.parameters["working_set_bytes"].get<std::uint64_t>(), bytes);
+  }
+  for (const auto& d : default_suite()) EXPECT_NE(d.id, "read-latency-spread");
 }
 
 }  // namespace

@@ -265,6 +265,49 @@ TEST(Hierarchy, AnH200LatencyCurveAtOnePointPerOctave) {
   EXPECT_NEAR(inf.levels[2].latency_ns.value, 345.5, 1);
 }
 
+// A cache split between groups of compute units, as NVIDIA's L2 is in two partitions: one walker
+// sees the part near its unit (latency steps at 24 MiB and again at 84 MiB on the H200, where the
+// L2 is 60 MiB), walkers on every unit see all of it (the device-wide chase steps once, at 60 MiB).
+// The device-wide step replaces the single walker's steps near it; the L1, far below, stays.
+TEST(Hierarchy, TheDeviceWideChaseGivesTheSharedCachesCapacity) {
+  const auto lat = curve(48.7, {{0.12 * kMiB, 149}, {24 * kMiB, 301}, {84 * kMiB, 335}}, false, 0.002, 3);
+  std::vector<Point> spread;
+  for (const auto& p : curve(180, {{60 * kMiB, 340}}, true, 0.002, 4)) {
+    if (p.footprint >= 1 * kMiB) spread.push_back(p);
+  }
+  const Inference single = infer(lat, {});
+  ASSERT_EQ(single.levels.size(), 4u);  // L1, the near part, the far part, memory
+
+  const Inference inf = infer(lat, {}, spread);
+  ASSERT_EQ(inf.levels.size(), 3u) << inf.levels[1].evidence;
+  EXPECT_TRUE(near(inf.levels[0].capacity.value, 0.12 * kMiB, 1.3));
+  const Level& l2 = inf.levels[1];
+  ASSERT_TRUE(l2.capacity.resolved);
+  EXPECT_TRUE(near(l2.capacity.value, 60 * kMiB, 1.25)) << l2.capacity.value / kMiB;
+  EXPECT_NE(l2.evidence.find("device-wide"), std::string::npos) << l2.evidence;
+  EXPECT_NE(l2.evidence.find("one unit's steps at"), std::string::npos) << l2.evidence;
+  EXPECT_NEAR(l2.latency_ns.value, 149, 2);  // the load-to-use latency as one unit sees it
+  EXPECT_EQ(inf.levels[2].name, "memory");
+  EXPECT_FALSE(inf.spread.boundaries.empty());
+  // The section keeps the device-wide curve's boundaries for the report.
+  auto back = section_from_json(to_json(inf));
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->spread_boundaries.size(), inf.spread.boundaries.size());
+}
+
+TEST(Hierarchy, ADeviceWideChaseWithoutAStepChangesNoLevelAndSaysSo) {
+  const auto lat = curve(2.5, kCpu, false, 0, 1);
+  std::vector<Point> flat;
+  for (int i = 0; i < 12; ++i) flat.push_back({kMiB * std::pow(2.0, i / 4.0), 40, 0.001});
+  const Inference a = infer(lat, {});
+  const Inference b = infer(lat, {}, flat);
+  ASSERT_EQ(a.levels.size(), b.levels.size());
+  for (std::size_t i = 0; i < a.levels.size(); ++i) EXPECT_EQ(a.levels[i].capacity.value, b.levels[i].capacity.value);
+  bool said = false;
+  for (const auto& n : b.notes) said = said || n.find("device-wide latency: no step") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 TEST(Hierarchy, TheSectionRoundTripsAndNamesABadField) {
   const auto lat = curve(2.5, kCpu, false, 0.01, 9);
   const Inference inf = infer(lat, {});
