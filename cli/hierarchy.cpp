@@ -26,6 +26,7 @@ struct HierarchyFlags {
   double budget_s = 180;
   std::string curves = "both";
   std::string spread = "auto";
+  std::string infer;  // a hierarchy document whose rows are read again (no device)
   OutputFlags out;
 };
 
@@ -35,7 +36,36 @@ Expected<BenchmarkDefinition> benchmark(const char* id) {
   return chosen->front();
 }
 
+// The levels of a saved run inferred again from its rows by this build's inference: after the method
+// changes, a run is read anew without measuring it again.
+int infer_again(const HierarchyFlags& f) {
+  auto doc = report::load_document(f.infer);
+  if (!doc) return fail(doc.error());
+  if (doc->suite != "hierarchy") {
+    return fail(ErrorKind::Usage, fmt::format("--infer {}: a '{}' document, not one `hierarchy` wrote", f.infer,
+                                              doc->suite.empty() ? "unknown" : doc->suite));
+  }
+  auto id = [&](const char* key, const char* fallback) {
+    const auto it = doc->options.find(key);
+    return it != doc->options.end() && it->is_string() ? it->get<std::string>() : std::string(fallback);
+  };
+  namespace hier = report::hierarchy;
+  const auto lat = hier::points_from_rows(doc->rows, id("latency_benchmark", "read-latency"));
+  const auto bw = hier::points_from_rows(doc->rows, id("bandwidth_benchmark", "read-linear"));
+  const std::string spread_id = id("spread_benchmark", "");
+  const auto spread = spread_id.empty() ? std::vector<hier::Point>{} : hier::points_from_rows(doc->rows, spread_id);
+  const auto inference = hier::infer(lat, bw, spread);
+  const std::size_t width = terminal_width();
+  std::cout << fmt::format("Memory levels of {} inferred again from its {} latency{} and {} bandwidth points "
+                           "(docs/method.md#hierarchy)\n",
+                           f.infer, lat.size(), spread.empty() ? "" : fmt::format(", {} device-wide latency", spread.size()),
+                           bw.size());
+  hier::write_table(std::cout, inference.levels, inference.notes, width);
+  return 0;
+}
+
 int hierarchy_command(const HierarchyFlags& f) {
+  if (!f.infer.empty()) return infer_again(f);
   if (auto st = single_adapter(f.device, "hierarchy"); !st) return fail(st.error());
   auto from = parse_size(f.from);
   if (!from) return fail(from.error());
@@ -114,6 +144,10 @@ void register_hierarchy(CLI::App& app, int& exit_code) {
                   "adapter (auto)")
       ->type_name("auto|on|off")
       ->check(one_of({"auto", "on", "off"}));
+  cmd->add_option("--infer", f->infer,
+                  "Measure nothing: infer the levels again from the rows of a document hierarchy --json wrote, "
+                  "with this build's method")
+      ->type_name("FILE");
   add_output_flags(*cmd, f->out, OutputFlagSet{"point", /*progress=*/true, /*repro=*/false, /*submit=*/false});
   cmd->callback([&exit_code, f] { exit_code = hierarchy_command(*f); });
 }

@@ -402,11 +402,13 @@ Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth
   }
   std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.estimate < b.estimate; });
 
-  // The device-wide chase (walkers on every compute unit, device-coherent loads): its last step is
-  // where the cache the whole device shares ends. One walker may see only the part of that cache
-  // near its own unit, stepping at a fraction of it, and again where the rest runs out; its
-  // boundaries from a quarter of the shared cache's low bound to twice its high bound are that one
-  // cache seen from one unit, and give way to the device-wide step.
+  // The device-wide chase (walkers on every compute unit, device-coherent loads that skip each
+  // unit's private cache) speaks for the levels the device shares over the footprints it covers.
+  // There one walker sees a shared cache from its own unit: it may step where the part near it runs
+  // out, again where the rest does, and where its own address translation runs out. So where the
+  // device-wide chase steps, the single walker's latency-only steps over that range give way: each
+  // is listed beside the device-wide step within a factor of four of it, and any other is said in a
+  // note (a step of one unit that the device as a whole does not take).
   if (!spread.empty()) {
     inf.spread = analyse_curve(spread, Direction::Rising);
     for (const auto& n : inf.spread.notes) inf.notes.push_back("device-wide latency: " + n);
@@ -416,14 +418,32 @@ Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth
           "or the walkers did not run at once",
           bytes_text(inf.spread.points.front().footprint), bytes_text(inf.spread.points.back().footprint)));
     } else {
-      const Boundary& b = inf.spread.boundaries.back();
-      Edge shared{b.low, b.high, b.estimate, b.last_flat, false, false, true, {}};
+      const double from = inf.spread.points.front().footprint, to = inf.spread.points.back().footprint;
+      std::vector<Edge> shared;
+      for (const auto& b : inf.spread.boundaries) shared.push_back({b.low, b.high, b.estimate, b.last_flat, false, false, true, {}});
+      std::vector<double> alone;
       std::erase_if(edges, [&](const Edge& e) {
-        const bool same = e.estimate >= b.low / 4 && e.estimate <= b.high * 2;
-        if (same) shared.seen_from_one.push_back(e.estimate);
-        return same;
+        if (!e.latency || e.bandwidth || e.estimate < from || e.estimate > to) return false;
+        Edge* nearest = nullptr;
+        for (auto& x : shared) {
+          if (!nearest || std::fabs(std::log(x.estimate / e.estimate)) < std::fabs(std::log(nearest->estimate / e.estimate))) {
+            nearest = &x;
+          }
+        }
+        if (std::fabs(std::log(nearest->estimate / e.estimate)) <= std::log(4.0)) {
+          nearest->seen_from_one.push_back(e.estimate);
+        } else {
+          alone.push_back(e.estimate);
+        }
+        return true;
       });
-      edges.push_back(std::move(shared));
+      for (const double f : alone) {
+        inf.notes.push_back(fmt::format(
+            "latency: one compute unit's chase steps at {}, the device-wide chase does not: no level of the memory the "
+            "device shares (for one unit, the reach of its address translation, for instance)",
+            bytes_text(f)));
+      }
+      for (auto& x : shared) edges.push_back(std::move(x));
       std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.estimate < y.estimate; });
     }
   }

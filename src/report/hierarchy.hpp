@@ -99,9 +99,10 @@ struct Inference {
 std::vector<Point> points_from_rows(const std::vector<ReportRow>& rows, const std::string& benchmark);
 
 // The levels from both curves. Either may be empty (its column is then unresolved throughout).
-// `spread`, when given, is the device-wide chase (read-latency-spread): its last step replaces the
-// single walker's boundaries within a factor of four below and two above it (the same shared cache
-// seen from one compute unit), and gives the capacity of the cache the device shares.
+// `spread`, when given, is the device-wide chase (read-latency-spread): where it steps, its steps
+// are the levels the device shares, and the single walker's latency-only steps over the footprints
+// it covers give way (listed beside the nearest device-wide step within a factor of four, else in a
+// note: a step one compute unit takes and the device does not).
 Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth,
                 std::span<const Point> spread = {});
 

@@ -75,6 +75,16 @@ TEST(CliHierarchy, OnACpuAdapterTheLatencyStepsAtThePrivateCache) {
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("Memory levels inferred from"), std::string::npos) << r.out;
   const auto doc = nlohmann::json::parse(slurp(json));
+  // The same rows inferred again without a device give the same levels.
+  auto again = run_cli({"hierarchy", "--infer", json.string()});
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.out.find("inferred again from its"), std::string::npos) << again.out;
+  for (const auto& l : doc["hierarchy"]["levels"]) {
+    if (l["capacity_bytes"]["resolved"].get<bool>()) {
+      EXPECT_NE(again.out.find(measure::format_bytes(l["capacity_bytes"]["value"].get<double>())), std::string::npos)
+          << again.out;
+    }
+  }
   fs::remove(json);
   EXPECT_EQ(doc["suite"], "hierarchy");
   const auto& levels = doc["hierarchy"]["levels"];

@@ -270,13 +270,16 @@ TEST(Hierarchy, AnH200LatencyCurveAtOnePointPerOctave) {
 // L2 is 60 MiB), walkers on every unit see all of it (the device-wide chase steps once, at 60 MiB).
 // The device-wide step replaces the single walker's steps near it; the L1, far below, stays.
 TEST(Hierarchy, TheDeviceWideChaseGivesTheSharedCachesCapacity) {
-  const auto lat = curve(48.7, {{0.12 * kMiB, 149}, {24 * kMiB, 301}, {84 * kMiB, 335}}, false, 0.002, 3);
+  // And at 650 MiB the single walker runs out of its address translation's reach, which the
+  // device-wide walkers (each on a small slice) never do.
+  const auto lat = curve(48.7, {{0.12 * kMiB, 149}, {24 * kMiB, 301}, {84 * kMiB, 335}, {650 * kMiB, 950}}, false,
+                         0.002, 3);
   std::vector<Point> spread;
   for (const auto& p : curve(180, {{60 * kMiB, 340}}, true, 0.002, 4)) {
     if (p.footprint >= 1 * kMiB) spread.push_back(p);
   }
   const Inference single = infer(lat, {});
-  ASSERT_EQ(single.levels.size(), 4u);  // L1, the near part, the far part, memory
+  ASSERT_EQ(single.levels.size(), 5u);  // L1, the near part, the far part, "L4" (translation), memory
 
   const Inference inf = infer(lat, {}, spread);
   ASSERT_EQ(inf.levels.size(), 3u) << inf.levels[1].evidence;
@@ -289,6 +292,9 @@ TEST(Hierarchy, TheDeviceWideChaseGivesTheSharedCachesCapacity) {
   EXPECT_NEAR(l2.latency_ns.value, 149, 2);  // the load-to-use latency as one unit sees it
   EXPECT_EQ(inf.levels[2].name, "memory");
   EXPECT_FALSE(inf.spread.boundaries.empty());
+  bool said = false;
+  for (const auto& n : inf.notes) said = said || n.find("the device-wide chase does not") != std::string::npos;
+  EXPECT_TRUE(said) << "the 650 MiB step of one unit is said, not dropped";
   // The section keeps the device-wide curve's boundaries for the report.
   auto back = section_from_json(to_json(inf));
   ASSERT_TRUE(back) << back.error().message;
