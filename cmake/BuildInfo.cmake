@@ -4,6 +4,10 @@
 string(TOUPPER "${CMAKE_BUILD_TYPE}" _wgb_bt)
 set(WGB_BUILD_FLAGS "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_wgb_bt}}")
 string(STRIP "${WGB_BUILD_FLAGS}" WGB_BUILD_FLAGS)
+if(_wgb_bt STREQUAL "RELEASE" AND NOT CMAKE_CROSSCOMPILING)
+  # The engine's flags; the parts outside every timed region are built at -O1 (cmake/FrontEnd.cmake).
+  string(APPEND WGB_BUILD_FLAGS " (front end: ${WGB_FRONT_END_OPT})")
+endif()
 set(WGB_BUILD_INFO_IN "${PROJECT_SOURCE_DIR}/cmake/build_info.cpp.in")
 set(WGB_BUILD_INFO_OUT "${PROJECT_BINARY_DIR}/generated/build_info.cpp")
 add_custom_target(wgb_build_info_gen

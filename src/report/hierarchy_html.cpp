@@ -35,8 +35,14 @@ std::string curve_chart(std::vector<hierarchy::Point> pts, const hierarchy::Sect
     ys.push_back(p.value * (1 + p.dispersion));
     ys.push_back(p.value * (1 - std::min(p.dispersion, 0.9)));
   }
+  // The levels whose capacity falls inside this curve's footprints (the device-wide chase starts at
+  // 1 MiB: an L1 far below it would only stretch its axis).
+  const double lo = pts.front().footprint / 2, hi = pts.back().footprint * 2;
+  auto shown = [&](const hierarchy::Level& l) {
+    return l.capacity.resolved && l.capacity_high >= lo && l.capacity_low <= hi;
+  };
   for (const auto& l : s.levels) {
-    if (l.capacity.resolved) xs.push_back(l.capacity_low), xs.push_back(l.capacity_high);
+    if (shown(l)) xs.push_back(l.capacity_low), xs.push_back(l.capacity_high);
   }
   const std::string title = spread    ? fmt::format("{}: ns per dependent load, walkers on every compute unit", benchmark)
                             : latency ? fmt::format("{}: ns per dependent load vs working set", benchmark)
@@ -48,7 +54,7 @@ std::string curve_chart(std::vector<hierarchy::Point> pts, const hierarchy::Sect
                  760, 400);
   const auto& own = spread ? s.spread_boundaries : latency ? s.latency_boundaries : s.bandwidth_boundaries;
   for (const auto& l : s.levels) {
-    if (!l.capacity.resolved) continue;
+    if (!shown(l)) continue;
     plot.segment(l.capacity_low, y.min, l.capacity_low, y.max, "leader");
     plot.segment(l.capacity_high, y.min, l.capacity_high, y.max, "leader");
     plot.segment(l.capacity.value, y.min, l.capacity.value, y.max, "roof alt");

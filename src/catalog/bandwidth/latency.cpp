@@ -29,11 +29,12 @@ std::uint32_t host_walk(const std::vector<std::uint32_t>& words, std::uint64_t h
   return idx;
 }
 
-Expected<std::unique_ptr<Workload>> prepare_read_latency(PrepareContext& pc) {
-  auto& gpu = pc.gpu;
+// The chase's working set: the option (or the default) in whole nodes, at least two of them, within
+// the adapter's storage binding limit (a larger one is skipped with the reason).
+Expected<std::uint64_t> chain_bytes(PrepareContext& pc) {
   std::uint64_t bytes = pc.options.working_set_bytes != 0 ? pc.options.working_set_bytes : kDefaultWorkingSet;
   bytes = bytes / kNodeBytes * kNodeBytes;
-  const std::uint64_t limit = std::min<std::uint64_t>(gpu.limits().maxStorageBufferBindingSize, 1ull << 32);
+  const std::uint64_t limit = std::min<std::uint64_t>(pc.gpu.limits().maxStorageBufferBindingSize, 1ull << 32);
   if (bytes < 2 * kNodeBytes) {
     return make_error(ErrorKind::Usage, fmt::format("working set {} bytes is below two 64-byte nodes", bytes));
   }
@@ -41,6 +42,14 @@ Expected<std::unique_ptr<Workload>> prepare_read_latency(PrepareContext& pc) {
     return make_error(ErrorKind::Skipped,
                       fmt::format("a {} byte working set exceeds the adapter's storage binding limit {}", bytes, limit));
   }
+  return bytes;
+}
+
+Expected<std::unique_ptr<Workload>> prepare_read_latency(PrepareContext& pc) {
+  auto& gpu = pc.gpu;
+  auto sized = chain_bytes(pc);
+  if (!sized) return std::move(sized).error();
+  const std::uint64_t bytes = *sized;
   const auto nodes = static_cast<std::uint32_t>(bytes / kNodeBytes);
   // Node i's first word holds the word index of its successor; the other 15 words are hashed filler
   // (never read, never zero).
@@ -121,16 +130,9 @@ std::vector<Slice> walker_slices(std::uint32_t nodes, std::uint32_t walkers) {
 
 Expected<std::unique_ptr<Workload>> prepare_read_latency_spread(PrepareContext& pc) {
   auto& gpu = pc.gpu;
-  std::uint64_t bytes = pc.options.working_set_bytes != 0 ? pc.options.working_set_bytes : kDefaultWorkingSet;
-  bytes = bytes / kNodeBytes * kNodeBytes;
-  const std::uint64_t limit = std::min<std::uint64_t>(gpu.limits().maxStorageBufferBindingSize, 1ull << 32);
-  if (bytes < 2 * kNodeBytes) {
-    return make_error(ErrorKind::Usage, fmt::format("working set {} bytes is below two 64-byte nodes", bytes));
-  }
-  if (bytes > limit) {
-    return make_error(ErrorKind::Skipped,
-                      fmt::format("a {} byte working set exceeds the adapter's storage binding limit {}", bytes, limit));
-  }
+  auto sized = chain_bytes(pc);
+  if (!sized) return std::move(sized).error();
+  const std::uint64_t bytes = *sized;
   const auto nodes = static_cast<std::uint32_t>(bytes / kNodeBytes);
   const std::uint32_t walkers = std::min(kWalkers, nodes / 2);
   const auto slices = walker_slices(nodes, walkers);
