@@ -1,15 +1,18 @@
-# How the parts outside every timed region are compiled (docs/ARCHITECTURE.md, Build). The command
-# line, reports, the results store, the browser driver, child processes and the front-end loop parse,
-# format and serve; none of their code runs while a measurement is timed. In a Release build they are
-# compiled at -O1 (the last -O on the command line wins), which halves their compile time and is
-# recorded beside the engine's flags in every result document. Every library of the program, the
-# engine included, compiles the heavy headers nearly every file includes ({fmt}, nlohmann-json, the
-# standard containers; CLI11 for the command line) once, as a precompiled header, instead of once
-# per file. The first result from a clean clone waits for this build (results/first-result-*.md).
+# How the parts outside the timed loop are compiled (docs/ARCHITECTURE.md, Build). The command line,
+# reports, the results store, the browser driver, child processes, the front-end loop and the
+# catalog's definitions (preparing buffers, host references, validation; inside a timed region a
+# workload only records Dawn's calls, which Dawn's own build compiles) parse, format, serve and check.
+# In a Release build they are compiled at -O1 (the last -O on the command line wins), with one
+# precompiled header of the heavy headers nearly every file includes ({fmt}, nlohmann-json, the
+# standard containers; CLI11 for the command line): together about half the compile time. The engine
+# (measure, gpu, suite, memory, host: the timed loop, the device, the host kernels) keeps the build
+# type's flags and no precompiled header (GCC 12 at -O3 reads the standard headers' inlined code
+# differently through one and raises false -Warray-bounds errors). The flags are recorded beside the
+# engine's in every result document. The first result from a clean clone waits for this build.
 set(WGB_FRONT_END_OPT "-O1")
 
-# The precompiled header of a library of the program (not the WebAssembly engine's cross build,
-# whose toolchain is another compiler).
+# The precompiled header of a front-end library (not in the WebAssembly engine's cross build, whose
+# toolchain is another compiler).
 function(wgb_precompiled target)
   if(CMAKE_CROSSCOMPILING)
     return()
