@@ -9,6 +9,7 @@
 #include <map>
 
 #include "report/compare.hpp"
+#include "measure/stats.hpp"
 #include "report/table.hpp"
 
 namespace wgb::browser {
@@ -24,13 +25,6 @@ std::string lower(std::string s) {
 
 std::string str(const json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 const BenchmarkResult* find_row(const report::Document& d, const std::string& key) {
@@ -174,15 +168,15 @@ Pooled pool_rounds(const std::vector<Round>& rounds) {
     row.rounds = row.ratios.size();
     if (row.rounds > 0) {
       // Paired rounds: the pooled ratio against 1 (docs/method.md#differ).
-      const auto b = report::pooled_ratio(row.ratios, median(browser_dispersions[key]));
-      const auto d = report::compare_estimates({1, median(native_dispersions[key]), row.rounds}, b);
+      const auto b = report::pooled_ratio(row.ratios, measure::median(browser_dispersions[key]));
+      const auto d = report::compare_estimates({1, measure::median(native_dispersions[key]), row.rounds}, b);
       const double mean = std::log(b.value);
       row.geomean = b.value;
       row.se = b.value * b.standard_error;
       row.noise = d.allowance;
       row.significant = d.differs();
-      row.native_rate = median(native_rates[key]);
-      row.browser_rate = median(browser_rates[key]);
+      row.native_rate = measure::median(native_rates[key]);
+      row.browser_rate = measure::median(browser_rates[key]);
       log_sum += mean;
       ++measured;
     }

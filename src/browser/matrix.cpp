@@ -9,6 +9,7 @@
 
 #include "report/matrix_html.hpp"
 #include "report/model.hpp"
+#include "measure/stats.hpp"
 #include "report/table.hpp"
 
 namespace wgb::browser {
@@ -16,13 +17,6 @@ namespace wgb::browser {
 using nlohmann::json;
 
 namespace {
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 bool usable(const RoundRun& r) { return r.document.has_value() && !r.cancelled; }
 
@@ -129,7 +123,7 @@ MatrixResult pool_matrix(const Matrix& m) {
     for (std::size_t c = 0; c < n; ++c) {
       MatrixCell cell;
       if (auto it = status[c].find(key); it != status[c].end()) cell.status = it->second;
-      if (auto it = rates[c].find(key); it != rates[c].end()) cell.rate = median(it->second);
+      if (auto it = rates[c].find(key); it != rates[c].end()) cell.rate = measure::median(it->second);
       if (cell.rate <= 0) cell.reason = reasons[c][key];
       if (auto it = vs[c].find(key); it != vs[c].end()) cell.vs_baseline = it->second;
       row.cells.push_back(std::move(cell));

@@ -12,14 +12,12 @@ namespace wgb::catalog::accuracy {
 
 namespace {
 
-constexpr long double kInf = std::numeric_limits<long double>::infinity();
 // The output buffer's fill before the kernel runs: a signalling NaN no arithmetic produces, so a
 // result still equal to it was never written.
 constexpr std::uint32_t kUnwritten = 0x7fa5a5a5U;
 constexpr std::uint32_t kWorkgroup = 64;  // prelude.wgsl's @workgroup_size
 constexpr std::uint32_t kMaxGroups = 65535;  // per dimension, WebGPU's default limit
 
-bool half(const Format& f) { return f.precision == kF16.precision; }
 bool two_arguments(Builtin b) { return b == Builtin::Div || b == Builtin::Pow; }
 
 std::uint32_t bits_of(long double x, const Format& f) {

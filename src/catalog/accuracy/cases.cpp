@@ -19,7 +19,6 @@ using Values = std::vector<long double>;
 constexpr std::size_t kN = kF32Values;
 constexpr std::size_t kPartners = 16;  // second arguments per first (f16 two-argument builtins)
 
-bool half(const Format& f) { return f.precision == kF16.precision; }
 std::uint64_t seed_of(const std::string& name) { return gpu::fnv1a64(name); }
 
 Values join(std::initializer_list<Values> parts) {

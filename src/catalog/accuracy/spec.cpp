@@ -11,7 +11,6 @@ namespace wgb::catalog::accuracy {
 
 namespace {
 
-constexpr long double kInf = std::numeric_limits<long double>::infinity();
 
 // The WGSL specification, section "Floating Point Accuracy", table "Accuracy of Concrete Floating
 // Point Expressions": the rows of the builtins the speed probes time, and of log2 and exp2, which

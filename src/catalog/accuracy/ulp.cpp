@@ -12,7 +12,6 @@ namespace wgb::catalog::accuracy {
 
 namespace {
 
-constexpr long double kInf = std::numeric_limits<long double>::infinity();
 
 // The spacing of the format's values in the binade of |x| (the subnormal spacing below the normals).
 long double quantum(long double x, const Format& f) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 
 namespace wgb::catalog::accuracy {
@@ -25,6 +26,8 @@ struct Format {
 };
 inline constexpr Format kF32{24, -126, 127, "f32"};
 inline constexpr Format kF16{11, -14, 15, "f16"};
+inline constexpr long double kInf = std::numeric_limits<long double>::infinity();
+inline bool half(const Format& f) { return f.precision == kF16.precision; }
 
 // ULP(x) as WGSL defines it: the smallest distance b - a between two distinct finite values a <= x
 // <= b of the format. Between two representable neighbours that is their spacing; at a power of two
