@@ -9,6 +9,7 @@
 
 #include "catalog/select.hpp"
 #include "cli/common.hpp"
+#include "report/table.hpp"
 #include "cli/session.hpp"
 #include "cli/terminal.hpp"
 #include "frontend/hierarchy_job.hpp"
@@ -56,10 +57,13 @@ int infer_again(const HierarchyFlags& f) {
   const auto spread = spread_id.empty() ? std::vector<hier::Point>{} : hier::points_from_rows(doc->rows, spread_id);
   const auto inference = hier::infer(lat, bw, spread);
   const std::size_t width = terminal_width();
-  std::cout << fmt::format("Memory levels of {} inferred again from its {} latency{} and {} bandwidth points "
-                           "(docs/method.md#hierarchy)\n",
-                           f.infer, lat.size(), spread.empty() ? "" : fmt::format(", {} device-wide latency", spread.size()),
-                           bw.size());
+  std::cout << report::wrap_text(
+                   fmt::format("Memory levels of {} inferred again from its {} latency{} and {} bandwidth points "
+                               "(docs/method.md#hierarchy)",
+                               f.infer, lat.size(),
+                               spread.empty() ? "" : fmt::format(", {} device-wide latency", spread.size()), bw.size()),
+                   width, 0, 2)
+            << '\n';
   hier::write_table(std::cout, inference.levels, inference.notes, width);
   return 0;
 }

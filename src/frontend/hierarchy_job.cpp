@@ -254,10 +254,13 @@ std::string HierarchyJob::summary(std::size_t width) const {
   const auto& lat = inference_.latency.points;
   const auto& bw = inference_.bandwidth.points;
   const auto& spread = inference_.spread.points;
-  out << fmt::format("Memory levels inferred from {} latency{} and {} bandwidth points ({} per octave; "
-                     "docs/method.md#hierarchy)\n",
-                     lat.size(), spread.empty() ? "" : fmt::format(", {} device-wide latency", spread.size()),
-                     bw.size(), o_.per_octave);
+  out << report::wrap_text(fmt::format("Memory levels inferred from {} latency{} and {} bandwidth points ({} per "
+                                       "octave; docs/method.md#hierarchy)",
+                                       lat.size(),
+                                       spread.empty() ? "" : fmt::format(", {} device-wide latency", spread.size()),
+                                       bw.size(), o_.per_octave),
+                           width, 0, 2)
+      << '\n';
   hier::write_table(out, inference_.levels, inference_.notes, width);
   std::vector<std::string> missing;
   for (const auto& rr : doc_->rows()) {
