@@ -61,7 +61,13 @@ json wait_for_stored_run(const std::string& url, process::Child& child, std::chr
 
 // A measured row: `ok`, or `throttled` where other processes took the CPU adapter's cores during it
 // (the row keeps its rate and its validation; the CI machine is shared).
-bool measured(const json& status) { return status == "ok" || status == "throttled"; }
+// Measured: ok or throttled, or launch-bound on a CPU driver's short dispatches (the row says so and
+// keeps its rate; docs/method.md#streaming), as the command line's tests allow.
+bool measured(const json& row) {
+  const json& status = row["status"];
+  return status == "ok" || status == "throttled" ||
+         (status == "suspect" && row["message"].is_string() && row["message"].get<std::string>().starts_with("launch-bound"));
+}
 
 void expect_one_validated_row(const json& doc, const std::string& runtime) {
   ASSERT_TRUE(doc.is_object());
@@ -69,7 +75,7 @@ void expect_one_validated_row(const json& doc, const std::string& runtime) {
   EXPECT_EQ(doc["implementation"]["webgpu"], "wgpu") << doc["implementation"].dump();
   ASSERT_EQ(doc["rows"].size(), 1u);
   EXPECT_EQ(doc["rows"][0]["id"], "read-linear");
-  EXPECT_TRUE(measured(doc["rows"][0]["status"])) << doc["rows"][0].dump();
+  EXPECT_TRUE(measured(doc["rows"][0])) << doc["rows"][0].dump();
   EXPECT_FALSE(doc["rows"][0]["validation"].get<std::string>().empty()) << doc["rows"][0].dump();
 }
 
@@ -142,7 +148,7 @@ TEST(Runtimes, BothWgpuRuntimesSideBySideForOneRound) {
     }
     EXPECT_EQ(c["status"], "ok") << c.dump();
     ASSERT_EQ(c["rounds"].size(), 1u);
-    EXPECT_TRUE(measured(c["rounds"][0]["rows"][0]["status"])) << c.dump();
+    EXPECT_TRUE(measured(c["rounds"][0]["rows"][0])) << c.dump();
   }
   ASSERT_EQ(j["rows"].size(), 1u);
   for (auto& [name, cell] : j["rows"][0]["columns"].items()) {
