@@ -51,18 +51,12 @@ int infer_again(const HierarchyFlags& f) {
     return it != doc->options.end() && it->is_string() ? it->get<std::string>() : std::string(fallback);
   };
   namespace hier = report::hierarchy;
-  const auto lat = hier::points_from_rows(doc->rows, id("latency_benchmark", "read-latency"));
-  const auto bw = hier::points_from_rows(doc->rows, id("bandwidth_benchmark", "read-linear"));
-  const std::string spread_id = id("spread_benchmark", "");
-  const auto spread = spread_id.empty() ? std::vector<hier::Point>{} : hier::points_from_rows(doc->rows, spread_id);
-  const auto inference = hier::infer(lat, bw, spread);
+  const auto inference = hier::infer_rows(doc->rows, id("latency_benchmark", "read-latency"),
+                                          id("bandwidth_benchmark", "read-linear"), id("spread_benchmark", ""));
   const std::size_t width = terminal_width();
-  std::cout << report::wrap_text(
-                   fmt::format("Memory levels of {} inferred again from its {} latency{} and {} bandwidth points "
-                               "(docs/method.md#hierarchy)",
-                               f.infer, lat.size(),
-                               spread.empty() ? "" : fmt::format(", {} device-wide latency", spread.size()), bw.size()),
-                   width, 0, 2)
+  std::cout << report::wrap_text(fmt::format("Memory levels of {} inferred again from its {} (docs/method.md#hierarchy)",
+                                             f.infer, hier::points_text(inference)),
+                                 width, 0, 2)
             << '\n';
   hier::write_table(std::cout, inference.levels, inference.notes, width);
   return 0;

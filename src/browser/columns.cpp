@@ -63,19 +63,16 @@ class ChildColumn : public Column {
                             child->log_tail());
       return r;
     }
-    // A crash after the document was written whole (written atomically, its run finished): the
-    // rows stand and the crash is said beside them. Deno on NVIDIA's driver did this at exit.
-    const bool crashed_after = exit->signal != 0 && !r.cancelled && fs::exists(doc);
-    if (!r.cancelled && exit->status() != 0 && exit->status() != 1 && !crashed_after) {
-      r.error = fmt::format("{}: {}", exit->describe(), child->log_tail());
-      return r;
-    }
     auto loaded = report::load_document(doc);
-    if (crashed_after && (!loaded || loaded->state != "complete")) {
-      r.error = fmt::format("{}: {}", exit->describe(), child->log_tail());
-      return r;
+    if (!r.cancelled && exit->status() != 0 && exit->status() != 1) {
+      // A crash after the document was written whole (atomically, its run complete): the rows stand
+      // and the crash is said beside them. Deno on NVIDIA's driver did this at exit.
+      if (exit->signal == 0 || !loaded || loaded->state != "complete") {
+        r.error = fmt::format("{}: {}", exit->describe(), child->log_tail());
+        return r;
+      }
+      r.warning = fmt::format("{} after writing its whole document (its rows are kept)", exit->describe());
     }
-    if (crashed_after) r.warning = fmt::format("{} after writing its whole document (its rows are kept)", exit->describe());
     if (!loaded) {
       if (!r.cancelled) r.error = fmt::format("{}, but its document: {}", exit->describe(), loaded.error().message);
       return r;

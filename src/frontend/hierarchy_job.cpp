@@ -88,6 +88,7 @@ Status HierarchyJob::start(const JobContext& context) {
   if (o_.footprints.empty()) return make_error(ErrorKind::Usage, "no working sets to measure");
   const gpu::Context& ctx = *o_.base.context;
   const auto& limits = ctx.limits();
+  const std::uint64_t limit = std::min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
   std::size_t count = o_.curves == HierarchyCurves::Both ? 2 : 1;
   // The device-wide chase, with the latency curve: not on a CPU adapter unless asked for.
   std::vector<std::uint64_t> spread_footprints;
@@ -137,7 +138,6 @@ Status HierarchyJob::start(const JobContext& context) {
     // The sweep's value is what SuiteOptions takes: the chase's working set, or the size of each of
     // the stream's two buffers (half its footprint).
     for (auto f : order) c.spec.values.push_back(latency ? f : f / 2);
-    const std::uint64_t limit = std::min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
     limit_sweep(c.spec, limit, "largest storage binding");
     curves_.push_back(std::move(c));
   }
@@ -146,7 +146,7 @@ Status HierarchyJob::start(const JobContext& context) {
     c.def = *o_.spread;
     c.spec.parameter = "size";
     c.spec.values = hierarchy_run_order(spread_footprints);
-    limit_sweep(c.spec, std::min(limits.maxStorageBufferBindingSize, limits.maxBufferSize), "largest storage binding");
+    limit_sweep(c.spec, limit, "largest storage binding");
     curves_.push_back(std::move(c));
   }
   for (auto& c : curves_) c.run.emplace(c.def, o_.base, c.spec);
@@ -222,9 +222,7 @@ void HierarchyJob::again(const Curve& c, BenchmarkResult& row) {
 
 void HierarchyJob::update() {
   const auto& rows = doc_->rows();
-  const auto spread = o_.spread ? hier::points_from_rows(rows, o_.spread->id) : std::vector<hier::Point>{};
-  inference_ = hier::infer(hier::points_from_rows(rows, o_.latency.id), hier::points_from_rows(rows, o_.bandwidth.id),
-                           spread);
+  inference_ = hier::infer_rows(rows, o_.latency.id, o_.bandwidth.id, o_.spread ? o_.spread->id : "");
   inference_.notes.insert(inference_.notes.begin(), notes_.begin(), notes_.end());
   doc_->json()["hierarchy"] = hier::to_json(inference_);
 }
@@ -251,14 +249,8 @@ void HierarchyJob::finish(const Outcome& outcome) {
 
 std::string HierarchyJob::summary(std::size_t width) const {
   std::ostringstream out;
-  const auto& lat = inference_.latency.points;
-  const auto& bw = inference_.bandwidth.points;
-  const auto& spread = inference_.spread.points;
-  out << report::wrap_text(fmt::format("Memory levels inferred from {} latency{} and {} bandwidth points ({} per "
-                                       "octave; docs/method.md#hierarchy)",
-                                       lat.size(),
-                                       spread.empty() ? "" : fmt::format(", {} device-wide latency", spread.size()),
-                                       bw.size(), o_.per_octave),
+  out << report::wrap_text(fmt::format("Memory levels inferred from {} ({} per octave; docs/method.md#hierarchy)",
+                                       hier::points_text(inference_), o_.per_octave),
                            width, 0, 2)
       << '\n';
   hier::write_table(out, inference_.levels, inference_.notes, width);

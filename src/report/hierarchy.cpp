@@ -515,6 +515,18 @@ std::vector<Point> points_from_rows(const std::vector<ReportRow>& rows, const st
   return out;
 }
 
+Inference infer_rows(const std::vector<ReportRow>& rows, const std::string& latency, const std::string& bandwidth,
+                     const std::string& spread) {
+  return infer(points_from_rows(rows, latency), points_from_rows(rows, bandwidth),
+               spread.empty() ? std::vector<Point>{} : points_from_rows(rows, spread));
+}
+
+std::string points_text(const Inference& inf) {
+  return fmt::format("{} latency{} and {} bandwidth points", inf.latency.points.size(),
+                     inf.spread.points.empty() ? "" : fmt::format(", {} device-wide latency", inf.spread.points.size()),
+                     inf.bandwidth.points.size());
+}
+
 }  // namespace wgb::report::hierarchy
 
 namespace wgb::report::hierarchy {

@@ -106,6 +106,13 @@ std::vector<Point> points_from_rows(const std::vector<ReportRow>& rows, const st
 Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth,
                 std::span<const Point> spread = {});
 
+// The levels from a hierarchy document's rows: those of the benchmarks `latency`, `bandwidth` and
+// `spread` (the device-wide chase; empty when it was not measured).
+Inference infer_rows(const std::vector<ReportRow>& rows, const std::string& latency, const std::string& bandwidth,
+                     const std::string& spread);
+// What an inference read: "73 latency, 41 device-wide latency and 0 bandwidth points".
+std::string points_text(const Inference& inference);
+
 // The document's "hierarchy" section and back (docs/results-schema.md). Reading checks the types of
 // the fields it needs and names the one that is wrong.
 nlohmann::json to_json(const Inference& inference);

@@ -22,9 +22,9 @@ struct LatencyParams {
   std::uint32_t iterations, pad0, pad1, pad2;
 };
 
-// The walk the GPU must reproduce: `hops` steps from node 0 (word indices, 16 words per node).
-std::uint32_t host_walk(const std::vector<std::uint32_t>& words, std::uint64_t hops) {
-  std::uint32_t idx = 0;
+// The walk the GPU must reproduce: `hops` steps from word `start` (word indices, 16 words per node).
+std::uint32_t host_walk(const std::vector<std::uint32_t>& words, std::uint64_t hops, std::uint32_t start = 0) {
+  std::uint32_t idx = start;
   for (std::uint64_t i = 0; i < hops; ++i) idx = words[idx];
   return idx;
 }
@@ -194,8 +194,7 @@ Expected<std::unique_ptr<Workload>> prepare_read_latency_spread(PrepareContext& 
     auto got = g.read_as<std::uint32_t>(state, 0, walkers);
     if (!got) return std::move(got).error();
     for (std::uint32_t w = 0; w < walkers; ++w) {
-      std::uint32_t idx = start[w];
-      for (std::uint32_t i = 0; i < hops; ++i) idx = words[idx];
+      const std::uint32_t idx = host_walk(words, hops, start[w]);
       if ((*got)[w] != idx) {
         return make_error(ErrorKind::Failed, fmt::format("walker {} of {}: after {} hops the GPU was at word {}, the "
                                                          "host walk at {}",
