@@ -59,6 +59,9 @@ int infer_again(const HierarchyFlags& f) {
                                  width, 0, 2)
             << '\n';
   hier::write_table(std::cout, inference.levels, inference.notes, width);
+  if (!f.out.json_path.empty()) {
+    if (auto st = hier::write_inferred_again(f.infer, f.out.json_path, inference); !st) return fail(st.error());
+  }
   return 0;
 }
 
@@ -144,7 +147,7 @@ void register_hierarchy(CLI::App& app, int& exit_code) {
       ->check(one_of({"auto", "on", "off"}));
   cmd->add_option("--infer", f->infer,
                   "Measure nothing: infer the levels again from the rows of a document hierarchy --json wrote, "
-                  "with this build's method")
+                  "with this build's method; with --json, that document with the new levels is written there")
       ->type_name("FILE");
   add_output_flags(*cmd, f->out, OutputFlagSet{"point", /*progress=*/true, /*repro=*/false, /*submit=*/false});
   cmd->callback([&exit_code, f] { exit_code = hierarchy_command(*f); });

@@ -1,11 +1,15 @@
-// read-latency-spread: the dependent-load latency of the cache the whole device shares. `walkers`
+// read-latency-spread: the dependent-access latency of the cache the whole device shares. `walkers`
 // invocations, one per workgroup (so the scheduler spreads them over the compute units), each follow
 // their own random cycle (Sattolo) through their own slice of the working set, nodes 64 bytes apart.
-// Every load is an atomic load: device-coherent, so it is served by the device-wide levels and never
-// by a compute unit's private cache. Where a shared cache is split between groups of compute units
-// (NVIDIA's two L2 partitions), one walker alone fills only its own group's part; walkers on every
-// unit fill all of it. Positions carry across dispatches in `state`; the hop count per walker per
-// dispatch comes from a uniform (the work knob the scheduler calibrates).
+// Every hop is an atomic read-modify-write that changes nothing (atomicAdd of 0) and returns the
+// next node: device-coherent, so never served by a compute unit's private cache, and performed
+// where the line is homed, so that a cache split between groups of compute units holds every node
+// once. Atomic loads were not enough: on an H200 (two L2 partitions) walkers on every SM held only
+// 32-40 MiB of the 60 with them, as if a load also left a copy of a line homed in the far partition
+// in the near one; with read-modify-writes they hold 48 MiB and step at 52, and one walker alone
+// sees the whole L2 too (docs/method.md#hierarchy).
+// Positions carry across dispatches in `state`; the hop count per walker per dispatch comes from a
+// uniform (the work knob the scheduler calibrates).
 struct Params {
   iterations: u32,
   walkers: u32,
@@ -24,7 +28,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>) {
   }
   var idx = state[w];
   for (var i = 0u; i < p.iterations; i++) {
-    idx = atomicLoad(&chain[idx]);
+    idx = atomicAdd(&chain[idx], 0u);
   }
   state[w] = idx;
 }

@@ -123,6 +123,9 @@ struct Section {
   std::vector<Boundary> spread_boundaries;                        // the device-wide chase's, when measured
 };
 Expected<Section> section_from_json(const nlohmann::json& j);
+// The hierarchy document at `from` with its levels replaced by `inference` (inferred again from its
+// rows), written atomically to `to`; every other field as it was.
+Status write_inferred_again(const std::string& from, const std::string& to, const Inference& inference);
 
 // The table: level, capacity ±, latency ±, bandwidth ±, evidence, laid out for `width` columns
 // (the evidence goes under its row when it does not fit), then the notes.

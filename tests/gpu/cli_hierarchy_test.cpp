@@ -113,6 +113,16 @@ TEST(CliHierarchy, OnACpuAdapterTheLatencyStepsAtThePrivateCache) {
           << again.out;
     }
   }
+  // With --json the document is written again with the levels inferred anew, the rest as it was.
+  const fs::path rewritten = json.string() + ".again";
+  auto written = run_cli({"hierarchy", "--infer", json.string(), "--json", rewritten.string()});
+  EXPECT_EQ(written.code, 0) << written.err;
+  std::ifstream in(rewritten);
+  const auto redoc = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(redoc.is_object()) << rewritten;
+  EXPECT_EQ(redoc["hierarchy"]["levels"], doc["hierarchy"]["levels"]);
+  EXPECT_EQ(redoc["rows"].size(), doc["rows"].size());
+  fs::remove(rewritten);
   fs::remove(json);
   EXPECT_EQ(doc["suite"], "hierarchy");
   const auto& levels = doc["hierarchy"]["levels"];

@@ -185,6 +185,27 @@ TEST(Hierarchy, ALevelOfTwoPointsIsReportedUnresolved) {
   EXPECT_NE(table.str().find("L2 latency: 2 latency points on a plateau here (3 needed)"), std::string::npos) << table.str();
 }
 
+TEST(Hierarchy, AnOutlierBesideAGradualRiseMakesNoLevelOfTwoPoints) {
+  // An H200's single walker past its L1 (a cache that keeps part of a larger footprint): 51.8 ns
+  // at 152 KiB, then 99, 117, 129, 135 ns towards the L2's 150, with the point at 181 KiB
+  // disturbed (358 ns). Smoothing makes 215 and 256 KiB both 117 ns: two equal points between two
+  // rises, which must not pass for a level of their own. One boundary, between 152 and 215 KiB.
+  std::vector<Point> lat;
+  const double ramp[] = {358, 99, 117, 129, 135, 141, 146};
+  for (int i = 0; i <= 60; ++i) {
+    const double f = 4 * kKiB * std::pow(2.0, i / 4.0);
+    double v = 50;
+    if (f > 160 * kKiB) v = i - 22 < 7 ? ramp[i - 22] : 150;
+    lat.push_back({f, v, 0.01});
+  }
+  ASSERT_NEAR(lat[22].footprint, 181 * kKiB, 1 * kKiB);
+  const Inference inf = infer(lat, {});
+  ASSERT_EQ(inf.levels.size(), 2u) << inf.levels.size();
+  EXPECT_GE(inf.levels[0].capacity_high, 152 * kKiB);
+  EXPECT_LE(inf.levels[0].capacity_high, 256 * kKiB);
+  EXPECT_NEAR(inf.levels[1].latency_ns.value, 150, 1e-9);
+}
+
 TEST(Hierarchy, BandwidthStepsAtTheSameCapacityCorroborate) {
   const auto lat = curve(2.5, kCpu, false, 0.02, 3);
   const std::vector<Step> bw_steps = {{48 * kKiB, 60e9}, {2 * kMiB, 25e9}, {256 * kMiB, 8e9}};

@@ -172,7 +172,7 @@ Expected<std::unique_ptr<Workload>> prepare_read_latency_spread(PrepareContext& 
                      {"walkers", walkers},
                      {"invocations", walkers},
                      {"nodes_per_walker", nodes / walkers},
-                     {"load", "atomicLoad (device-coherent)"},
+                     {"load", "atomicAdd of 0 (a device-coherent read-modify-write, performed where the line is homed)"},
                      {"ns_per_hop", "1e9 / (hops per second of one walker)"}};
   // Validation: every walker restarts at its slice's first node and walks a count that wraps its
   // cycle once for small slices; each final position must equal the host's walk of that cycle.
@@ -234,14 +234,16 @@ std::vector<BenchmarkDefinition> latency_benchmarks() {
   });
   v.push_back(BenchmarkDefinition{
       .id = "read-latency-spread",
-      .label = "Dependent-load latency, device-wide",
+      .label = "Dependent-access latency, device-wide",
       .description = "256 walkers, one per workgroup so that they spread over the compute units, each follow their "
                      "own random cycle (Sattolo) through their own slice of the working set (64-byte nodes; "
-                     "SuiteOptions::working_set_bytes, default 64 MiB) with atomic loads, which are "
-                     "device-coherent and so skip each compute unit's private cache. Shows the capacity of the cache "
-                     "the whole device shares, where one walker (read-latency) sees only the part near its unit "
-                     "(NVIDIA's two L2 partitions). ns per hop = 1e9 / rate, the rate counting one walker's hops; "
-                     "meaningful where the walkers run at once (a GPU, not a CPU adapter's few threads).",
+                     "SuiteOptions::working_set_bytes, default 64 MiB), every hop an atomic read-modify-write that "
+                     "changes nothing (atomicAdd of 0): device-coherent, so it skips each compute unit's private "
+                     "cache, and performed where the line is homed, so a cache split between groups of units holds "
+                     "each node once. Shows the capacity of the cache the whole device shares, where one walker "
+                     "(read-latency) sees only the part near its unit (NVIDIA's two L2 partitions). ns per hop = "
+                     "1e9 / rate, the rate counting one walker's hops: a read-modify-write's round trip, longer than "
+                     "a load's; meaningful where the walkers run at once (a GPU, not a CPU adapter's few threads).",
       .category = "latency",
       .metric = {"hops", "hop", "Dependent loads"},
       .source = kernel_source("bandwidth/read_latency_spread"),
