@@ -1,18 +1,23 @@
-// f32-fma-vec4 / f16-fma-vec4: two independent vec4 FMA chains (8 independent lanes) per invocation,
-// 32 steps each per loop trip (the work knob `iterations`): 64 vec4 FMAs = 256 scalar FMAs per trip.
-// The loop runs four trips per pass (256 vec4 FMAs straight-line), then single trips for the
-// remainder: Dawn's robustness guards every pass of a loop, and on an H200 one trip per pass gave
-// 63.3 (f32) and 122 (f16) TFLOP/s, four trips per pass 65.8 and 130, against CUDA's 66.1 and 131.4
-// (results/h200-2026-11-30.md). Every lane does 32 x iterations FMAs in the same order either
-// way, so results and validation do not depend on the split.
+// f32-fma-vec4 / f16-fma-vec4: $CHAINS independent vec4 FMA chains per invocation, $STEPS steps each
+// per loop trip (the work knob `iterations`): 64 vec4 FMAs = 256 scalar FMAs per trip either way.
+// The loop runs $PASS_TRIPS trips per pass ($PASS_STEPS steps of every chain straight-line), then
+// single trips for the remainder. Every lane does $STEPS x iterations FMAs in the same order however
+// the trips are split, so results and validation do not depend on the split.
 //
-// Two chains and two operand values, not more: Mesa's lavapipe compiles a straight-line body whose
-// live vectors (chains plus operands) exceed ten one chain after another, which makes it bound by
-// the FMA latency. Four chains with four operand values ran at 0.41 of the plain fixture kernel
-// there; these eight lanes on two values run as fast as it in f32 (results/alu-lavapipe-2026-12-03.md).
-// In f16, which lavapipe computes in f32 between two conversions, the four-trip body is long enough
-// to run at 0.92-0.96 of the fixture there (two trips per pass: 0.98). It stays for the H200's sake;
-// bench/h200_alu.sh times the two-trip form on it.
+// f32: two chains, four trips per pass. Dawn's robustness guards every pass of a loop, and on an
+// H200 four trips per pass ran at 65.8-66.1 TFLOP/s against one trip's 63.3-63.8 (CUDA: 66.1). Two
+// chains and two operand values, not more: Mesa's lavapipe compiles a straight-line body whose live
+// vectors (chains plus operands) exceed its registers one chain after another, which makes it bound
+// by the FMA latency (four chains with four operand values ran at 0.41 of the plain fixture kernel
+// there; two run as fast as it; results/alu-lavapipe-2026-12-03.md).
+// f16: four chains, one trip per pass, c read from the uniform's other two components. NVIDIA's
+// packed f16 FMAs need eight independent half2 chains per invocation: with two vec4 chains an H200
+// ran 108 TFLOP/s, with four 122 at one trip per pass and 130 at four (CUDA: 131.4); with c built
+// from a and b, as f32 does, 66.7 in every form (probably c made from m by a swizzle). lavapipe
+// computes f16 in f32 between two conversions: four chains over four trips per pass ran there at
+// 0.35 of the plain fixture kernel, two trips 0.62, one trip 0.95-0.96 (the fixture builds c from a
+// and b, one register pair fewer: 0.995 with that). One trip per pass is the form nearest to both
+// (results/alu-f16-2026-12-03.md).
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;
@@ -30,24 +35,27 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   // compiler ran the f16 chains at half rate (H200: 66.7 TFLOP/s, 108 with c apart; probably c made
   // from m by a swizzle; results/alu-h200-2026-12-03.md).
   let c = $CVEC;
-//#repeat k 2
+//#repeat k $CHAINS
   var x$k = vec4<T>(T(start(t, 4u * $ku)), T(start(t, 4u * $ku + 1u)), T(start(t, 4u * $ku + 2u)), T(start(t, 4u * $ku + 3u)));
 //#end
-  let passes = p.iterations / 4u;
+  let passes = p.iterations / $PASS_TRIPSu;
   for (var n = 0u; n < passes; n++) {
-//#repeat s 128
-//#repeat k 2
+//#repeat s $PASS_STEPS
+//#repeat k $CHAINS
     x$k = fma(x$k, m, c);
 //#end
 //#end
   }
-  for (var n = passes * 4u; n < p.iterations; n++) {
-//#repeat s 32
-//#repeat k 2
+  for (var n = passes * $PASS_TRIPSu; n < p.iterations; n++) {
+//#repeat s $STEPS
+//#repeat k $CHAINS
     x$k = fma(x$k, m, c);
 //#end
 //#end
   }
-  let v = vec4<f32>(x0) + vec4<f32>(x1);
+  var v = vec4<f32>(0.0);
+//#repeat k $CHAINS
+  v += vec4<f32>(x$k);
+//#end
   out[t] = bitcast<u32>(v.x + v.y + v.z + v.w);
 }

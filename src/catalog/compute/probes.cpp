@@ -385,6 +385,11 @@ Probe probe(std::string id, std::string label, std::string description, std::str
   return p;
 }
 
+// The vec4 FMA probe's step: even lanes x' = a x + b, odd lanes x' = b x + a (fma_vec4.wgsl).
+auto vec4_step(const Params& p) {
+  return [&p](double x, u32 lane) { return lane % 2 == 0 ? x * p.f[0] + p.f[1] : x * p.f[1] + p.f[0]; };
+}
+
 Probe fma_probe(std::string type, std::string shape, std::string kernel, std::string what,
                 Reference ref, std::array<float, 4> f, Substitutions substitutions = {}) {
   const bool half = type == "f16";
@@ -495,19 +500,27 @@ std::vector<Probe> build() {
       v.back().label = "f32 FMA, fma() builtin";
     }
     v.push_back(fma_probe(type, "vec4", "fma_vec4",
-                          "Two independent vec4 FMA chains (8 lanes) per invocation, 32 steps each per loop trip, "
-                          "four trips per pass of the kernel's loop (256 vec4 FMAs straight-line: the fastest body on "
-                          "NVIDIA); operand vectors (a, b, a, b) and (b, a, b, a) from a uniform, two values in all, "
-                          "so a CPU driver keeps the chains interleaved (with four chains and four values lavapipe ran "
-                          "them one after another, 2x slower; the reference suite's vec4 probe uses eight chains and "
-                          "a 32-FMA body).",
-                          [](const Params& p, u32 t) {
-                            return float_chains<8>(p, t, 32, [&](double x, u32 lane) {
-                              return lane % 2 == 0 ? x * p.f[0] + p.f[1] : x * p.f[1] + p.f[0];
-                            });
-                          },
+                          f32 ? "Two independent vec4 FMA chains (8 lanes) per invocation, 32 steps each per loop trip, "
+                                "four trips per pass of the kernel's loop (256 vec4 FMAs straight-line: the fastest body "
+                                "on NVIDIA); operand vectors (a, b, a, b) and (b, a, b, a) from a uniform, two values in "
+                                "all, so a CPU driver keeps the chains interleaved (with four chains and four values "
+                                "lavapipe ran them one after another, 2x slower; the reference suite's vec4 probe uses "
+                                "eight chains and a 32-FMA body)."
+                              : "Four independent vec4 FMA chains (16 lanes) per invocation, 16 steps each per loop "
+                                "trip, one trip per pass of the kernel's loop; operand vectors (a, b, a, b) and "
+                                "(b, a, b, a) from a uniform. Four chains where f32 has two: NVIDIA's packed f16 FMAs "
+                                "need eight independent half2 chains per invocation (two chains ran at 0.82 of CUDA's "
+                                "rate on an H200, four at 0.93). One trip per pass, not four: four ran at 0.99 of CUDA "
+                                "there, but at 0.35 of the plain kernel on a CPU driver that computes f16 in f32 (one "
+                                "trip: 0.95).",
+                          f32 ? Reference([](const Params& p, u32 t) { return float_chains<8>(p, t, 32, vec4_step(p)); })
+                              : Reference([](const Params& p, u32 t) { return float_chains<16>(p, t, 16, vec4_step(p)); }),
                           vec4_ops,
-                          {{"CVEC", f32 ? "vec4<T>(b, a, b, a)" : "vec4<T>(T(p.f.w), T(p.f.z), T(p.f.w), T(p.f.z))"}}));
+                          {{"CVEC", f32 ? "vec4<T>(b, a, b, a)" : "vec4<T>(T(p.f.w), T(p.f.z), T(p.f.w), T(p.f.z))"},
+                           {"CHAINS", f32 ? "2" : "4"},
+                           {"STEPS", f32 ? "32" : "16"},
+                           {"PASS_TRIPS", f32 ? "4" : "1"},
+                           {"PASS_STEPS", f32 ? "128" : "16"}}));
     v.push_back(fma_probe(type, "mat4", "fma_mat4",
                           "A 4x4 matrix state per invocation updated as S' = M S + C (M, C from a uniform; 64 FMAs "
                           "per update, written as column fma() so each multiply-add is one fused operation), four "
