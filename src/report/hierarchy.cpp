@@ -408,8 +408,9 @@ Inference infer(std::span<const Point> latency, std::span<const Point> bandwidth
   }
   std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.estimate < b.estimate; });
 
-  // The device-wide chase (walkers on every compute unit, device-coherent loads that skip each
-  // unit's private cache) speaks for the levels the device shares over the footprints it covers.
+  // The device-wide chase (walkers on every compute unit, device-coherent read-modify-writes that
+  // skip each unit's private cache) speaks for the levels the device shares over the footprints it
+  // covers.
   // There one walker sees a shared cache from its own unit: it may step where the part near it runs
   // out, again where the rest does, and where its own address translation runs out. So where the
   // device-wide chase steps, the single walker's latency-only steps over that range give way: each
