@@ -25,6 +25,7 @@
 # hierarchy.tgz in $OUT; the comparison's deadline shrinks by the time it took.
 # WGB_RT_ROUNDS (default 2): alternating rounds. One round is the default suite natively once per
 # native configuration (about 60 s each on the H200) and once in Deno; two rounds fit the call.
+# WGB_RT_FILTER: a --filter for the comparison (default: the default suite).
 # WGB_DENO: the Deno binary for `pack` (default: .deps/deno/bin/deno, where
 # `scripts/bootstrap.sh --with-test-tools` installs it, else node_modules/@deno/linux-x64-glibc/deno
 # under $WGB_DENO_DIR, where `npm install deno` puts it).
@@ -133,7 +134,9 @@ t0=$(date +%s)
 log "start: browser --runtime deno --rounds $rounds (deadline ${deadline} s)"
 # matrix: the Deno column against every native configuration, alternating, on the H200. SIGINT at
 # the deadline: the comparison prints and writes the rounds that completed.
-timeout --signal=INT --kill-after=20 "$deadline" ./scripts/wgb browser --runtime deno --rounds "$rounds" --round-timeout 240 \
+filter=()
+[ -n "${WGB_RT_FILTER:-}" ] && filter=(--filter "$WGB_RT_FILTER")
+timeout --signal=INT --kill-after=20 "$deadline" ./scripts/wgb browser --runtime deno "${filter[@]}" --rounds "$rounds" --round-timeout 240 \
   --out "$out/runtimes.json" --keep "$work/documents" >"$out/runtimes.txt" 2>>"$out/log.txt"
 rc=$?
 t1=$(date +%s)

@@ -45,7 +45,9 @@ Expected<std::string> check_dispatch_count(std::uint32_t counter, std::uint64_t 
                                                      "(modulo 2^32: {})",
                                                      counter, dispatched, want));
   }
-  return fmt::format("the counter equals the {} dispatches submitted: every dispatch ran", dispatched);
+  // No count in the message: it depends on the repetitions each run calibrated, and the browser
+  // matrix compares two runs' checks as text.
+  return std::string("the counter equals the dispatches submitted: every dispatch ran");
 }
 
 std::string pipeline_wgsl(std::uint32_t instance) {
@@ -262,7 +264,7 @@ class SubmitWorkload final : public OperationWorkload {
       return make_error(ErrorKind::Failed, fmt::format("{} of {} empty submits reported a successful completion",
                                                        completed_, submitted_));
     }
-    return fmt::format("all {} empty submits reported a successful completion", submitted_);
+    return std::string("every empty submit reported a successful completion");  // no count, as above
   }
   nlohmann::json parameters() const override {
     return {{"operation", "queue.submit of an empty command buffer + onSubmittedWorkDone, one at a time"}};
