@@ -44,7 +44,7 @@ std::string curve_chart(std::vector<hierarchy::Point> pts, const hierarchy::Sect
   for (const auto& l : s.levels) {
     if (shown(l)) xs.push_back(l.capacity_low), xs.push_back(l.capacity_high);
   }
-  const std::string title = spread    ? fmt::format("{}: ns per dependent read-modify-write, walkers on every compute unit", benchmark)
+  const std::string title = spread    ? fmt::format("{}: ns per read-modify-write hop, walkers on every unit", benchmark)
                             : latency ? fmt::format("{}: ns per dependent load vs working set", benchmark)
                                     : fmt::format("{}: rate of re-reading the footprint", benchmark);
   auto x = svg::fit_axis(xs, "working set (log2)", true, svg::Axis::Labels::Binary);
