@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <string_view>
@@ -744,12 +743,10 @@ void write_table(std::ostream& out, const std::vector<Level>& levels, const std:
 }
 
 Status write_inferred_again(const std::string& from, const std::string& to, const Inference& inference) {
-  std::ifstream in(from, std::ios::binary);
-  if (!in) return make_error(ErrorKind::Io, fmt::format("cannot read {}", from));
-  nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object()) return make_error(ErrorKind::Usage, fmt::format("{}: not a JSON document", from));
-  doc["hierarchy"] = to_json(inference);
-  return write_json_atomic(to, doc);
+  auto doc = load_result_document(from);  // the checks and errors every reader of a document has
+  if (!doc) return std::move(doc).error();
+  (*doc)["hierarchy"] = to_json(inference);
+  return write_json_atomic(to, *doc);
 }
 
 }  // namespace wgb::report::hierarchy
