@@ -30,25 +30,10 @@ constexpr std::size_t kConsoleLines = 200;
 
 }  // namespace
 
-Expected<std::string> find_chromium(const std::string& given) {
-  auto named = named_program("--chromium", given, "WGB_CHROMIUM");
-  if (!named || !named->empty()) return named;
-  for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
-    if (auto found = process::find_program(name); !found.empty()) return found;
-  }
-  return make_error(ErrorKind::NoAdapter,
-                    "no Chromium found (looked for chromium, chromium-browser and google-chrome on PATH; install "
-                    "Debian's chromium package or give --chromium PATH)");
-}
-
 Expected<std::unique_ptr<Browser>> Browser::launch(const LaunchOptions& options) {
-  auto program = find_chromium(options.chromium);
-  if (!program) return program.error();
-  std::unique_ptr<Browser> b(new Browser());
-  b->program_ = *program;
-  auto profile = make_profile_folder("wgb-chromium");
-  if (!profile) return profile.error();
-  b->profile_dir_ = *profile;
+  auto found = program_and_profile(find_chromium(options.chromium), "wgb-chromium");
+  if (!found) return found.error();
+  std::unique_ptr<Browser> b(new Browser(std::move(*found)));
   const std::string log = b->profile_dir_ + "/chromium.log";
 
   std::vector<std::string> args = {b->program_,

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "browser/page_driver.hpp"
+#include "browser/runtimes.hpp"
 #include "browser/websocket.hpp"
 #include "process/child.hpp"
 #include "webgpu_bench/expected.hpp"
@@ -36,8 +37,6 @@ struct LaunchOptions {
   std::chrono::milliseconds start_timeout{30000};  // launch to DevTools listening
 };
 
-// The Chromium program LaunchOptions names, or a NoAdapter error saying what was looked for.
-Expected<std::string> find_chromium(const std::string& given);
 
 class Page;
 
@@ -67,7 +66,8 @@ class Browser {
   std::vector<std::string> console(const std::string& session_id) const;
 
  private:
-  Browser() = default;
+  explicit Browser(ProgramAndProfile found)
+      : profile_dir_(std::move(found.profile)), program_(std::move(found.program)) {}
   void handle_event(const nlohmann::json& event);
   void shut_down();
 

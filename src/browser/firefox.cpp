@@ -46,23 +46,10 @@ std::string firefox_user_js() {
       "user_pref(\"extensions.update.enabled\", false);\n";
 }
 
-Expected<std::string> find_firefox(const std::string& given) {
-  auto named = named_program("--firefox", given, "WGB_FIREFOX");
-  if (!named || !named->empty()) return named;
-  for (const char* name : {"firefox-esr", "firefox"}) {
-    if (auto found = process::find_program(name); !found.empty()) return found;
-  }
-  return make_error(ErrorKind::NoAdapter, "no Firefox found (looked for firefox-esr and firefox on PATH)");
-}
-
 Expected<std::unique_ptr<Firefox>> Firefox::launch(const FirefoxOptions& options) {
-  auto program = find_firefox(options.program);
-  if (!program) return program.error();
-  std::unique_ptr<Firefox> f(new Firefox());
-  f->program_ = *program;
-  auto profile = make_profile_folder("wgb-firefox");
-  if (!profile) return profile.error();
-  f->profile_dir_ = *profile;
+  auto found = program_and_profile(find_firefox(options.program), "wgb-firefox");
+  if (!found) return found.error();
+  std::unique_ptr<Firefox> f(new Firefox(std::move(*found)));
   {
     std::ofstream prefs(fs::path(f->profile_dir_) / "user.js");
     prefs << firefox_user_js();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "browser/page_driver.hpp"
+#include "browser/runtimes.hpp"
 #include "browser/websocket.hpp"
 #include "process/child.hpp"
 #include "webgpu_bench/expected.hpp"
@@ -28,8 +29,6 @@ struct FirefoxOptions {
   std::chrono::milliseconds start_timeout{90000};  // launch to BiDi listening (a slow first start)
 };
 
-// The Firefox program FirefoxOptions names, or a NoAdapter error saying what was looked for.
-Expected<std::string> find_firefox(const std::string& given);
 
 // The preferences a fresh profile needs for WebGPU (and nothing on first start), as user.js text.
 std::string firefox_user_js();
@@ -55,7 +54,8 @@ class Firefox : public PageDriver {
   bool transient(const Error& e) const override;
 
  private:
-  Firefox() = default;
+  explicit Firefox(ProgramAndProfile found)
+      : profile_dir_(std::move(found.profile)), program_(std::move(found.program)) {}
   Expected<nlohmann::json> call(const std::string& method, const nlohmann::json& params, Deadline deadline);
   // An error about the connection, completed by what the process says when it is gone.
   Error gone(const std::string& what, const Error& e);

@@ -198,9 +198,8 @@ std::string OpenedRuntime::label() const {
 }
 
 Expected<std::string> find_deno(const std::string& given, const fs::path& program) {
-  auto named = named_program("--deno", given, "WGB_DENO");
+  auto named = find_runtime_program(*find_runtime("deno"), given);
   if (!named || !named->empty()) return named;
-  if (auto found = process::find_program("deno"); !found.empty()) return found;
   fs::path dir = program.parent_path();
   for (int up = 0; up < 5 && !dir.empty(); ++up, dir = dir.parent_path()) {
     const fs::path candidate = dir / ".deps" / "deno" / "bin" / "deno";

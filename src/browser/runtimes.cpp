@@ -16,11 +16,14 @@ namespace wgb::browser {
 const std::vector<RuntimeInfo>& runtimes() {
   static const std::vector<RuntimeInfo> all = {
       {"chromium", "Chromium", "Dawn",
-       "install Debian's chromium (scripts/bootstrap.sh --with-test-tools), or give --chromium PATH"},
+       "install Debian's chromium (scripts/bootstrap.sh --with-test-tools), or give --chromium PATH", "--chromium",
+       "WGB_CHROMIUM", {"chromium", "chromium-browser", "google-chrome"}},
       {"firefox", "Firefox", "wgpu",
-       "install Debian's firefox-esr (scripts/bootstrap.sh --with-test-tools), or give --firefox PATH"},
+       "install Debian's firefox-esr (scripts/bootstrap.sh --with-test-tools), or give --firefox PATH", "--firefox",
+       "WGB_FIREFOX", {"firefox-esr", "firefox"}},
       {"deno", "Deno", "wgpu",
-       "scripts/bootstrap.sh --with-test-tools installs the npm package deno into .deps/deno, or give --deno PATH"},
+       "scripts/bootstrap.sh --with-test-tools installs the npm package deno into .deps/deno, or give --deno PATH",
+       "--deno", "WGB_DENO", {"deno"}},
   };
   return all;
 }
@@ -68,6 +71,31 @@ Expected<std::string> named_program(const char* flag, const std::string& given, 
   return found;
 }
 
+Expected<std::string> find_runtime_program(const RuntimeInfo& runtime, const std::string& given) {
+  auto named = named_program(runtime.flag.c_str(), given, runtime.env.c_str());
+  if (!named || !named->empty()) return named;
+  for (const auto& name : runtime.programs) {
+    if (auto found = process::find_program(name); !found.empty()) return found;
+  }
+  return std::string();
+}
+
+Expected<std::string> require_runtime_program(const char* name, const std::string& given) {
+  const RuntimeInfo* runtime = find_runtime(name);
+  if (runtime == nullptr) return make_error(ErrorKind::Usage, fmt::format("no runtime named {}", name));
+  auto found = find_runtime_program(*runtime, given);
+  if (!found || !found->empty()) return found;
+  std::string names;
+  for (std::size_t i = 0; i < runtime->programs.size(); ++i) {
+    names += (i == 0 ? "" : i + 1 == runtime->programs.size() ? " and " : ", ") + runtime->programs[i];
+  }
+  return make_error(ErrorKind::NoAdapter, fmt::format("no {} found (looked for ${}, {} on PATH)", runtime->product,
+                                                      runtime->env, names));
+}
+
+Expected<std::string> find_chromium(const std::string& given) { return require_runtime_program("chromium", given); }
+Expected<std::string> find_firefox(const std::string& given) { return require_runtime_program("firefox", given); }
+
 Expected<std::string> make_profile_folder(const char* prefix) {
   std::string path = (std::filesystem::temp_directory_path() / (std::string(prefix) + "-XXXXXX")).string();
   if (mkdtemp(path.data()) == nullptr) {
@@ -75,6 +103,13 @@ Expected<std::string> make_profile_folder(const char* prefix) {
                                                  std::filesystem::temp_directory_path().string(), std::strerror(errno)));
   }
   return path;
+}
+
+Expected<ProgramAndProfile> program_and_profile(Expected<std::string> program, const char* profile_prefix) {
+  if (!program) return program.error();
+  auto profile = make_profile_folder(profile_prefix);
+  if (!profile) return profile.error();
+  return ProgramAndProfile{std::move(*program), std::move(*profile)};
 }
 
 std::string cpu_driver_icd() {

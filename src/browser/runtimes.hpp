@@ -15,6 +15,9 @@ struct RuntimeInfo {
   std::string product;  // "Chromium", "Firefox", "Deno"
   std::string webgpu;   // the WebGPU implementation under it: "Dawn", "wgpu"
   std::string install;  // one line: how to get it where it is missing
+  std::string flag;     // the option that names its program: "--chromium"
+  std::string env;      // the environment variable that names it: "WGB_CHROMIUM"
+  std::vector<std::string> programs;  // the names it is looked for by on PATH, in order
 };
 
 // chromium, firefox, deno, in this order.
@@ -29,8 +32,24 @@ Expected<std::vector<RuntimeInfo>> parse_runtimes(const std::string& list);
 // naming where it was named) when that is no executable program; "" when neither names one.
 Expected<std::string> named_program(const char* flag, const std::string& given, const char* env);
 
+// The runtime's program: the one `given` (its --flag) or its $env names, else the first of its
+// programs on PATH; "" when none is found (then the caller may look further), an error when the
+// named one is no executable program.
+Expected<std::string> find_runtime_program(const RuntimeInfo& runtime, const std::string& given);
+// find_runtime_program's result, with "" turned into a NoAdapter error saying what was looked for.
+Expected<std::string> require_runtime_program(const char* name, const std::string& given);
+// The Chromium / Firefox program LaunchOptions / FirefoxOptions name (require_runtime_program).
+Expected<std::string> find_chromium(const std::string& given);
+Expected<std::string> find_firefox(const std::string& given);
+
 // A fresh private folder for a browser's profile, `<tmp>/<prefix>-XXXXXX`.
 Expected<std::string> make_profile_folder(const char* prefix);
+
+// A browser's program (as its find_ function gave it) and a fresh profile folder for it.
+struct ProgramAndProfile {
+  std::string program, profile;
+};
+Expected<ProgramAndProfile> program_and_profile(Expected<std::string> program, const char* profile_prefix);
 
 // The Vulkan driver file of the CPU driver this program adds to the system's drivers
 // ($WGB_CPU_DRIVER_ICD, else the one the build found), or "" when there is none: runtimes started

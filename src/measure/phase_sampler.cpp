@@ -81,13 +81,11 @@ void PhaseSampler::reject(double pass_ms, std::string reason, std::string note) 
 }
 
 void PhaseSampler::add_calibration(double pass_ms, bool valid) {
-  ++calibration_steps_;
-  const bool out_of_steps = calibration_steps_ >= cfg_.max_calibration_steps;
-  if (!valid) {
-    record_invalid(pass_ms, "calibrate");
-    if (out_of_steps) start_warmup();
-    return;
-  }
+  const auto counted = count_calibration_step(
+      calibration_steps_, cfg_.max_calibration_steps, valid, [&] { record_invalid(pass_ms, "calibrate"); },
+      [&] { start_warmup(); });
+  if (!counted) return;
+  const bool out_of_steps = *counted;
   // Per-pass overhead here is submit and timestamp writes (size_batch says why it grows first).
   const BatchStep step = size_batch(dispatches_, pass_ms, cfg_.target_sample_ms, cfg_.max_dispatches, out_of_steps);
   dispatches_ = step.count;

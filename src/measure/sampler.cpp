@@ -163,13 +163,11 @@ void Sampler::finish_knob_calibration() {
 }
 
 void Sampler::add_knob_step(double batch_ms, bool valid) {
-  ++knob_steps_;
-  const bool out_of_steps = knob_steps_ >= cfg_.max_calibration_steps;
-  if (!valid) {
-    record_invalid(batch_ms, "calibrate-knob");
-    if (out_of_steps) finish_knob_calibration();
-    return;  // otherwise retry the same knob
-  }
+  const auto counted = count_calibration_step(
+      knob_steps_, cfg_.max_calibration_steps, valid, [&] { record_invalid(batch_ms, "calibrate-knob"); },
+      [&] { finish_knob_calibration(); });
+  if (!counted) return;  // unusable: the same knob is run again while steps remain
+  const bool out_of_steps = *counted;
   const double t = batch_ms;  // one repetition per knob-calibration run
   calibration_trace_.emplace_back(knob_, t);
   per_rep_estimate_ms_ = t;
@@ -196,13 +194,11 @@ void Sampler::add_knob_step(double batch_ms, bool valid) {
 }
 
 void Sampler::add_batch_step(double batch_ms, bool valid) {
-  ++batch_steps_;
-  const bool out_of_steps = batch_steps_ >= cfg_.max_calibration_steps;
-  if (!valid) {
-    record_invalid(batch_ms, "calibrate-batch");
-    if (out_of_steps) phase_ = Phase::WarmUp;
-    return;
-  }
+  const auto counted = count_calibration_step(
+      batch_steps_, cfg_.max_calibration_steps, valid, [&] { record_invalid(batch_ms, "calibrate-batch"); },
+      [&] { phase_ = Phase::WarmUp; });
+  if (!counted) return;
+  const bool out_of_steps = *counted;
   per_rep_estimate_ms_ = batch_ms / reps_;
   const BatchStep step = size_batch(reps_, batch_ms, cfg_.measurement_ms, cfg_.max_batch, out_of_steps);
   reps_ = step.count;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -81,6 +82,19 @@ struct BatchStep {
   bool done = false;
 };
 BatchStep size_batch(std::uint32_t count, double batch_ms, double target_ms, std::uint32_t cap, bool last);
+
+// One calibration step's bookkeeping, shared by the samplers' calibration stages: counts the step
+// against `max_steps`; an unusable duration is recorded by `invalid` and, once the steps are spent,
+// `give_up` ends the stage with what it has. Returns whether the steps are spent, or nullopt when
+// the duration was unusable (the caller returns; the step is retried while steps remain).
+template <class Invalid, class GiveUp>
+std::optional<bool> count_calibration_step(int& steps, int max_steps, bool valid, Invalid invalid, GiveUp give_up) {
+  const bool out_of_steps = ++steps >= max_steps;
+  if (valid) return out_of_steps;
+  invalid();
+  if (out_of_steps) give_up();
+  return std::nullopt;
+}
 
 // Every batch the sampler was fed during timed sampling, and every unusable one at any stage, ends
 // up kept, throttled or discarded (webgpu_bench/vocabulary.hpp): nothing measured disappears

@@ -64,22 +64,31 @@ Expectation float_sum(const double (&x)[N]) {
   return e;
 }
 
+// Steps every chain `steps` times; a step may take the chain's lane (fma_vec4's operand vectors).
+template <class T, std::size_t N, class Step>
+void step_chains(T (&x)[N], std::uint64_t steps, Step step) {
+  for (std::uint64_t s = 0; s < steps; ++s) {
+    for (u32 k = 0; k < N; ++k) {
+      if constexpr (std::is_invocable_v<Step, T, u32>) {
+        x[k] = step(x[k], k);
+      } else {
+        x[k] = step(x[k]);
+      }
+    }
+  }
+}
+
+inline std::uint64_t chain_steps(const Params& p, u32 steps_per_trip) {
+  return static_cast<std::uint64_t>(p.iterations) * steps_per_trip;
+}
+
 // Independent float chains: `lanes` values starting at start(t, 0..lanes-1), each stepped
 // `steps_per_trip` times per loop trip by `step`.
 template <std::size_t N, class Step>
 Expectation float_chains(const Params& p, u32 t, u32 steps_per_trip, Step step) {
   double x[N];
   for (u32 k = 0; k < N; ++k) x[k] = start(p, t, k);
-  const std::uint64_t steps = static_cast<std::uint64_t>(p.iterations) * steps_per_trip;
-  for (std::uint64_t s = 0; s < steps; ++s) {
-    for (u32 k = 0; k < N; ++k) {
-      if constexpr (std::is_invocable_v<Step, double, u32>) {
-        x[k] = step(x[k], k);  // a step that depends on the lane (fma_vec4's operand vectors)
-      } else {
-        x[k] = step(x[k]);
-      }
-    }
-  }
+  step_chains(x, chain_steps(p, steps_per_trip), step);
   return float_sum(x);
 }
 
@@ -98,14 +107,12 @@ Expectation float_trip_chains(const Params& p, u32 t, Step step) {
   return float_sum(x);
 }
 
+// Independent u32 chains starting at bits(t, 0..N-1), stored as their wrapping sum.
 template <std::size_t N, class Step>
 Expectation int_chains(const Params& p, u32 t, u32 steps_per_trip, Step step) {
   u32 x[N];
   for (u32 k = 0; k < N; ++k) x[k] = bits(p, t, k);
-  const std::uint64_t steps = static_cast<std::uint64_t>(p.iterations) * steps_per_trip;
-  for (std::uint64_t s = 0; s < steps; ++s) {
-    for (auto& v : x) v = step(v);
-  }
+  step_chains(x, chain_steps(p, steps_per_trip), step);
   return exact(wrapping_sum(x));
 }
 
