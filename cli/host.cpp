@@ -85,11 +85,13 @@ int run_host(const HostFlags& f, const OutputFlags& out, const std::function<Sta
   if (!f.render.empty()) {
     auto doc = report::load_result_document(f.render);
     if (!doc) return fail(doc.error());
-    if (doc->value("suite", std::string()) != "host") {
+    auto typed = report::read_document(*doc, f.render);
+    if (!typed) return fail(typed.error());
+    if (!typed->host_suite()) {
       return fail(ErrorKind::Usage, fmt::format("{}: not a host-suite document (suite is not \"host\")", f.render));
     }
     host::write_host_summary(std::cout, *doc);
-    host::write_host_curves(std::cout, *doc);
+    host::write_host_curves(std::cout, typed->rows);
     return kExitOk;
   }
   auto options = host_options_of(f);

@@ -30,6 +30,7 @@
 #include "report/repro.hpp"
 #include "report/table.hpp"
 #include "report/verdict.hpp"
+#include "suite/ceilings.hpp"
 #include "suite/plausibility.hpp"
 #include "webgpu_bench/suite.hpp"
 #include "host/machine.hpp"
@@ -64,9 +65,9 @@ int run_on_adapter(const RunFlags& f) {
   o.suite.reverse = f.reverse;
   o.filter = f.filter;
   if (!f.ceilings_path.empty()) {
-    auto loaded = report::load_result_document(f.ceilings_path);
+    auto loaded = report::load_document(f.ceilings_path);
     if (!loaded) return fail(ErrorKind::Usage, loaded.error().message);
-    auto measured = measured_ceilings_from(*loaded, f.ceilings_path);
+    auto measured = measured_ceilings_from(*loaded);
     if (!measured) return fail(measured.error());
     o.ceilings = std::move(*measured);
   }

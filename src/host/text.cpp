@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "report/facts.hpp"
 #include "report/table.hpp"
 
 namespace wgb::host {
@@ -154,28 +155,27 @@ void write_host_summary(std::ostream& out, const json& doc) {
   }
 }
 
-void write_host_curves(std::ostream& out, const json& doc) {
+void write_host_curves(std::ostream& out, const std::vector<report::ReportRow>& rows) {
   auto line = [&out](const std::vector<std::string>& cells) {
     out << '|';
     for (const auto& c : cells) out << ' ' << c << " |";
     out << '\n';
   };
-  for (const auto& r : at(doc, {"rows"})) {
-    const json& series = at(r, {"parameters", "series"});
-    if (!series.is_array()) continue;
-    const std::string unit = str(at(r, {"metric"}), "unit");
-    const bool latency = str(r, "family") == "latency";
-    for (const auto& s : series) {
-      const std::string name = str(s, "name");
-      const std::string stat = str(s, "statistic") == "best" ? "minimum" : "median";
-      const bool repro = !s["points"].empty() && s["points"][0].contains("repro_second_ms");
-      out << fmt::format("\n#### {} over {} ({}{})\n\n", str(r, "id"),
-                         name == "threads" ? "thread count" : "working set", stat,
-                         s.contains("threads") ? fmt::format(", {} threads", num(s, "threads")) : "");
+  auto number = [](const std::optional<double>& v) { return v.value_or(0); };
+  for (const auto& row : rows) {
+    const BenchmarkResult& r = row.result;
+    const report::RowFacts facts = report::row_facts(r);
+    const std::string& unit = r.metric.unit;
+    const bool latency = r.family == "latency";
+    for (const auto& s : facts.curves) {
+      const std::string stat = s.statistic == "best" ? "minimum" : "median";
+      const bool repro = !s.points.empty() && s.points[0].repro_second_ms.has_value();
+      out << fmt::format("\n#### {} over {} ({}{})\n\n", r.id, s.name == "threads" ? "thread count" : "working set",
+                         stat, s.threads ? fmt::format(", {} threads", *s.threads) : "");
       std::vector<std::string> head;
       if (latency) {
         head = {"working set", "ns per load", "cycles per load", "IQR", "fits in", "hops per region"};
-      } else if (name == "threads") {
+      } else if (s.name == "threads") {
         head = {"threads", fmt::format("{}/s ({})", unit, stat), "IQR", "time per pass", "repeat", "clock (add chain)"};
       } else {
         head = {"working set", "per array", fmt::format("{}/s ({})", unit, stat), "IQR", "fits in", "repeat"};
@@ -188,43 +188,43 @@ void write_host_curves(std::ostream& out, const json& doc) {
       head.push_back("check");
       line(head);
       line(std::vector<std::string>(head.size(), "---"));
-      for (const auto& p : s["points"]) {
-        const double ws = num(p, "working_set_bytes");
+      for (const auto& p : s.points) {
+        const double ws = number(p.working_set_bytes);
         std::vector<std::string> c;
         if (latency) {
           c = {report::format_bytes(ws),
-               fmt::format("{:.2f}", num(p, "ns_per_load")),
-               fmt::format("{:.1f}", num(p, "cycles_per_load")),
-               fmt::format("{:.1f}%", 100 * num(p, "iqr_relative")),
-               fits_in(ws, s.value("cache_boundaries", json())),
-               fmt::format("{}", num(p, "repeat"))};
-        } else if (name == "threads") {
-          c = {fmt::format("{}", num(p, "threads")),
-               report::format_rate(num(p, "value"), unit),
-               fmt::format("{:.1f}%", 100 * num(p, "iqr_relative")),
-               time_text(num(p, "time_ms")),
-               fmt::format("{}", num(p, "repeat")),
-               mhz_text(p.contains("clock_mhz") ? p["clock_mhz"] : json())};
+               fmt::format("{:.2f}", number(p.ns_per_load)),
+               fmt::format("{:.1f}", number(p.cycles_per_load)),
+               fmt::format("{:.1f}%", 100 * number(p.iqr_relative)),
+               fits_in(ws, s.cache_boundaries),
+               fmt::format("{}", number(p.repeat))};
+        } else if (s.name == "threads") {
+          c = {fmt::format("{}", number(p.threads)),
+               report::format_rate(number(p.value), unit),
+               fmt::format("{:.1f}%", 100 * number(p.iqr_relative)),
+               time_text(number(p.time_ms)),
+               fmt::format("{}", number(p.repeat)),
+               p.clock_mhz ? fmt::format("{:.0f} MHz", *p.clock_mhz) : "n/a"};
         } else {
           c = {report::format_bytes(ws),
-               report::format_bytes(num(p, "array_bytes")),
-               report::format_rate(num(p, "value"), unit),
-               fmt::format("{:.1f}%", 100 * num(p, "iqr_relative")),
-               fits_in(ws, s.value("cache_boundaries", json())),
-               fmt::format("{}", num(p, "repeat"))};
+               report::format_bytes(number(p.array_bytes)),
+               report::format_rate(number(p.value), unit),
+               fmt::format("{:.1f}%", 100 * number(p.iqr_relative)),
+               fits_in(ws, s.cache_boundaries),
+               fmt::format("{}", number(p.repeat))};
         }
-        c.push_back(fmt::format("{:.0f}%", 100 * num(p, "cpu_share")));
+        c.push_back(fmt::format("{:.0f}%", 100 * number(p.cpu_share)));
         if (repro) {
-          const double second = num(p, "repro_second_ms");
+          const double second = number(p.repro_second_ms);
           if (latency) {
             c.push_back(fmt::format("{:.2f}", second * 1e6));
           } else {
             // Same work per pass in both processes: the rate scales with the inverse time.
-            c.push_back(second > 0 ? report::format_rate(num(p, "value") * num(p, "time_ms") / second, unit) : "-");
+            c.push_back(second > 0 ? report::format_rate(number(p.value) * number(p.time_ms) / second, unit) : "-");
           }
-          c.push_back(p.value("repro_agree", false) ? "yes" : "NO");
+          c.push_back(p.repro_agree.value_or(false) ? "yes" : "NO");
         }
-        c.push_back(p.value("valid", false) ? "ok" : "FAILED");
+        c.push_back(p.valid.value_or(false) ? "ok" : "FAILED");
         line(c);
       }
     }

@@ -6,10 +6,14 @@
 
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <vector>
+
+#include "report/model.hpp"
 
 namespace wgb::host {
 
 void write_host_summary(std::ostream& out, const nlohmann::json& doc);
-void write_host_curves(std::ostream& out, const nlohmann::json& doc);
+// The curves of the rows, read through report/facts.hpp.
+void write_host_curves(std::ostream& out, const std::vector<report::ReportRow>& rows);
 
 }  // namespace wgb::host

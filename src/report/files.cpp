@@ -209,6 +209,15 @@ Document header_of(const nlohmann::json& j, const std::string& origin) {
                text_at(m, {"adapter", "device"}),      text_at(m, {"adapter", "description"}),
                text_at(m, {"adapter", "driver"}),      text_at(m, {"adapter", "backend"}),
                text_at(m, {"adapter", "adapter_type"})};
+  if (const auto a = m.find("adapter"); a != m.end() && a->is_object()) {
+    d.adapter.recorded = true;
+    auto id = [&a](const char* key) {
+      const auto it = a->find(key);
+      return it != a->end() && it->is_number() ? static_cast<std::uint32_t>(it->get<double>()) : 0u;
+    };
+    d.adapter.vendor_id = id("vendor_id");
+    d.adapter.device_id = id("device_id");
+  }
   d.host_cpu = text_at(m, {"host", "cpu_model"});
   d.browser_user_agent = text_at(m, {"browser", "user_agent"});
   d.browser_thread = text_at(m, {"browser", "webgpu_thread"});

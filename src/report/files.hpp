@@ -2,6 +2,7 @@
 // so a cancelled or crashed run keeps what completed, and read back with clear one-line errors.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -40,6 +41,8 @@ Status check_result_document(const nlohmann::json& doc, const std::string& origi
 // versions wrote fewer keys) that readers show and compare key by key.
 struct AdapterIdentity {
   std::string vendor, architecture, device, description, driver, backend, adapter_type;
+  std::uint32_t vendor_id = 0, device_id = 0;
+  bool recorded = false;  // the document has a machine.adapter section
 };
 struct Document {
   std::string origin;  // the file it was read from, or the name it was given (a stored run)

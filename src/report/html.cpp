@@ -2,6 +2,7 @@
 // fetches, links or scripts anything.
 #include "report/html.hpp"
 
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 
 #include "report/charts.hpp"
 #include "report/compare.hpp"
+#include "report/facts.hpp"
 #include "report/roofline.hpp"
 #include "report/svg.hpp"
 #include "report/table.hpp"
@@ -365,9 +367,9 @@ std::string sweep_sections(const Document& doc, Ids& ids) {
   std::vector<Series> series;
   {
     for (const auto& row : doc.rows) {
-      const auto it = row.result.parameters.find("sweep");
-      if (it == row.result.parameters.end() || !it->is_object() || !it->contains("value") || !(*it)["value"].is_number()) continue;
-      const std::string param = it->value("parameter", std::string("value"));
+      const RowFacts facts = row_facts(row.result);
+      if (!facts.sweep_value) continue;
+      const std::string& param = facts.sweep_parameter;
       auto s = std::find_if(series.begin(), series.end(),
                             [&](const Series& x) { return x.id == row.result.id && x.parameter == param; });
       if (s == series.end()) {
@@ -392,7 +394,7 @@ std::string sweep_sections(const Document& doc, Ids& ids) {
     std::vector<std::string> missing;
     for (const auto* row : s.rows) {
       const auto& r = row->result;
-      const double x = r.parameters["sweep"]["value"].get<double>();
+      const double x = row_facts(r).sweep_value.value_or(0);
       if (!has_rate(r)) {
         missing.push_back(fmt::format("{}: {}{}", bytes ? format_bytes(x) : fmt::format("{:g}", x), to_string(r.status),
                                       r.message.empty() ? "" : " (" + r.message + ")"));
@@ -462,29 +464,23 @@ std::string host_curve_sections(const Document& doc, Ids& ids) {
   std::vector<Chart> charts;
   for (const auto& row : doc.rows) {
     const auto& r = row.result;
-    const auto it = r.parameters.find("series");
-    if (!is_host_row(r) || it == r.parameters.end() || !it->is_array()) continue;
+    if (!is_host_row(r)) continue;
+    const RowFacts facts = row_facts(r);
     const bool latency = latency_like(r);
-    for (const auto& se : *it) {
-      if (!se.is_object() || !se.contains("points") || !se["points"].is_array()) continue;
-      const std::string x = str(se, "x"), name = str(se, "name");
+    for (const Curve& se : facts.curves) {
+      const std::string& x = se.x;
+      const std::string& name = se.name;
       if (x.empty()) continue;
       Line line{r.id, latency, {}};
-      for (const auto& p : se["points"]) {
-        if (!p.is_object() || !p.contains(x) || !p[x].is_number() || !p.contains("value") || !p["value"].is_number())
-          continue;
-        const double v = p["value"].get<double>();
+      for (const CurvePoint& p : se.points) {
+        if (!p.at(x) || !p.value) continue;
+        const double v = *p.value;
         if (!(v > 0)) continue;
-        double lo = 0, hi = 0;
-        if (p.contains("value_iqr") && p["value_iqr"].is_array() && p["value_iqr"].size() == 2 &&
-            p["value_iqr"][0].is_number() && p["value_iqr"][1].is_number()) {
-          lo = p["value_iqr"][0].get<double>();
-          hi = p["value_iqr"][1].get<double>();
-        }
+        const auto [lo, hi] = p.value_iqr.value_or(std::make_pair(0.0, 0.0));
         if (latency) {  // ns per load; the rate's IQR turns around
-          line.pts.push_back({p[x].get<double>(), 1e9 / v, hi > 0 ? 1e9 / hi : 0, lo > 0 ? 1e9 / lo : 0});
+          line.pts.push_back({*p.at(x), 1e9 / v, hi > 0 ? 1e9 / hi : 0, lo > 0 ? 1e9 / lo : 0});
         } else {
-          line.pts.push_back({p[x].get<double>(), v, lo, hi});
+          line.pts.push_back({*p.at(x), v, lo, hi});
         }
       }
       if (line.pts.empty()) continue;
@@ -609,39 +605,7 @@ std::string family_sections(const std::vector<ReportRow>& rows, Ids& ids) {
   return s;
 }
 
-// ---- the memory suite's sustain timeline -------------------------------------------------------
-
-// Reads parameters.timeline tolerantly: an array of {t_s|time_s|t, gbps|GBps|gb_s|bytes_per_second|
-// value|rate} objects or of [t, value] pairs; GB/s keys are converted to B/s.
-std::vector<std::pair<double, double>> read_timeline(const Json& tl) {
-  std::vector<std::pair<double, double>> out;
-  if (!tl.is_array()) return out;
-  for (const auto& e : tl) {
-    std::optional<double> t, v;
-    if (e.is_array() && e.size() >= 2 && e[0].is_number() && e[1].is_number()) {
-      t = e[0].get<double>();
-      v = e[1].get<double>();
-    } else if (e.is_object()) {
-      for (const char* k : {"t_s", "time_s", "t", "seconds"}) {
-        if (e.contains(k) && e[k].is_number()) {
-          t = e[k].get<double>();
-          break;
-        }
-      }
-      for (const char* k : {"gbps", "GBps", "gb_s", "gb_per_s"}) {
-        if (e.contains(k) && e[k].is_number()) {
-          v = e[k].get<double>() * 1e9;
-          break;
-        }
-      }
-      for (const char* k : {"bytes_per_second", "value", "rate"}) {
-        if (!v && e.contains(k) && e[k].is_number()) v = e[k].get<double>();
-      }
-    }
-    if (t && v && std::isfinite(*t) && std::isfinite(*v)) out.emplace_back(*t, *v);
-  }
-  return out;
-}
+// ---- the memory suite's sustain timeline (read through facts.hpp) --------------------------------
 
 std::string sustain_section(const std::vector<ReportRow>& rows, Ids& ids) {
   std::string s;
@@ -649,8 +613,8 @@ std::string sustain_section(const std::vector<ReportRow>& rows, Ids& ids) {
     const auto& r = row.result;
     if (r.id != "memory-sustain") continue;
     s += fmt::format("<h2 id=\"{}\">Sustained bandwidth</h2>\n", ids("sustain"));
-    const auto it = r.parameters.find("timeline");
-    const auto pts = it == r.parameters.end() ? std::vector<std::pair<double, double>>{} : read_timeline(*it);
+    const RowFacts facts = row_facts(r);
+    const auto& pts = facts.timeline;
     if (pts.size() < 2) {
       s += "<p class=\"warn\">memory-sustain has no timeline (parameters.timeline) to draw.</p>\n";
       continue;
@@ -665,13 +629,10 @@ std::string sustain_section(const std::vector<ReportRow>& rows, Ids& ids) {
     plot.line(pts, "series", "sustained copy bandwidth");
     plot.legend({{"series-key", "copy bandwidth per sample"}});
     s += plot.render();
-    if (r.parameters.contains("retention") && r.parameters["retention"].is_number()) {
-      const auto reading = r.parameters.find("retention_reading");  // absent in older documents
+    if (facts.retention) {
       s += fmt::format("<p>Retention (median of the last 60% over the first 20%): {:.1f}%{}</p>\n",
-                       100 * r.parameters["retention"].get<double>(),
-                       reading != r.parameters.end() && reading->is_string()
-                           ? ": " + escape(reading->get<std::string>())
-                           : std::string());
+                       100 * *facts.retention,
+                       facts.retention_reading.empty() ? std::string() : ": " + escape(facts.retention_reading));
     }
   }
   return s;

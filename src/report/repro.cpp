@@ -1,12 +1,15 @@
 // Row matching and the disagreement rule of the reproducibility check (see repro.hpp).
 #include "report/repro.hpp"
 
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+
+#include "report/facts.hpp"
 
 namespace wgb::report {
 
@@ -101,31 +104,30 @@ ReproSummary repro_incomplete(std::vector<ReportRow>& first, const std::string& 
 
 PointsCompared compare_points(std::vector<ReportRow>& first, const std::vector<ReportRow>& second, double tolerance) {
   PointsCompared out;
-  auto num = [](const nlohmann::json& j, const char* key) {
-    return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
-  };
   for (auto& row : first) {
-    nlohmann::json& params = row.result.parameters;
-    if (!params.is_object() || !params.contains("series")) continue;
-    const nlohmann::json* other = nullptr;
+    const RowFacts mine = row_facts(row.result);
+    if (mine.curves.empty()) continue;
+    const BenchmarkResult* other = nullptr;
     for (const auto& r : second) {
-      if (r.result.id == row.result.id && r.result.parameters.is_object()) other = &r.result.parameters;
+      if (r.result.id == row.result.id) other = &r.result;
     }
-    if (other == nullptr || !other->contains("series")) continue;
+    if (other == nullptr) continue;
+    const RowFacts theirs = row_facts(*other);
+    if (theirs.curves.empty()) continue;
     int compared = 0, disagreeing = 0;
-    for (auto& s : params["series"]) {
-      const auto name = s.value("name", std::string());
-      const auto x = s.value("x", std::string());
-      for (const auto& s2 : (*other)["series"]) {
-        if (s2.value("name", std::string()) != name || !s.contains("points") || !s2.contains("points")) continue;
-        for (auto& p : s["points"]) {
-          for (const auto& p2 : s2["points"]) {
-            if (!p.contains(x) || !p2.contains(x) || p[x] != p2[x]) continue;
-            const bool agree = compare_estimates({num(p, "value"), num(p, "iqr_relative")},
-                                                 {num(p2, "value"), num(p2, "iqr_relative")}, repro_floor(tolerance))
+    for (std::size_t c = 0; c < mine.curves.size(); ++c) {
+      const Curve& s = mine.curves[c];
+      for (const Curve& s2 : theirs.curves) {
+        if (s2.name != s.name) continue;
+        for (std::size_t p = 0; p < s.points.size(); ++p) {
+          const CurvePoint& a = s.points[p];
+          for (const CurvePoint& b : s2.points) {
+            if (!a.at(s.x) || !b.at(s.x) || *a.at(s.x) != *b.at(s.x)) continue;
+            const bool agree = compare_estimates({a.value.value_or(0), a.iqr_relative.value_or(0)},
+                                                 {b.value.value_or(0), b.iqr_relative.value_or(0)},
+                                                 repro_floor(tolerance))
                                    .same();
-            p["repro_second_ms"] = num(p2, "time_ms");
-            p["repro_agree"] = agree;
+            set_point_repro(row.result, c, p, b.time_ms.value_or(0), agree);
             ++compared;
             disagreeing += agree ? 0 : 1;
           }

@@ -7,6 +7,8 @@
 #include <cctype>
 #include <utility>
 
+#include "report/facts.hpp"
+
 namespace wgb {
 
 namespace {
@@ -80,11 +82,12 @@ Ceilings measured_copy_ceilings(double copy_bytes_per_s) {
 // the largest GPUs (about 33 TB/s on an H200); 2 P ops/s is several times the non-tensor ALU peak
 // of any GPU (about 0.3 P), and applies only to the ALU probes, not to tensor-core kernels.
 std::optional<std::string> implausibility(const BenchmarkResult& row, const std::optional<Ceilings>& known) {
-  if (!row.parameters.is_object() || !row.parameters.contains("peak_class") || !(row.value > 0)) return std::nullopt;
-  const std::string peak_class = row.parameters.value("peak_class", std::string());
+  const auto facts = report::row_facts(row);
+  const std::string& peak_class = facts.peak_class;
+  if (peak_class.empty() || !(row.value > 0)) return std::nullopt;
   const double v = row.value;
   if (peak_class == "memory" && row.metric.key == "bytes") {
-    const double footprint = row.parameters.value("footprint_bytes", 0.0);
+    const double footprint = facts.footprint_bytes.value_or(0);
     if (known && known->memory_bytes_per_s && known->last_level_cache_bytes &&
         footprint > 2 * *known->last_level_cache_bytes) {
       if (auto r = above(v, *known->memory_bytes_per_s, known->memory_margin, "B",
@@ -150,84 +153,10 @@ void apply_plausibility(BenchmarkResult& row, const gpu::Context& gpu, const std
 
 namespace {
 
-double number(const nlohmann::json& j, const char* key) {
-  if (!j.is_object()) return 0;
-  const auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
-}
-
-std::string text(const nlohmann::json& j, const char* key) {
-  if (!j.is_object()) return {};
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
 
 std::string mib(double bytes) { return fmt::format("{:.4g} MiB", bytes / (1 << 20)); }
 
 }  // namespace
-
-Expected<MeasuredCeilings> measured_ceilings_from(const nlohmann::json& doc, const std::string& origin) {
-  MeasuredCeilings m;
-  m.source = origin;
-  const nlohmann::json* adapter = nullptr;
-  if (doc.is_object() && doc.contains("machine") && doc["machine"].is_object() && doc["machine"].contains("adapter") &&
-      doc["machine"]["adapter"].is_object()) {
-    adapter = &doc["machine"]["adapter"];
-  }
-  if (adapter == nullptr) {
-    return make_error(ErrorKind::Usage,
-                      fmt::format("{}: names no adapter (machine.adapter), so its ceilings cannot be matched to this "
-                                  "one",
-                                  origin));
-  }
-  m.vendor_id = static_cast<std::uint32_t>(number(*adapter, "vendor_id"));
-  m.device_id = static_cast<std::uint32_t>(number(*adapter, "device_id"));
-  m.device = text(*adapter, "device");
-  m.backend = text(*adapter, "backend");
-  const auto rows = doc.contains("rows") && doc["rows"].is_array() ? doc["rows"] : nlohmann::json::array();
-  for (const auto& r : rows) {
-    if (!r.is_object() || text(r, "status") != "ok") continue;
-    const double v = number(r, "value");
-    if (!(v > 0)) continue;
-    const std::string id = text(r, "id");
-    const nlohmann::json params = r.contains("parameters") ? r["parameters"] : nlohmann::json::object();
-    const std::string key = r.contains("metric") ? text(r["metric"], "key") : std::string();
-    if (key == "bytes") {
-      double footprint = 0;
-      if (id == "memory-read" || id == "memory-write" || id == "memory-copy") {
-        // Two buffers of working_set_bytes, alternated by consecutive dispatches.
-        const double buffers = number(params, "buffers") > 0 ? number(params, "buffers") : 2;
-        footprint = buffers * number(params, "working_set_bytes");
-      } else if ((id == "read-linear" || id == "write-linear") && text(params, "peak_class") == "memory") {
-        footprint = number(params, "footprint_bytes");
-      }
-      if (footprint > 0) m.streams.push_back({v, footprint, id});
-      continue;
-    }
-    if ((starts_with(id, "f32-fma-") || starts_with(id, "i32-mad-")) && v / 2 > m.peak32_per_s) {
-      m.peak32_per_s = v / 2;
-      m.peak32_from = id;
-    }
-    const std::string cls = text(params, "peak_class");
-    if (cls == "fp32" || cls == "fp16" || cls == "int32" || cls == "int8-dot") {
-      auto it = std::find_if(m.class_peaks.begin(), m.class_peaks.end(), [&](const auto& p) { return p.first == cls; });
-      if (it == m.class_peaks.end()) {
-        m.class_peaks.push_back({cls, {v, id}});
-      } else if (v > it->second.per_s) {
-        it->second = {v, id};
-      }
-    }
-  }
-  if (m.streams.empty() && !(m.peak32_per_s > 0) && m.class_peaks.empty()) {
-    return make_error(ErrorKind::Usage,
-                      fmt::format("{}: holds no measured ceiling (no ok memory-read/-write/-copy, read-linear, "
-                                  "write-linear, f32-fma-*, i32-mad-* or other ALU-class row)",
-                                  origin));
-  }
-  return m;
-}
 
 Status check_same_adapter(const MeasuredCeilings& m, const gpu::AdapterDescription& a) {
   if (m.vendor_id == a.vendor_id && m.device_id == a.device_id && m.device == a.device && m.backend == a.backend) {
@@ -241,12 +170,13 @@ Status check_same_adapter(const MeasuredCeilings& m, const gpu::AdapterDescripti
 }
 
 std::optional<std::string> measured_implausibility(const BenchmarkResult& row, const MeasuredCeilings& m) {
-  if (!row.parameters.is_object() || !row.parameters.contains("peak_class") || !(row.value > 0)) return std::nullopt;
-  const std::string peak_class = row.parameters.value("peak_class", std::string());
+  const auto facts = report::row_facts(row);
+  const std::string& peak_class = facts.peak_class;
+  if (peak_class.empty() || !(row.value > 0)) return std::nullopt;
   const double v = row.value;
   if (peak_class == "memory") {
-    if (row.metric.key != "bytes" || row.parameters.value("access", std::string()) != "linear") return std::nullopt;
-    const double footprint = row.parameters.value("footprint_bytes", 0.0);
+    if (row.metric.key != "bytes" || facts.access != "linear") return std::nullopt;
+    const double footprint = facts.footprint_bytes.value_or(0);
     // Like with like: only streams measured at a footprint no larger than this row's (a smaller
     // footprint than the measurement's may sit in a cache the measurement did not reach).
     const MeasuredCeilings::Stream* best = nullptr;
@@ -262,7 +192,7 @@ std::optional<std::string> measured_implausibility(const BenchmarkResult& row, c
   const std::string unit = row.metric.unit.empty() ? "OP" : row.metric.unit;
   if (peak_class == "alu") {
     if (!(m.peak32_per_s > 0)) return std::nullopt;
-    const bool packed16 = row.parameters.value("operand_bits", 32) == 16;
+    const bool packed16 = facts.operand_bits == 16;
     const double ceiling = m.peak32_per_s * (packed16 ? 2 : 1);
     return above(v, ceiling, kMeasuredMargin, unit,
                  fmt::format("the peak 32-bit instruction rate measured on this adapter ({} / 2, one instruction per "
@@ -302,12 +232,11 @@ std::optional<std::string> launch_bound_reason(double dispatch_ms, double launch
 }
 
 void apply_launch_rule(BenchmarkResult& row) {
-  if (!row.parameters.is_object() || !row.parameters.contains("launch_ms") || !(row.time_ms > 0)) return;
-  const double launch_ms = row.parameters.value("launch_ms", 0.0);
-  const double per_repetition = std::max(1.0, row.parameters.value("dispatches_per_repetition", 1.0));
-  const double dispatch_ms = row.time_ms / per_repetition;
-  row.parameters["dispatch_ms"] = dispatch_ms;
-  if (launch_ms > 0) row.parameters["launch_share"] = launch_ms / dispatch_ms;
+  const auto facts = report::row_facts(row);
+  if (!facts.launch_ms || !(row.time_ms > 0)) return;
+  const double launch_ms = *facts.launch_ms;
+  const double dispatch_ms = row.time_ms / std::max(1.0, facts.dispatches_per_repetition);
+  report::set_launch_share(row, dispatch_ms);
   if (row.status != RowStatus::Ok) return;
   if (auto reason = launch_bound_reason(dispatch_ms, launch_ms)) {
     row.status = RowStatus::Suspect;

@@ -68,12 +68,7 @@ void apply_plausibility(BenchmarkResult& row, const gpu::Context& gpu,
 // eliminated kernel or an overcounting work model still shows up as an integer factor.
 inline constexpr double kMeasuredMargin = 1.25;
 
-// The measured ceilings of a result document (a memory-suite document or any earlier run): linear
-// streaming rates with their footprints (memory-read/-write/-copy: 2 x working_set_bytes;
-// read-linear, write-linear: footprint_bytes), the peak 32-bit instruction rate (the best ok
-// f32-fma-* or i32-mad-* row / 2), and the best ok rate per peak class. Usage error, naming
-// `origin`, when the document names no adapter or holds none of these rows.
-Expected<MeasuredCeilings> measured_ceilings_from(const nlohmann::json& doc, const std::string& origin);
+// The measured ceilings themselves are read from a result document by report/ceilings.hpp.
 
 // Usage error, one line, when the ceilings were measured on another adapter (vendor and device ids,
 // device name, backend).

@@ -4,6 +4,8 @@
 // footprint; alu rows against the instruction rate, x 2 for 16-bit operands).
 #include <gtest/gtest.h>
 
+#include "report/files.hpp"
+#include "suite/ceilings.hpp"
 #include "suite/plausibility.hpp"
 
 namespace wgb {
@@ -20,7 +22,7 @@ nlohmann::json doc_row(const std::string& id, double value, const std::string& k
           {"parameters", std::move(params)}};
 }
 
-nlohmann::json document(nlohmann::json rows) {
+nlohmann::json document_json(nlohmann::json rows) {
   return {
       {"schema", "webgpu-bench/result"},
       {"schema_version", 1},
@@ -29,8 +31,18 @@ nlohmann::json document(nlohmann::json rows) {
       {"rows", std::move(rows)}};
 }
 
+// The document as `run --ceilings` reads it (checked, then typed).
+report::Document typed(const nlohmann::json& j, const std::string& origin) {
+  auto d = report::read_document(j, origin);
+  EXPECT_TRUE(d.has_value()) << (d ? "" : d.error().message);
+  return d ? *d : report::Document{};
+}
+report::Document document(nlohmann::json rows, const std::string& origin = "old.json") {
+  return typed(document_json(std::move(rows)), origin);
+}
+
 // A memory-suite document (two alternated 256 MiB buffers) plus a run document's rows.
-nlohmann::json h200_document() {
+report::Document h200_document() {
   return document({
       doc_row("memory-read", 4.48e12, "bytes", {{"buffers", 2}, {"working_set_bytes", 256 * kMiB}}),
       doc_row("memory-copy", 4.10e12, "bytes", {{"buffers", 2}, {"working_set_bytes", 256 * kMiB}}),
@@ -54,7 +66,7 @@ BenchmarkResult row(const std::string& id, double value, const std::string& key,
 }
 
 TEST(PlausibilityMeasured, ADocumentYieldsStreamsPeakAndClassPeaks) {
-  auto m = measured_ceilings_from(h200_document(), "old.json");
+  auto m = measured_ceilings_from(h200_document());
   ASSERT_TRUE(m) << m.error().message;
   EXPECT_EQ(m->source, "old.json");
   EXPECT_EQ(m->device, "NVIDIA H200");
@@ -71,20 +83,20 @@ TEST(PlausibilityMeasured, ADocumentYieldsStreamsPeakAndClassPeaks) {
 }
 
 TEST(PlausibilityMeasured, DocumentsWithoutAdapterOrCeilingsAreRefusedNamingTheFile) {
-  auto none = measured_ceilings_from(document({doc_row("memory-latency", 2.8e6, "loads", {})}), "lat.json");
+  auto none = measured_ceilings_from(document({doc_row("memory-latency", 2.8e6, "loads", {})}, "lat.json"));
   ASSERT_FALSE(none);
   EXPECT_EQ(none.error().kind, ErrorKind::Usage);
   EXPECT_NE(none.error().message.find("lat.json"), std::string::npos);
   EXPECT_NE(none.error().message.find("no measured ceiling"), std::string::npos) << none.error().message;
-  nlohmann::json no_adapter = h200_document();
+  nlohmann::json no_adapter = document_json({doc_row("read-linear", 4.3e12, "bytes", {{"peak_class", "memory"}})});
   no_adapter.erase("machine");
-  auto bad = measured_ceilings_from(no_adapter, "x.json");
+  auto bad = measured_ceilings_from(typed(no_adapter, "x.json"));
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("names no adapter"), std::string::npos) << bad.error().message;
 }
 
 TEST(PlausibilityMeasured, AnotherAdapterIsRefused) {
-  auto m = measured_ceilings_from(h200_document(), "old.json");
+  auto m = measured_ceilings_from(h200_document());
   ASSERT_TRUE(m);
   gpu::AdapterDescription same;
   same.vendor_id = 0x10de;
@@ -106,7 +118,7 @@ TEST(PlausibilityMeasured, AnotherAdapterIsRefused) {
 }
 
 TEST(PlausibilityMeasured, LinearStreamsAreComparedAtNoSmallerFootprint) {
-  auto m = measured_ceilings_from(h200_document(), "old.json");
+  auto m = measured_ceilings_from(h200_document());
   ASSERT_TRUE(m);
   auto linear = [](double v, double footprint) {
     return row("read-linear", v, "bytes",
@@ -137,7 +149,7 @@ TEST(PlausibilityMeasured, LinearStreamsAreComparedAtNoSmallerFootprint) {
 }
 
 TEST(PlausibilityMeasured, AluRowsAgainstThePeakInstructionRate) {
-  auto m = measured_ceilings_from(h200_document(), "old.json");
+  auto m = measured_ceilings_from(h200_document());
   ASSERT_TRUE(m);
   // 30 T instructions/s x 1.25 = 37.5 T results/s for a 32-bit single-operation probe.
   EXPECT_FALSE(

@@ -1,0 +1,201 @@
+// The typed reading (and the few writes) of a row's parameters: facts.hpp.
+#include "report/facts.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace wgb::report {
+
+namespace {
+
+using json = nlohmann::json;
+
+// Reads the fields of one object, remembering the first one of the wrong type (named by its path).
+class Fields {
+ public:
+  Fields(const json& j, std::string path, std::string* error) : j_(j), path_(std::move(path)), error_(error) {}
+
+  std::optional<double> number(const char* key) {
+    const json* v = find(key);
+    if (v == nullptr) return std::nullopt;
+    if (v->is_number()) return v->get<double>();
+    return wrong(key, "a number");
+  }
+  std::optional<bool> boolean(const char* key) {
+    const json* v = find(key);
+    if (v == nullptr) return std::nullopt;
+    if (v->is_boolean()) return v->get<bool>();
+    return wrong(key, "true or false");
+  }
+  std::string text(const char* key) {
+    const json* v = find(key);
+    if (v == nullptr) return {};
+    if (v->is_string()) return v->get<std::string>();
+    wrong(key, "a string");
+    return {};
+  }
+  // An object or array kept as recorded (shown, not interpreted); null when absent.
+  json raw(const char* key, json::value_t type) {
+    const json* v = find(key);
+    if (v == nullptr) return json();
+    if (v->type() == type) return *v;
+    wrong(key, type == json::value_t::array ? "an array" : "an object");
+    return json();
+  }
+  const json* array(const char* key) {
+    const json* v = find(key);
+    if (v == nullptr) return nullptr;
+    if (v->is_array()) return v;
+    wrong(key, "an array");
+    return nullptr;
+  }
+  std::string path(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
+
+ private:
+  const json* find(const char* key) const {
+    if (!j_.is_object()) return nullptr;
+    const auto it = j_.find(key);
+    return it == j_.end() || it->is_null() ? nullptr : &*it;
+  }
+  std::nullopt_t wrong(const char* key, const char* want) {
+    if (error_->empty()) *error_ = fmt::format("parameters.{} is not {}", path(key), want);
+    return std::nullopt;
+  }
+
+  const json& j_;
+  std::string path_;
+  std::string* error_;
+};
+
+CurvePoint point_from(const json& j, const std::string& path, std::string* error) {
+  Fields f(j, path, error);
+  CurvePoint p;
+  p.working_set_bytes = f.number("working_set_bytes");
+  p.threads = f.number("threads");
+  p.array_bytes = f.number("array_bytes");
+  p.value = f.number("value");
+  p.time_ms = f.number("time_ms");
+  p.iqr_relative = f.number("iqr_relative");
+  p.repeat = f.number("repeat");
+  p.cpu_share = f.number("cpu_share");
+  p.ns_per_load = f.number("ns_per_load");
+  p.cycles_per_load = f.number("cycles_per_load");
+  p.valid = f.boolean("valid");
+  p.clock_mhz = f.number("clock_mhz");
+  if (const json* iqr = f.array("value_iqr"); iqr != nullptr && iqr->size() == 2 && (*iqr)[0].is_number() &&
+                                              (*iqr)[1].is_number()) {
+    p.value_iqr = std::make_pair((*iqr)[0].get<double>(), (*iqr)[1].get<double>());
+  }
+  p.repro_second_ms = f.number("repro_second_ms");
+  p.repro_agree = f.boolean("repro_agree");
+  return p;
+}
+
+Curve curve_from(const json& j, const std::string& path, std::string* error) {
+  Fields f(j, path, error);
+  Curve c;
+  c.name = f.text("name");
+  c.x = f.text("x");
+  c.statistic = f.text("statistic");
+  c.threads = f.number("threads");
+  c.cache_boundaries = f.raw("cache_boundaries", json::value_t::array);
+  if (const json* points = f.array("points")) {
+    for (std::size_t i = 0; i < points->size(); ++i) {
+      c.points.push_back(point_from((*points)[i], fmt::format("{}.points[{}]", path, i), error));
+    }
+  }
+  return c;
+}
+
+// The sustain timeline, tolerantly (facts.hpp names the older keys).
+std::vector<std::pair<double, double>> read_timeline(const json& tl) {
+  std::vector<std::pair<double, double>> out;
+  if (!tl.is_array()) return out;
+  for (const auto& e : tl) {
+    std::optional<double> t, v;
+    if (e.is_array() && e.size() >= 2 && e[0].is_number() && e[1].is_number()) {
+      t = e[0].get<double>();
+      v = e[1].get<double>();
+    } else if (e.is_object()) {
+      for (const char* k : {"t_s", "time_s", "t", "seconds"}) {
+        if (e.contains(k) && e[k].is_number()) {
+          t = e[k].get<double>();
+          break;
+        }
+      }
+      for (const char* k : {"gbps", "GBps", "gb_s", "gb_per_s"}) {
+        if (e.contains(k) && e[k].is_number()) {
+          v = e[k].get<double>() * 1e9;
+          break;
+        }
+      }
+      for (const char* k : {"bytes_per_second", "value", "rate"}) {
+        if (!v && e.contains(k) && e[k].is_number()) v = e[k].get<double>();
+      }
+    }
+    if (t && v && std::isfinite(*t) && std::isfinite(*v)) out.emplace_back(*t, *v);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<double> CurvePoint::at(const std::string& x) const {
+  if (x == "working_set_bytes") return working_set_bytes;
+  if (x == "threads") return threads;
+  if (x == "array_bytes") return array_bytes;
+  return std::nullopt;
+}
+
+Expected<RowFacts> read_row_facts(const json& parameters) {
+  if (parameters.is_null()) return RowFacts{};
+  if (!parameters.is_object()) return make_error(ErrorKind::Usage, "parameters is not an object");
+  std::string error;
+  Fields f(parameters, "", &error);
+  RowFacts r;
+  r.peak_class = f.text("peak_class");
+  r.access = f.text("access");
+  r.footprint_bytes = f.number("footprint_bytes");
+  r.operand_bits = static_cast<int>(f.number("operand_bits").value_or(32));
+  r.launch_ms = f.number("launch_ms");
+  r.dispatches_per_repetition = f.number("dispatches_per_repetition").value_or(1);
+  r.working_set_bytes = f.number("working_set_bytes");
+  r.buffers = f.number("buffers");
+  if (const json* series = f.array("series")) {
+    for (std::size_t i = 0; i < series->size(); ++i) {
+      r.curves.push_back(curve_from((*series)[i], fmt::format("series[{}]", i), &error));
+    }
+  }
+  if (const auto sw = parameters.find("sweep"); sw != parameters.end() && sw->is_object()) {
+    if (const auto v = sw->find("value"); v != sw->end() && v->is_number()) r.sweep_value = v->get<double>();
+    if (const auto k = sw->find("parameter"); k != sw->end() && k->is_string()) r.sweep_parameter = k->get<std::string>();
+  }
+  if (const auto tl = parameters.find("timeline"); tl != parameters.end()) r.timeline = read_timeline(*tl);
+  r.retention = f.number("retention");
+  if (const auto reading = parameters.find("retention_reading"); reading != parameters.end() && reading->is_string()) {
+    r.retention_reading = reading->get<std::string>();
+  }
+  if (!error.empty()) return make_error(ErrorKind::Usage, error);
+  return r;
+}
+
+RowFacts row_facts(const BenchmarkResult& row) {
+  auto facts = read_row_facts(row.parameters);
+  return facts ? std::move(*facts) : RowFacts{};
+}
+
+void set_launch_share(BenchmarkResult& row, double dispatch_ms) {
+  if (!row.parameters.is_object()) row.parameters = json::object();
+  row.parameters["dispatch_ms"] = dispatch_ms;
+  const double launch_ms = row_facts(row).launch_ms.value_or(0);
+  if (launch_ms > 0) row.parameters["launch_share"] = launch_ms / dispatch_ms;
+}
+
+void set_point_repro(BenchmarkResult& row, std::size_t c, std::size_t p, double second_ms, bool agree) {
+  json& point = row.parameters.at("series").at(c).at("points").at(p);
+  point["repro_second_ms"] = second_ms;
+  point["repro_agree"] = agree;
+}
+
+}  // namespace wgb::report

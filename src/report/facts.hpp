@@ -1,0 +1,80 @@
+// What readers interpret of a row's parameters, read once into types. A workload writes its row's
+// parameters as JSON (they are open-ended: each records its own procedure); everything that reads
+// them back to decide something (plausibility, --ceilings, the curves of the host and memory suites
+// and --repro's comparison of their points) reads them here, and the few facts written into them
+// after the workload (the launch share, a second process's points) are written here too, so no
+// other file indexes a row's parameters by key (docs/results-schema.md "Rows").
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "webgpu_bench/expected.hpp"
+#include "webgpu_bench/result.hpp"
+
+namespace wgb::report {
+
+// One point of a curve (`parameters.series[].points[]`): the fields its readers show; which are
+// present depends on the curve (a bandwidth curve over the working set, a latency curve, a curve
+// over the thread count).
+struct CurvePoint {
+  std::optional<double> working_set_bytes, threads, array_bytes;  // where the point stands
+  std::optional<double> value, time_ms, iqr_relative, repeat, cpu_share;
+  std::optional<std::pair<double, double>> value_iqr;  // the rate at q3 and q1 of the times
+  std::optional<double> ns_per_load, cycles_per_load;  // latency curves
+  std::optional<bool> valid;
+  std::optional<double> clock_mhz;  // the host's clock during the point (median of its members)
+  // Written by --repro: the second process's time at the same point and whether the two agree.
+  std::optional<double> repro_second_ms;
+  std::optional<bool> repro_agree;
+
+  // The point's coordinate on the curve's axis (`x`: "working_set_bytes" or "threads").
+  std::optional<double> at(const std::string& x) const;
+};
+
+// One curve of a row (`parameters.series[]`).
+struct Curve {
+  std::string name;       // "working_set", "threads"
+  std::string x;          // the key of the points' coordinate
+  std::string statistic;  // "best" or "median"
+  std::optional<double> threads;
+  nlohmann::json cache_boundaries;  // the host's cache levels as recorded (array), or null
+  std::vector<CurvePoint> points;
+};
+
+struct RowFacts {
+  std::string peak_class;  // "memory", "alu", "fp32", "fp16", "int32", "int8-dot"; "" when the row names none
+  std::string access;      // "linear", "gather", ...
+  std::optional<double> footprint_bytes;
+  int operand_bits = 32;             // 16 for packed 16-bit operands
+  std::optional<double> launch_ms;   // an empty dispatch of the same grid, where measured
+  double dispatches_per_repetition = 1;
+  std::optional<double> working_set_bytes, buffers;  // the memory suite's phases
+  std::vector<Curve> curves;
+  // A sweep's point (`parameters.sweep`): the swept parameter and its value here.
+  std::optional<double> sweep_value;
+  std::string sweep_parameter = "value";
+  // memory-sustain: bandwidth (B/s) over time (s), and the retention of its end over its start.
+  // Older documents wrote the timeline with other keys (t_s|time_s|t|seconds and
+  // gbps|GBps|gb_s|gb_per_s|bytes_per_second|value|rate, or [t, value] pairs): read here, in B/s.
+  std::vector<std::pair<double, double>> timeline;
+  std::optional<double> retention;
+  std::string retention_reading;  // absent in older documents
+};
+
+// Reads `parameters` (an object, or null for none). A field present with another type than its
+// documented one is an error naming it.
+Expected<RowFacts> read_row_facts(const nlohmann::json& parameters);
+// The same for a row this program wrote: malformed facts read as none.
+RowFacts row_facts(const BenchmarkResult& row);
+
+// Written after the workload: the measured dispatch time beside the launch cost, and its share.
+void set_launch_share(BenchmarkResult& row, double dispatch_ms);
+// --repro: the second process's time at point `p` of curve `c`, and whether the two agree.
+void set_point_repro(BenchmarkResult& row, std::size_t c, std::size_t p, double second_ms, bool agree);
+
+}  // namespace wgb::report
