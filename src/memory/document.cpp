@@ -9,6 +9,7 @@
 
 #include "measure/stats.hpp"
 #include "memory/sustain.hpp"
+#include "report/facts.hpp"
 #include "report/table.hpp"
 
 namespace wgb::memory {
@@ -80,16 +81,16 @@ std::string gbps(double bytes_per_s) { return report::format_rate(bytes_per_s, "
 
 std::string headline(const BenchmarkResult& r) {
   if (r.status != RowStatus::Ok || r.value <= 0) return "-";
-  const auto& j = r.parameters;
-  if (r.id == "memory-latency") return fmt::format("{:.1f} ns/load", j.value("ns_per_load", 0.0));
+  const auto facts = report::row_facts(r);
+  if (r.id == "memory-latency") return fmt::format("{:.1f} ns/load", facts.ns_per_load.value_or(0));
   if (r.id == "memory-random") {
     // Scaled like every rate: "41.1 G accesses/s", "17.6 M accesses/s", never "0.0176 G".
-    std::string n = report::scaled_value(1e9 * j.value("g_accesses_per_s", 0.0));
+    std::string n = report::scaled_value(1e9 * facts.g_accesses_per_s.value_or(0));
     if (!n.empty() && n.back() == ' ') n.pop_back();
     return fmt::format("{}, {} accesses/s", gbps(r.value), n);
   }
   if (r.id == "memory-sustain") {
-    return fmt::format("{}, retention {:.1f}%", gbps(r.value), 100 * j.value("retention", 0.0));
+    return fmt::format("{}, retention {:.1f}%", gbps(r.value), 100 * facts.retention.value_or(0));
   }
   return gbps(r.value);
 }
@@ -98,7 +99,7 @@ std::string headline(const BenchmarkResult& r) {
 // when the row carries no statistics (a document of an older version).
 std::string dispersion(const BenchmarkResult& r) {
   if (r.stats.count > 0) return report::dispersion_text(r);
-  return fmt::format("CV {:.2f}%", 100 * r.parameters.value("cv", 0.0));
+  return fmt::format("CV {:.2f}%", 100 * report::row_facts(r).cv.value_or(0));
 }
 
 std::string phase_of(const BenchmarkResult& r) {
@@ -109,9 +110,9 @@ std::string phase_of(const BenchmarkResult& r) {
 
 std::string phase_line(const BenchmarkResult& r) {
   if (r.status == RowStatus::Ok) {
+    const auto facts = report::row_facts(r);
     return fmt::format("  {:<8} {:<32} {}  {} samples, {} rejected, {}", phase_of(r), headline(r), dispersion(r),
-                       r.parameters.value("samples", 0), r.parameters.value("rejected_samples", 0),
-                       to_string(r.timing_method));
+                       facts.samples, facts.rejected_samples, to_string(r.timing_method));
   }
   return fmt::format("  {:<8} {}: {}", phase_of(r), to_string(r.status), r.message);
 }
@@ -133,10 +134,11 @@ void write_summary(std::ostream& out, const MemoryRun& run, const MemoryOptions&
   std::vector<Line> lines{{"phase", "status", "median", "dispersion", "samples", "rejected", "clock"}};
   for (const auto& r : run.rows) {
     const bool has = r.status == RowStatus::Ok && r.value > 0;
+    const auto facts = report::row_facts(r);
     lines.push_back({phase_of(r), to_string(r.status), headline(r),
                      has ? dispersion(r) : "-",
-                     has ? std::to_string(r.parameters.value("samples", 0)) : "-",
-                     has ? std::to_string(r.parameters.value("rejected_samples", 0)) : "-",
+                     has ? std::to_string(facts.samples) : "-",
+                     has ? std::to_string(facts.rejected_samples) : "-",
                      r.timing_method == TimingMethod::None ? "-" : to_string(r.timing_method)});
   }
   std::size_t w[7] = {};
@@ -157,23 +159,23 @@ void write_summary(std::ostream& out, const MemoryRun& run, const MemoryOptions&
   // Sustain: a coarse timeline, the median of each ninth of the run.
   for (const auto& r : run.rows) {
     if (r.id != "memory-sustain" || r.status != RowStatus::Ok) continue;
-    const auto& tl = r.parameters.value("timeline", nlohmann::json::array());
+    const auto facts = report::row_facts(r);
+    const auto& tl = facts.timeline;  // (s, B/s)
     if (tl.empty()) continue;
     const std::size_t buckets = std::min<std::size_t>(9, tl.size());
     out << '\n'
         << report::wrap_text(fmt::format("Sustain timeline: the median of each stretch, at its end (retention {:.1f}% = "
                                          "last 60% {:.2f} / first 20% {:.2f} GB/s)",
-                                         100 * r.parameters.value("retention", 0.0),
-                                         r.parameters.value("last60_median_gbps", 0.0),
-                                         r.parameters.value("first20_median_gbps", 0.0)),
+                                         100 * facts.retention.value_or(0), facts.last60_median_gbps.value_or(0),
+                                         facts.first20_median_gbps.value_or(0)),
                              width, 0, 2)
         << '\n';
     std::vector<std::string> points;
     for (std::size_t b = 0; b < buckets; ++b) {
       const std::size_t lo = b * tl.size() / buckets, hi = (b + 1) * tl.size() / buckets;
       std::vector<double> v;
-      for (std::size_t i = lo; i < hi; ++i) v.push_back(tl[i].value("gbps", 0.0));
-      points.push_back(fmt::format("{:.1f} s {}", tl[hi - 1].value("t_s", 0.0), gbps(1e9 * measure::median(v))));
+      for (std::size_t i = lo; i < hi; ++i) v.push_back(tl[i].second / 1e9);
+      points.push_back(fmt::format("{:.1f} s {}", tl[hi - 1].first, gbps(1e9 * measure::median(v))));
     }
     // Whole items per line: a time and its rate never part.
     std::size_t used = 0;
@@ -185,7 +187,7 @@ void write_summary(std::ostream& out, const MemoryRun& run, const MemoryOptions&
       out << (used > 0 ? " | " : "  ") << p;
       used += (used > 0 ? 3 : 2) + p.size();
     }
-    out << '\n' << report::wrap_text(retention_reading(r.parameters.value("retention", 0.0)), width, 2, 4) << '\n';
+    out << '\n' << report::wrap_text(retention_reading(facts.retention.value_or(0)), width, 2, 4) << '\n';
   }
 
   // The scope as two lists, each item wrapped under its bullet: a two-column table of sentences

@@ -162,6 +162,14 @@ Expected<RowFacts> read_row_facts(const json& parameters) {
   r.dispatches_per_repetition = f.number("dispatches_per_repetition").value_or(1);
   r.working_set_bytes = f.number("working_set_bytes");
   r.buffers = f.number("buffers");
+  r.samples = static_cast<std::int64_t>(f.number("samples").value_or(0));
+  r.rejected_samples = static_cast<std::int64_t>(f.number("rejected_samples").value_or(0));
+  r.cv = f.number("cv");
+  r.ns_per_load = f.number("ns_per_load");
+  r.g_accesses_per_s = f.number("g_accesses_per_s");
+  r.last60_median_gbps = f.number("last60_median_gbps");
+  r.first20_median_gbps = f.number("first20_median_gbps");
+  r.window_bytes = f.number("window_bytes");
   if (const json* series = f.array("series")) {
     for (std::size_t i = 0; i < series->size(); ++i) {
       r.curves.push_back(curve_from((*series)[i], fmt::format("series[{}]", i), &error));

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -54,6 +55,10 @@ struct RowFacts {
   std::optional<double> launch_ms;   // an empty dispatch of the same grid, where measured
   double dispatches_per_repetition = 1;
   std::optional<double> working_set_bytes, buffers;  // the memory suite's phases
+  std::int64_t samples = 0, rejected_samples = 0;
+  std::optional<double> cv, ns_per_load, g_accesses_per_s;
+  std::optional<double> last60_median_gbps, first20_median_gbps;  // memory-sustain's retention
+  std::optional<double> window_bytes;                             // gather and scatter rows
   std::vector<Curve> curves;
   // A sweep's point (`parameters.sweep`): the swept parameter and its value here.
   std::optional<double> sweep_value;

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "measure/units.hpp"
+#include "report/facts.hpp"
 
 namespace wgb::report {
 
@@ -65,7 +66,7 @@ std::string unusable(const std::vector<ReportRow>& rows, const std::vector<std::
 void note_over_ceiling(const BenchmarkResult& r, Roofline& out) {
   const std::string kind = over_ceiling(r, out);
   if (kind == "cache-window") {
-    const double window = r.parameters.value("window_bytes", 0.0);
+    const double window = row_facts(r).window_bytes.value_or(0);
     out.note += fmt::format("; {:.2f} of the DRAM ceiling: its {} window may sit in a cache, so it belongs "
                             "against a cache ceiling, not DRAM's",
                             out.fraction, window > 0 ? measure::format_bytes(window) : std::string("small"));
@@ -198,7 +199,7 @@ Roofline roofline_for(const BenchmarkResult& r, const Ceilings& c) {
 
 std::string over_ceiling(const BenchmarkResult& r, const Roofline& roof) {
   if (!roof.applies || roof.bound != "memory" || !(roof.fraction > 1.0)) return {};
-  const std::string access = r.parameters.is_object() ? r.parameters.value("access", std::string()) : "";
+  const std::string access = row_facts(r).access;
   return access == "gather" || access == "scatter" ? "cache-window" : "flagged";
 }
 
