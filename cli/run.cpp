@@ -80,7 +80,7 @@ int run_on_adapter(const RunFlags& f) {
     auto p = report::test_perturbation_from_env();
     if (!p) return fail(p.error());
     o.perturbation = *p;
-    o.annotate = [](report::ResultDocument& doc) { doc.json()["repro_second_run"] = true; };
+    o.annotate = [](report::ResultDocument& doc) { doc.mark_second_run(); };
   }
   o.accuracy = f.accuracy;
   // Each probe's accuracy is written as it is attached; its progress line only where the bar is.

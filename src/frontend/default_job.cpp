@@ -76,8 +76,8 @@ Status DefaultJob::start(const JobContext& context) {
   if (o_.suite.reverse) options["order"] = "reverse";
   doc_->set_options(std::move(options));
   if (o_.perturbation) {
-    doc_->json()["test_perturbation"] = fmt::format("TEST-ONLY: {}'s times multiplied by {} after measurement",
-                                                    o_.perturbation->id, o_.perturbation->factor);
+    doc_->set_test_perturbation(fmt::format("TEST-ONLY: {}'s times multiplied by {} after measurement",
+                                            o_.perturbation->id, o_.perturbation->factor));
   }
   if (o_.annotate) o_.annotate(*doc_);
   return ok();

@@ -224,7 +224,7 @@ void HierarchyJob::update() {
   const auto& rows = doc_->rows();
   inference_ = hier::infer_rows(rows, o_.latency.id, o_.bandwidth.id, o_.spread ? o_.spread->id : "");
   inference_.notes.insert(inference_.notes.begin(), notes_.begin(), notes_.end());
-  doc_->json()["hierarchy"] = hier::to_json(inference_);
+  doc_->set_hierarchy(hier::to_json(inference_));
 }
 
 void HierarchyJob::record(BenchmarkResult& row) {

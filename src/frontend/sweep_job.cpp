@@ -20,7 +20,7 @@ Status SweepJob::start(const JobContext& context) {
   doc_->set_options({{"sampling", report::sampling_json(o_.base.sampling)},
                      {"benchmark", o_.benchmark.id},
                      {"parameter", o_.spec.parameter}});
-  doc_->json()["sweep"] = sweep_json(o_.benchmark.id, o_.spec);
+  doc_->set_sweep(sweep_json(o_.benchmark.id, o_.spec));
   SuiteOptions base = o_.base;
   base.cancel = context.cancel;
   base.on_progress = context.progress;
@@ -44,7 +44,7 @@ std::vector<double> SweepJob::estimates_s() const {
 
 void SweepJob::record(BenchmarkResult& row) {
   doc_->add_row(row);
-  doc_->json()["sweep"] = sweep_json(o_.benchmark.id, o_.spec);
+  doc_->set_sweep(sweep_json(o_.benchmark.id, o_.spec));
 }
 
 std::string SweepJob::progress_line(const BenchmarkResult& row) const {
@@ -57,7 +57,7 @@ std::string SweepJob::progress_line(const BenchmarkResult& row) const {
 
 void SweepJob::finish(const Outcome& outcome) {
   doc_->finish(outcome.cancelled ? "cancelled" : outcome.fatal ? to_string(outcome.fatal->kind) : "complete");
-  doc_->json()["sweep"] = sweep_json(o_.benchmark.id, o_.spec);
+  doc_->set_sweep(sweep_json(o_.benchmark.id, o_.spec));
 }
 
 std::string SweepJob::summary(std::size_t width) const {

@@ -631,12 +631,11 @@ Status HostSuite::Impl::start(report::ResultDocument& doc) {
     (*tm)->run([&](unsigned) { idle_mhz = add_chain_mhz(2.0); });
   }
   const double tsc = tsc_mhz().value_or(0);
-  auto& host = doc.json()["machine"]["host"];
-  const json machine = machine_json(r, tsc, idle_mhz);  // a local: items() must not outlive it
-  for (const auto& [k, v] : machine.items()) host[k] = v;
+  json host = machine_json(r, tsc, idle_mhz);
   json fma_isas = json::array();
   for (auto i : isas) fma_isas.push_back(to_string(i));
   host["kernel_isa"] = {{"stream", stream_isa()}, {"fma", to_string(r.env.isa)}, {"fma_available", fma_isas}};
+  doc.add_host_fields(host);
   doc.set_options({{"suite", "host"},
                    {"benchmarks", ids},
                    {"threads", r.env.threads},
@@ -668,7 +667,7 @@ Status HostSuite::Impl::start(report::ResultDocument& doc) {
 // the roofline), written into the document's host section and rows.
 void HostSuite::Impl::finish(report::ResultDocument& doc) {
   r.out.cancelled = r.cancelled();
-  auto& host = doc.json()["machine"]["host"];
+  json host;
   // Measured roofline and the derived quantities of every row (fraction of the roofline): the host
   // CPU's ceilings as every report finds them (report/roofline.hpp), from this run's rows.
   const report::Ceilings ceilings = report::find_host_ceilings(doc.rows());
@@ -710,6 +709,7 @@ void HostSuite::Impl::finish(report::ResultDocument& doc) {
   if (!r.all_mhz.empty()) clock["sustained_add_chain_mhz"]["readings"] = r.all_mhz.size();
   clock["os_reported_mhz"] = spread(r.all_os_mhz);
   if (!r.all_os_mhz.empty()) clock["os_reported_mhz"]["source"] = r.os_clock_source;
+  doc.add_host_fields(host, /*merge_nested=*/true);
   for (std::size_t i = 0; i < r.out.rows.size(); ++i) {
     auto& row = r.out.rows[i];
     if (row.status != RowStatus::Ok || row.time_ms <= 0) continue;

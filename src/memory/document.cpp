@@ -62,17 +62,17 @@ MemoryDocument::MemoryDocument(std::vector<std::string> command, gpu::Context& g
   doc_.set_device(gpu::device_record(gpu));
   doc_.set_options(options_json(options));
   // --clock: "wall" when timestamps were turned off by the user (rows still say which clock each used).
-  doc_.json()["options"]["clock"] = gpu.options().wall_clock ? "wall" : "auto";
-  doc_.json()["scope"] = scope_json(options);
+  doc_.set_option("clock", gpu.options().wall_clock ? "wall" : "auto");
+  doc_.set_scope(scope_json(options));
 }
 
-void MemoryDocument::set_working_set(const WorkingSet& ws) { doc_.json()["working_set"] = working_set_json(ws); }
+void MemoryDocument::set_working_set(const WorkingSet& ws) { doc_.set_working_set(working_set_json(ws)); }
 
 void MemoryDocument::add_row(const BenchmarkResult& row) { doc_.add_row(row); }
 
 void MemoryDocument::finish(const MemoryRun& run) {
   doc_.finish(run.end_state());
-  if (run.fatal) doc_.json()["stopped_because"] = run.fatal->message;
+  if (run.fatal) doc_.set_stopped_because(run.fatal->message);
 }
 
 namespace {

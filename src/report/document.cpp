@@ -409,6 +409,25 @@ void ResultDocument::set_adapter(const gpu::AdapterDescription& adapter, nlohman
 
 void ResultDocument::set_options(nlohmann::json options) { doc_["options"] = std::move(options); }
 
+void ResultDocument::set_option(const std::string& key, nlohmann::json value) {
+  doc_["options"][key] = std::move(value);
+}
+void ResultDocument::set_sweep(nlohmann::json sweep) { doc_["sweep"] = std::move(sweep); }
+void ResultDocument::set_hierarchy(nlohmann::json hierarchy) { doc_["hierarchy"] = std::move(hierarchy); }
+void ResultDocument::set_working_set(nlohmann::json working_set) { doc_["working_set"] = std::move(working_set); }
+void ResultDocument::set_scope(nlohmann::json scope) { doc_["scope"] = std::move(scope); }
+void ResultDocument::set_stopped_because(const std::string& reason) { doc_["stopped_because"] = reason; }
+void ResultDocument::add_host_fields(const nlohmann::json& fields, bool merge_nested) {
+  doc_["machine"]["host"].update(fields, merge_nested);
+}
+void ResultDocument::set_browser(nlohmann::json browser_machine, nlohmann::json implementation) {
+  doc_["runtime"] = "browser";
+  doc_["machine"]["browser"] = std::move(browser_machine);
+  doc_["implementation"] = std::move(implementation);
+}
+void ResultDocument::mark_second_run() { doc_["repro_second_run"] = true; }
+void ResultDocument::set_test_perturbation(const std::string& what) { doc_["test_perturbation"] = what; }
+
 void ResultDocument::add_row(const BenchmarkResult& row) {
   rows_.push_back(ReportRow{row, std::nullopt, std::nullopt});
   refresh();

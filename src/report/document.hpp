@@ -49,6 +49,24 @@ class ResultDocument {
   // What set_device records, from parts (tests and documents built without a device).
   void set_adapter(const gpu::AdapterDescription& adapter, nlohmann::json dawn);
   void set_options(nlohmann::json options);
+  // One option added after set_options (the memory suite's clock).
+  void set_option(const std::string& key, nlohmann::json value);
+  // The sections a suite adds (docs/results-schema.md): a sweep's description, the hierarchy's
+  // inferred levels, the memory suite's working set and scope, why a run stopped.
+  void set_sweep(nlohmann::json sweep);
+  void set_hierarchy(nlohmann::json hierarchy);
+  void set_working_set(nlohmann::json working_set);
+  void set_scope(nlohmann::json scope);
+  void set_stopped_because(const std::string& reason);
+  // Fields of machine.host: the host suite's description of the CPU as the run learns it. Each
+  // top-level field replaces the recorded one, or with `merge_nested` nested objects are merged
+  // key by key (adding readings to a recorded object).
+  void add_host_fields(const nlohmann::json& fields, bool merge_nested = false);
+  // A run in a browser: runtime "browser", machine.browser and the implementation that ran it.
+  void set_browser(nlohmann::json browser_machine, nlohmann::json implementation);
+  // --repro's second process marks its own document; a test-only perturbation says what it did.
+  void mark_second_run();
+  void set_test_perturbation(const std::string& what);
   // Appends a row and recomputes the roofline of every row (a ceiling may arrive after the rows
   // it bounds).
   void add_row(const BenchmarkResult& row);

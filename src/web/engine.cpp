@@ -174,22 +174,20 @@ report::MachineRecord browser_machine(const RunOptions& o) {
 // What only a browser knows, added to the document (docs/results-schema.md).
 void add_browser_fields(report::ResultDocument& doc, const RunOptions& o) {
   const auto q = timestamp_quantum_ns();
-  doc.json()["runtime"] = "browser";
-  doc.json()["machine"]["browser"] = {
-      {"user_agent", browser_string(o, "user_agent")},
-      {"webgpu_thread", browser_string(o, "webgpu_thread")},
-      {"timestamp_quantization_ns", q ? nlohmann::json(*q) : nlohmann::json(nullptr)}};
+  nlohmann::json browser = {{"user_agent", browser_string(o, "user_agent")},
+                            {"webgpu_thread", browser_string(o, "webgpu_thread")},
+                            {"timestamp_quantization_ns", q ? nlohmann::json(*q) : nlohmann::json(nullptr)}};
   // Which implementation ran it: the host's answer (it knows its runtime), else the user agent's.
   const auto& init = init_reply();
   report::Implementation impl = report::implementation_from_user_agent(browser_string(o, "user_agent"));
   if (init.contains("implementation") && init["implementation"].is_object()) {
     impl = report::implementation_of({{"implementation", init["implementation"]}});
   }
-  doc.json()["implementation"] = report::implementation_json(impl);
   // Where the adapter's identity came from (adapter.info, a WebGL renderer string, none).
   if (const std::string source = browser_string(o, "adapter_source"); !source.empty()) {
-    doc.json()["machine"]["browser"]["adapter_source"] = source;
+    browser["adapter_source"] = source;
   }
+  doc.set_browser(std::move(browser), report::implementation_json(impl));
 }
 
 void emit_adapter(const gpu::Context& gpu) {
