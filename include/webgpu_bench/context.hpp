@@ -85,6 +85,7 @@ class ErrorSink {
 struct RawTiming {
   std::optional<double> gpu_ms;  // end - begin timestamp of the compute pass
   double wall_ms = 0;            // host clock from just before Submit to the completion callback
+  double submit_ms = 0;          // of wall_ms, the time spent inside Submit (recording the driver's commands)
 };
 
 using PassEncoder = std::function<void(wgpu::ComputePassEncoder&)>;

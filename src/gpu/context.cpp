@@ -732,6 +732,7 @@ Expected<RawTiming> Context::time_pass(const PassEncoder& encode) {
 
   const auto t0 = Clock::now();
   queue_.Submit(1, &commands);
+  const auto submitted = Clock::now();
   wgpu::Future done = queue_.OnSubmittedWorkDone(wgpu::CallbackMode::WaitAnyOnly,
                                                  [](wgpu::QueueWorkDoneStatus, wgpu::StringView) {});
   if (auto st = wait(done, 600000, "a timed pass"); !st) return std::move(st).error();
@@ -740,6 +741,7 @@ Expected<RawTiming> Context::time_pass(const PassEncoder& encode) {
 
   RawTiming timing;
   timing.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  timing.submit_ms = std::chrono::duration<double, std::milli>(submitted - t0).count();
   if (ts) {
     if (before_timestamp_readback_) before_timestamp_readback_();
     auto gpu_ms = read_pass_timestamps();

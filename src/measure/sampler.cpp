@@ -148,9 +148,12 @@ void Sampler::dispatch(double batch_ms, bool valid) {
     case Phase::CalibrateKnob: add_knob_step(batch_ms, valid); break;
     case Phase::CalibrateBatch: add_batch_step(batch_ms, valid); break;
     case Phase::WarmUp:
-      // The warm-up only exists to ramp clocks and fault in caches; its value is not used.
+      // The warm-up only exists to ramp clocks and fault in caches; its value is not used. It runs
+      // batches until min_warmup_ms is spent (one batch by default); an unusable duration counts
+      // as a nominal batch, so the warm-up always ends.
       if (!valid) record_invalid(batch_ms, "warm-up");
-      phase_ = Phase::Sample;
+      warmup_spent_ms_ += valid ? batch_ms : cfg_.measurement_ms;
+      if (warmup_spent_ms_ >= cfg_.min_warmup_ms) phase_ = Phase::Sample;
       break;
     case Phase::Sample: add_round(batch_ms, valid); break;
     case Phase::Done: break;
@@ -380,7 +383,7 @@ double Sampler::estimate_remaining_ms() const {
       ms += cfg_.measurement_ms;
       [[fallthrough]];
     case Phase::WarmUp:
-      ms += batch;
+      ms += std::max(batch, cfg_.min_warmup_ms - warmup_spent_ms_);
       [[fallthrough]];
     case Phase::Sample: {
       const int left = std::max(0, cfg_.max_rounds - rounds_);

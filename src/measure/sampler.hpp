@@ -31,6 +31,9 @@ struct SamplerConfig {               // defaults from the reference implementati
   double cooldown_ms = 3000;
   int max_calibration_steps = 12;    // per calibration stage (knob, then batch)
   std::uint32_t max_batch = 1u << 20;  // repetitions cap per measurement
+  // The untimed warm-up lasts at least this long (its batches summed; at least one batch). The
+  // run's first row sets it so that an idle device's clocks are up before anything is timed.
+  double min_warmup_ms = 0;
 };
 
 struct KnobRange {
@@ -178,6 +181,7 @@ class Sampler final : public Protocol {
   bool sleep_pending_ = false;
   Action pending_sleep_;
 
+  double warmup_spent_ms_ = 0;  // warm-up batches so far
   int knob_steps_ = 0;
   bool knob_retry_used_ = false;
   int batch_steps_ = 0;

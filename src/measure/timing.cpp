@@ -57,7 +57,10 @@ TimedSample TimingArbiter::resolve(const RawTiming& raw) {
   // Behind a host whose completion callback has a floor of its own (a browser or runtime that
   // polls for completion every ~100 ms), comparing with the raw round trip would reject every
   // batch shorter than twice that floor, and demote rows whose timestamps are fine.
-  const double net = raw.wall_ms - empty_submit_ms_;
+  // Natively the submit call records the driver's commands for every dispatch before the GPU starts
+  // (Dawn's Vulkan backend: a few microseconds per dispatch): a batch of thousands of short
+  // dispatches spends more of its round trip there than on the GPU, so that time is taken out too.
+  const double net = raw.wall_ms - empty_submit_ms_ - std::max(0.0, raw.submit_ms);
   const char* problem = nullptr;
   // The GPU cannot spend longer on a batch than the host waited for it, and cannot take negative
   // time; such readings are wrapped/unsynchronised counters (seen on Safari, some mobile drivers).

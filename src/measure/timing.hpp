@@ -18,6 +18,9 @@ using wgb::to_string;
 struct RawTiming {                 // what the GPU layer measured for one submitted batch
   std::optional<double> gpu_ms;    // timestamp end-begin, if the feature exists and was read
   double wall_ms = 0;              // submit -> completion round trip on the host clock
+  // Of wall_ms, the time the host spent inside the submit call itself (natively, Dawn records the
+  // driver's commands for every dispatch there, before the GPU starts); 0 where unknown.
+  double submit_ms = 0;
 };
 
 // A timed batch lasts at least this many times the round-trip floor, the measured cost of an empty

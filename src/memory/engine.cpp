@@ -46,7 +46,7 @@ class PhaseHost final : public PassHost {
     if (!raw) return std::move(raw).error();
     // time_pass checks for errors before its timestamp read-back; a loss during it lands here.
     if (auto st = gpu_.check_errors(); !st) return std::move(st).error();
-    return measure::RawTiming{raw->gpu_ms, raw->wall_ms};
+    return measure::RawTiming{raw->gpu_ms, raw->wall_ms, raw->submit_ms};
   }
 
  private:

@@ -28,7 +28,7 @@ Expected<measure::RawTiming> WorkloadHost::time_pass(const measure::Action& run)
   w_.set_knob(run.knob);
   auto raw = w_.time(gpu_, run.repetitions);
   if (!raw) return std::move(raw).error();
-  return measure::RawTiming{raw->gpu_ms, raw->wall_ms};
+  return measure::RawTiming{raw->gpu_ms, raw->wall_ms, raw->submit_ms};
 }
 
 measure::TimingArbiter workload_arbiter(const Workload& workload, const gpu::Context& gpu) {

@@ -78,9 +78,10 @@ Expected<std::unique_ptr<Workload>> call_prepare(const BenchmarkDefinition& def,
 // ceilings and the throttle rule.
 class CatalogEntry final : public Entry {
  public:
+  // `device_warm`: shared by the run's entries; the first to be timed warms the device up.
   CatalogEntry(const BenchmarkDefinition& def, gpu::Context& ctx, const SuiteOptions& options,
-               measure::CooldownBudget& budget)
-      : def_(def), ctx_(ctx), o_(options), budget_(budget) {}
+               measure::CooldownBudget& budget, bool& device_warm)
+      : def_(def), ctx_(ctx), o_(options), budget_(budget), device_warm_(device_warm) {}
 
   BenchmarkResult identity(std::size_t) const override { return definition_row(def_, 0); }
 
@@ -117,6 +118,10 @@ class CatalogEntry final : public Entry {
     // Every kept sample comes from the clock the row names: a demotion to the wall clock restarts
     // the sampling there (clocked_sampler.hpp).
     config_ = sampler_config(o_.sampling, floor_ms());
+    if (!device_warm_) {
+      config_.min_warmup_ms = defaults::run::kFirstRowWarmupMs;
+      device_warm_ = true;
+    }
     sampler_.emplace(config_, knob_range(w_->knob()), budget_, workload_arbiter(*w_, ctx_));
     host_.emplace(ctx_, *w_);
     const int max_rounds = o_.sampling.max_rounds;
@@ -127,6 +132,11 @@ class CatalogEntry final : public Entry {
   }
   void record(std::size_t, std::size_t, measure::Record r) override {
     record_ = std::move(r);
+    if (config_.min_warmup_ms > 0) {
+      record_.notes.push_back(fmt::format("the run's first timed row: warmed up for at least {:.0f} ms so that an "
+                                          "idle device's clocks are up (docs/method.md#sampling)",
+                                          config_.min_warmup_ms));
+    }
     if (config_.measurement_ms > o_.sampling.measurement_ms) {
       record_.notes.push_back(fmt::format("batches sized to {:.0f} ms, ten times the {:.1f} ms round trip of an empty "
                                           "submit on this device (docs/method.md#clocks)",
@@ -157,6 +167,7 @@ class CatalogEntry final : public Entry {
   gpu::Context& ctx_;
   const SuiteOptions& o_;
   measure::CooldownBudget& budget_;
+  bool& device_warm_;
   std::unique_ptr<Workload> w_;
   std::optional<measure::ClockedSampler> sampler_;
   std::optional<WorkloadHost> host_;
@@ -172,6 +183,7 @@ struct SuiteRun::Impl {
   gpu::Context* ctx = nullptr;
   std::vector<BenchmarkDefinition> defs;
   measure::CooldownBudget budget;  // suite-wide (docs/method.md#throttling)
+  bool device_warm = false;        // the first timed row warms the device up
   std::optional<Driver> driver;
   bool started = false;
   std::optional<Error> fatal;
@@ -197,7 +209,7 @@ struct SuiteRun::Impl {
       ctx = owned.get();
     }
     std::vector<std::unique_ptr<Entry>> entries;
-    for (const auto& d : defs) entries.push_back(std::make_unique<CatalogEntry>(d, *ctx, options, budget));
+    for (const auto& d : defs) entries.push_back(std::make_unique<CatalogEntry>(d, *ctx, options, budget, device_warm));
     DriverOptions o;
     o.cancel = options.cancel;
     o.on_progress = options.on_progress;

@@ -109,6 +109,22 @@ TEST(Sampler, SteadySequenceConvergesWithIdleGaps) {
   EXPECT_EQ(s.next().kind, Kind::Done);
 }
 
+// The run's first row warms an idle device up for a minimum time: the warm-up repeats its batch
+// (100 ms here) until 250 ms are spent, and the estimate counts the whole minimum.
+TEST(Sampler, AMinimumWarmUpRepeatsTheWarmUpBatch) {
+  CooldownBudget budget;
+  SamplerConfig cfg;
+  cfg.min_warmup_ms = 250;
+  Sampler s(cfg, KnobRange{1, 1'000'000, 1}, budget);
+  Driver d{linear(0.01), {}, {}};
+  d.run(s);
+  EXPECT_EQ(d.of(Stage::WarmUp).size(), 3u);  // 100 + 100 + 100 ms >= 250
+  for (const Action& a : d.of(Stage::WarmUp)) EXPECT_FALSE(a.recorded);
+  EXPECT_EQ(s.report().stop_reason, StopReason::Converged);
+  SamplerConfig plain;
+  EXPECT_NEAR(estimate_total_ms(cfg, kFixed) - estimate_total_ms(plain, kFixed), 250 - 100, 1e-9);
+}
+
 TEST(Sampler, CalibrationGrowthAtMostFourTimesPerStepAndClampedToMax) {
   CooldownBudget budget;
   Sampler s({}, KnobRange{1, 100, 1}, budget);

@@ -82,6 +82,27 @@ TEST(Timing, TheRoundTripFloorIsSubtractedBeforeTheUnderHalfCheck) {
   EXPECT_EQ(a.strikes(), 1);
 }
 
+// Natively Dawn records the driver's commands for every dispatch inside Submit, before the GPU
+// starts: on an H200 a batch of 1024 stencil dispatches (2.2 us each on the GPU) spent about 4 ms
+// there, so its 6.7 ms round trip made the correct 2.2 ms timestamp "under half", and two such
+// batches demoted the row to the wall clock, which then read 0.57 of the rate (the bug). The time
+// inside the submit call is not time the GPU could have spent on the batch.
+TEST(Timing, TheSubmitCallIsSubtractedBeforeTheUnderHalfCheck) {
+  TimingArbiter a(true, 0.05);
+  for (int i = 0; i < 4; ++i) {
+    const TimedSample s = a.resolve({2.2, 6.7, 4.4});
+    EXPECT_EQ(s.clock, ClockKind::GpuTimestamp);
+    EXPECT_DOUBLE_EQ(s.ms, 2.2);
+  }
+  EXPECT_EQ(a.strikes(), 0);
+  EXPECT_FALSE(a.demoted());
+  // Without the submit call's share the same reading is a strike, as before.
+  EXPECT_TRUE(a.resolve({2.2, 6.7}).timestamp_rejected);
+  // And a timestamp under half of what the GPU could have spent is still one.
+  EXPECT_TRUE(a.resolve({2.2, 16.7, 4.4}).timestamp_rejected);
+  EXPECT_EQ(a.strikes(), 2);
+}
+
 TEST(Timing, BatchesAreSizedToTenTimesTheFloor) {
   EXPECT_DOUBLE_EQ(floor_sized_ms(100.0, 0.012), 100.0);  // native: never binds
   EXPECT_DOUBLE_EQ(floor_sized_ms(100.0, 11.5), 115.0);   // a runtime's 11.5 ms floor
