@@ -68,27 +68,47 @@ class Fields {
   std::string* error_;
 };
 
+// The numeric fields of a point and of a row, by key: read in one loop each.
+template <class T>
+struct NumberField {
+  const char* key;
+  std::optional<double> T::*member;
+};
+constexpr NumberField<CurvePoint> kPointNumbers[] = {{"working_set_bytes", &CurvePoint::working_set_bytes},
+                                                     {"threads", &CurvePoint::threads},
+                                                     {"array_bytes", &CurvePoint::array_bytes},
+                                                     {"value", &CurvePoint::value},
+                                                     {"time_ms", &CurvePoint::time_ms},
+                                                     {"iqr_relative", &CurvePoint::iqr_relative},
+                                                     {"repeat", &CurvePoint::repeat},
+                                                     {"cpu_share", &CurvePoint::cpu_share},
+                                                     {"ns_per_load", &CurvePoint::ns_per_load},
+                                                     {"cycles_per_load", &CurvePoint::cycles_per_load},
+                                                     {"clock_mhz", &CurvePoint::clock_mhz},
+                                                     {"repro_second_ms", &CurvePoint::repro_second_ms}};
+// The row's: what plausibility, --ceilings, the roofline's notes and the memory suite's lines read.
+constexpr NumberField<RowFacts> kRowNumbers[] = {{"footprint_bytes", &RowFacts::footprint_bytes},
+                                                 {"launch_ms", &RowFacts::launch_ms},
+                                                 {"working_set_bytes", &RowFacts::working_set_bytes},
+                                                 {"buffers", &RowFacts::buffers},
+                                                 {"cv", &RowFacts::cv},
+                                                 {"ns_per_load", &RowFacts::ns_per_load},
+                                                 {"g_accesses_per_s", &RowFacts::g_accesses_per_s},
+                                                 {"last60_median_gbps", &RowFacts::last60_median_gbps},
+                                                 {"first20_median_gbps", &RowFacts::first20_median_gbps},
+                                                 {"window_bytes", &RowFacts::window_bytes},
+                                                 {"retention", &RowFacts::retention}};
+
 CurvePoint point_from(const json& j, const std::string& path, std::string* error) {
   Fields f(j, path, error);
   CurvePoint p;
-  p.working_set_bytes = f.number("working_set_bytes");
-  p.threads = f.number("threads");
-  p.array_bytes = f.number("array_bytes");
-  p.value = f.number("value");
-  p.time_ms = f.number("time_ms");
-  p.iqr_relative = f.number("iqr_relative");
-  p.repeat = f.number("repeat");
-  p.cpu_share = f.number("cpu_share");
-  p.ns_per_load = f.number("ns_per_load");
-  p.cycles_per_load = f.number("cycles_per_load");
+  for (const auto& [key, member] : kPointNumbers) p.*member = f.number(key);
   p.valid = f.boolean("valid");
-  p.clock_mhz = f.number("clock_mhz");
-  if (const json* iqr = f.array("value_iqr"); iqr != nullptr && iqr->size() == 2 && (*iqr)[0].is_number() &&
-                                              (*iqr)[1].is_number()) {
+  p.repro_agree = f.boolean("repro_agree");
+  if (const json* iqr = f.array("value_iqr");
+      iqr != nullptr && iqr->size() == 2 && (*iqr)[0].is_number() && (*iqr)[1].is_number()) {
     p.value_iqr = std::make_pair((*iqr)[0].get<double>(), (*iqr)[1].get<double>());
   }
-  p.repro_second_ms = f.number("repro_second_ms");
-  p.repro_agree = f.boolean("repro_agree");
   return p;
 }
 
@@ -156,20 +176,11 @@ Expected<RowFacts> read_row_facts(const json& parameters) {
   RowFacts r;
   r.peak_class = f.text("peak_class");
   r.access = f.text("access");
-  r.footprint_bytes = f.number("footprint_bytes");
+  for (const auto& [key, member] : kRowNumbers) r.*member = f.number(key);
   r.operand_bits = static_cast<int>(f.number("operand_bits").value_or(32));
-  r.launch_ms = f.number("launch_ms");
   r.dispatches_per_repetition = f.number("dispatches_per_repetition").value_or(1);
-  r.working_set_bytes = f.number("working_set_bytes");
-  r.buffers = f.number("buffers");
   r.samples = static_cast<std::int64_t>(f.number("samples").value_or(0));
   r.rejected_samples = static_cast<std::int64_t>(f.number("rejected_samples").value_or(0));
-  r.cv = f.number("cv");
-  r.ns_per_load = f.number("ns_per_load");
-  r.g_accesses_per_s = f.number("g_accesses_per_s");
-  r.last60_median_gbps = f.number("last60_median_gbps");
-  r.first20_median_gbps = f.number("first20_median_gbps");
-  r.window_bytes = f.number("window_bytes");
   if (const json* series = f.array("series")) {
     for (std::size_t i = 0; i < series->size(); ++i) {
       r.curves.push_back(curve_from((*series)[i], fmt::format("series[{}]", i), &error));
@@ -177,10 +188,10 @@ Expected<RowFacts> read_row_facts(const json& parameters) {
   }
   if (const auto sw = parameters.find("sweep"); sw != parameters.end() && sw->is_object()) {
     if (const auto v = sw->find("value"); v != sw->end() && v->is_number()) r.sweep_value = v->get<double>();
-    if (const auto k = sw->find("parameter"); k != sw->end() && k->is_string()) r.sweep_parameter = k->get<std::string>();
+    if (const auto k = sw->find("parameter"); k != sw->end() && k->is_string())
+      r.sweep_parameter = k->get<std::string>();
   }
   if (const auto tl = parameters.find("timeline"); tl != parameters.end()) r.timeline = read_timeline(*tl);
-  r.retention = f.number("retention");
   if (const auto reading = parameters.find("retention_reading"); reading != parameters.end() && reading->is_string()) {
     r.retention_reading = reading->get<std::string>();
   }

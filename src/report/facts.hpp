@@ -51,8 +51,8 @@ struct RowFacts {
   std::string peak_class;  // "memory", "alu", "fp32", "fp16", "int32", "int8-dot"; "" when the row names none
   std::string access;      // "linear", "gather", ...
   std::optional<double> footprint_bytes;
-  int operand_bits = 32;             // 16 for packed 16-bit operands
-  std::optional<double> launch_ms;   // an empty dispatch of the same grid, where measured
+  int operand_bits = 32;            // 16 for packed 16-bit operands
+  std::optional<double> launch_ms;  // an empty dispatch of the same grid, where measured
   double dispatches_per_repetition = 1;
   std::optional<double> working_set_bytes, buffers;  // the memory suite's phases
   std::int64_t samples = 0, rejected_samples = 0;
