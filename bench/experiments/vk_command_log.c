@@ -18,7 +18,8 @@
 //     alignment, allowed types, dedicated preference), memory allocations (size, type index with the
 //     type's property flags and its heap, allocate flags, dedicated buffer or image, priority; frees)
 //     and buffer binds (memory, offset; vkBindBufferMemory and vkBindBufferMemory2), query pools.
-// bench/h200_dispatch_trace.sh's `summary` reads such a log: the tile-direct pass, its pipeline,
+// The one-call script that used this layer (`git show d23dcbd:bench/h200_dispatch_trace.sh`)
+// summarised such a log: the tile-direct pass, its pipeline,
 // module, layouts, and per binding the descriptor, the buffer and the memory it lives in.
 //
 // A command buffer's lines are kept until vkEndCommandBuffer and then written together, each as
