@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace wgb::report {
@@ -166,6 +167,12 @@ std::optional<double> CurvePoint::at(const std::string& x) const {
   if (x == "threads") return threads;
   if (x == "array_bytes") return array_bytes;
   return std::nullopt;
+}
+
+std::pair<double, double> CurvePoint::rate_range() const {
+  if (!value_iqr || !(value_iqr->first > 0) || !(value_iqr->second > 0)) return {0.0, 0.0};
+  const double v = value.value_or(value_iqr->first);
+  return {std::min(value_iqr->first, v), std::max(value_iqr->second, v)};
 }
 
 Expected<RowFacts> read_row_facts(const json& parameters) {

@@ -35,6 +35,9 @@ struct CurvePoint {
 
   // The point's coordinate on the curve's axis (`x`: "working_set_bytes" or "threads").
   std::optional<double> at(const std::string& x) const;
+  // The rate at the q3..q1 times widened to include the point's own rate (a minimum-time point's
+  // rate lies above that range); (0, 0) when the point records no range.
+  std::pair<double, double> rate_range() const;
 };
 
 // One curve of a row (`parameters.series[]`).

@@ -476,13 +476,8 @@ std::string host_curve_sections(const Document& doc, Ids& ids) {
         if (!p.at(x) || !p.value) continue;
         const double v = *p.value;
         if (!(v > 0)) continue;
-        auto [lo, hi] = p.value_iqr.value_or(std::make_pair(0.0, 0.0));
-        // The rate at the q3..q1 times, widened to include the point itself: a minimum-time point's
-        // rate lies above its IQR, and an error bar apart from its point reads as another point.
-        if (lo > 0 && hi > 0) {
-          lo = std::min(lo, v);
-          hi = std::max(hi, v);
-        }
+        // An error bar apart from its point would read as another point: the range includes it.
+        const auto [lo, hi] = p.rate_range();
         if (latency) {  // ns per load; the rate's IQR turns around
           line.pts.push_back({*p.at(x), 1e9 / v, hi > 0 ? 1e9 / hi : 0, lo > 0 ? 1e9 / lo : 0});
         } else {

@@ -88,6 +88,16 @@ TEST(RowFacts, CurvesAndTheirPointsRead) {
   EXPECT_FALSE(c.points[0].at("threads"));
 }
 
+TEST(RowFacts, APointsRateRangeIncludesItsOwnRate) {
+  CurvePoint p;
+  EXPECT_EQ(p.rate_range(), std::make_pair(0.0, 0.0));  // no range recorded
+  p.value = 2.57e12;                                      // a minimum-time point: above its IQR
+  p.value_iqr = std::make_pair(1.6e12, 1.8e12);
+  EXPECT_EQ(p.rate_range(), std::make_pair(1.6e12, 2.57e12));
+  p.value = 1.7e12;  // inside: unchanged
+  EXPECT_EQ(p.rate_range(), std::make_pair(1.6e12, 1.8e12));
+}
+
 TEST(RowFacts, FactsWrittenAfterTheWorkloadReadBack) {
   BenchmarkResult row;
   row.parameters = curve_row_parameters();
