@@ -16,9 +16,8 @@ namespace run {
 inline constexpr std::uint64_t kBandwidthBytes = 64ull << 20;  // the bandwidth probes' buffers: 4096x4096 f32
 inline constexpr std::uint32_t kComputeThreads = 0;            // 0: each probe's own invocation count
 // The run's first timed row warms up for at least this long, or 20 of its batches where that is
-// shorter (docs/method.md#sampling): an idle
-// GPU's clocks take most of a second to come up (an H200 started cold read its first row at 0.45
-// of its streaming rate after a one-batch warm-up).
+// shorter (docs/method.md#sampling): an idle GPU's clocks take most of a second to come up (an
+// H200 started cold read its first row at 0.45 of its streaming rate after a one-batch warm-up).
 inline constexpr double kFirstRowWarmupMs = 2000;
 }  // namespace run
 

@@ -78,7 +78,8 @@ Chain build_chain(std::uint64_t bytes, const std::vector<Slice>& slices, std::ui
   Chain c{std::vector<std::uint32_t>(bytes / 4), std::vector<std::uint32_t>(slices.size())};
   for (std::size_t i = 0; i < c.words.size(); ++i) c.words[i] = gpu::filled_word(i, fill);
   for (std::uint32_t w = 0; w < slices.size(); ++w) {
-    const auto next = technique::sattolo_chain(slices[w].count, kChainSeed ^ (std::uint64_t{w} * 0x9e3779b97f4a7c15ULL));
+    const std::uint64_t seed = kChainSeed ^ (std::uint64_t{w} * 0x9e3779b97f4a7c15ULL);
+    const auto next = technique::sattolo_chain(slices[w].count, seed);
     for (std::uint32_t i = 0; i < slices[w].count; ++i) {
       c.words[std::size_t{slices[w].first + i} * 16] = (slices[w].first + next[i]) * 16;
     }
@@ -93,8 +94,8 @@ struct ChaseResources {
   wgpu::Buffer chain, state, uniform;
 };
 Expected<ChaseResources> chase_resources(gpu::Context& gpu, const char* kernel, const std::string& id,
-                                         const std::vector<std::uint32_t>& words, const std::vector<std::uint32_t>& state,
-                                         const LatencyParams& params) {
+                                         const std::vector<std::uint32_t>& words,
+                                         const std::vector<std::uint32_t>& state, const LatencyParams& params) {
   auto pipeline = gpu.pipeline(kernel_source(kernel), id);
   if (!pipeline) return std::move(pipeline).error();
   auto chain = gpu.buffer_with(std::span<const std::uint32_t>(words), kStorage, id + " chain");
@@ -187,7 +188,8 @@ Expected<std::unique_ptr<Workload>> prepare_read_latency_spread(PrepareContext& 
   // Validation: every walker restarts at its slice's first node and walks a count that wraps its
   // cycle once for small slices; each final position must equal the host's walk of that cycle.
   spec.validate = [chain = r->chain, state = r->state, uniform = r->uniform, pipeline = r->pipeline,
-                   words = std::move(words), start = std::move(start), walkers, slices](gpu::Context& g, std::uint64_t knob) -> Expected<std::string> {
+                   words = std::move(words), start = std::move(start), walkers,
+                   slices](gpu::Context& g, std::uint64_t knob) -> Expected<std::string> {
     const std::uint32_t hops = std::min<std::uint32_t>(slices.back().count + 7, 1u << 16);
     g.write(state, 0, start.data(), start.size() * sizeof(std::uint32_t));
     const LatencyParams probe{hops, walkers, 0, 0};
