@@ -19,6 +19,9 @@ inline constexpr std::uint32_t kComputeThreads = 0;            // 0: each probe'
 // shorter (docs/method.md#sampling): an idle GPU's clocks take most of a second to come up (an
 // H200 started cold read its first row at 0.45 of its streaming rate after a one-batch warm-up).
 inline constexpr double kFirstRowWarmupMs = 2000;
+inline constexpr double first_row_warmup_ms(double measurement_ms) {
+  return measurement_ms * 20 < kFirstRowWarmupMs ? measurement_ms * 20 : kFirstRowWarmupMs;
+}
 }  // namespace run
 
 // `webgpu-bench memory` (docs/method.md#memory-workload, #phases).

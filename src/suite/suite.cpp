@@ -120,7 +120,7 @@ class CatalogEntry final : public Entry {
     config_ = sampler_config(o_.sampling, floor_ms());
     if (!device_warm_) {
       // Two seconds at the default 100 ms batches; twenty batches where they are shorter (tests).
-      config_.min_warmup_ms = std::min(defaults::run::kFirstRowWarmupMs, 20 * config_.measurement_ms);
+      config_.min_warmup_ms = defaults::run::first_row_warmup_ms(config_.measurement_ms);
       device_warm_ = true;
     }
     sampler_.emplace(config_, knob_range(w_->knob()), budget_, workload_arbiter(*w_, ctx_));

@@ -52,6 +52,8 @@ TEST(WebSamplingTwin, NativeSamplerOnTheScriptedDurations) {
   c.max_rounds = s.max_rounds;
   c.throttle_ratio = s.throttle_ratio;
   c.cooldown_ms = 0;
+  // The engine's row is its run's first: it warms up as the suite's first row does.
+  c.min_warmup_ms = defaults::run::first_row_warmup_ms(c.measurement_ms);
   measure::CooldownBudget budget{s.max_cooldowns};
   // A fixed-work technique kernel: no work knob, only batching calibrates.
   measure::ClockedSampler sampler(c, measure::KnobRange{1, 1, 1}, budget,
