@@ -129,9 +129,14 @@ TEST(CliBrowser, ARuntimeThatCrashesIsReportedWithItsLogAndTheOthersComplete) {
     } else {  // the native columns complete both rounds
       EXPECT_EQ(c["status"], "ok") << c.dump();
       ASSERT_EQ(c["rounds"].size(), 2u);
-      // ok, or throttled where other processes took the CPU adapter's cores (a measured row still).
-      const auto& status = c["rounds"][1]["rows"][0]["status"];
-      EXPECT_TRUE(status == "ok" || status == "throttled") << c.dump();
+      // ok, or throttled where other processes took the CPU adapter's cores, or suspect as
+      // launch-bound when they slowed the empty dispatch the launch cost is measured with (seen in
+      // CI: 495 us against a 9.6 ms dispatch): a measured row still, which is what this checks.
+      const auto& row = c["rounds"][1]["rows"][0];
+      const auto& status = row["status"];
+      const bool launch_bound =
+          status == "suspect" && row.value("message", std::string()).rfind("launch-bound", 0) == 0;
+      EXPECT_TRUE(status == "ok" || status == "throttled" || launch_bound) << c.dump();
     }
   }
 }
