@@ -253,10 +253,8 @@ int browser_command(const BrowserFlags& f) {
     if (!group) {
       // Said once the others are known: when none can run, one line says why for each.
       m.columns.push_back(skipped(info, group.error().message));
-      // Where the runtime was not found, how to get it (as the matrix's skipped column says).
-      const bool missing = !rt && group.error().message.rfind("no " + info.product + " found", 0) == 0;
-      unavailable.push_back(fmt::format("{}: {}{}", info.name, group.error().message,
-                                        missing ? fmt::format(" (to get it: {})", info.install) : ""));
+      // With how to get it, as the matrix says of every skipped column.
+      unavailable.push_back(fmt::format("{}: {} (to get it: {})", info.name, group.error().message, info.install));
       continue;
     }
     std::cerr << report::wrap_block(fmt::format("{} ({}): adapter {} = native adapter {}{}", rt->label(), rt->program,

@@ -37,7 +37,6 @@ struct LaunchOptions {
   std::chrono::milliseconds start_timeout{30000};  // launch to DevTools listening
 };
 
-
 class Page;
 
 class Browser {

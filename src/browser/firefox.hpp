@@ -29,7 +29,6 @@ struct FirefoxOptions {
   std::chrono::milliseconds start_timeout{90000};  // launch to BiDi listening (a slow first start)
 };
 
-
 // The preferences a fresh profile needs for WebGPU (and nothing on first start), as user.js text.
 std::string firefox_user_js();
 
