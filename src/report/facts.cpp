@@ -75,30 +75,22 @@ struct NumberField {
   const char* key;
   std::optional<double> T::*member;
 };
-constexpr NumberField<CurvePoint> kPointNumbers[] = {{"working_set_bytes", &CurvePoint::working_set_bytes},
-                                                     {"threads", &CurvePoint::threads},
-                                                     {"array_bytes", &CurvePoint::array_bytes},
-                                                     {"value", &CurvePoint::value},
-                                                     {"time_ms", &CurvePoint::time_ms},
-                                                     {"iqr_relative", &CurvePoint::iqr_relative},
-                                                     {"repeat", &CurvePoint::repeat},
-                                                     {"cpu_share", &CurvePoint::cpu_share},
-                                                     {"ns_per_load", &CurvePoint::ns_per_load},
-                                                     {"cycles_per_load", &CurvePoint::cycles_per_load},
-                                                     {"clock_mhz", &CurvePoint::clock_mhz},
-                                                     {"repro_second_ms", &CurvePoint::repro_second_ms}};
+// A field's key is its member's name, so the two cannot drift apart.
+// clang-format off
+#define WGB_POINT(name) NumberField<CurvePoint>{#name, &CurvePoint::name}
+#define WGB_ROW(name) NumberField<RowFacts>{#name, &RowFacts::name}
+constexpr NumberField<CurvePoint> kPointNumbers[] = {
+    WGB_POINT(working_set_bytes), WGB_POINT(threads), WGB_POINT(array_bytes), WGB_POINT(value), WGB_POINT(time_ms),
+    WGB_POINT(iqr_relative), WGB_POINT(repeat), WGB_POINT(cpu_share), WGB_POINT(ns_per_load),
+    WGB_POINT(cycles_per_load), WGB_POINT(clock_mhz), WGB_POINT(repro_second_ms)};
 // The row's: what plausibility, --ceilings, the roofline's notes and the memory suite's lines read.
-constexpr NumberField<RowFacts> kRowNumbers[] = {{"footprint_bytes", &RowFacts::footprint_bytes},
-                                                 {"launch_ms", &RowFacts::launch_ms},
-                                                 {"working_set_bytes", &RowFacts::working_set_bytes},
-                                                 {"buffers", &RowFacts::buffers},
-                                                 {"cv", &RowFacts::cv},
-                                                 {"ns_per_load", &RowFacts::ns_per_load},
-                                                 {"g_accesses_per_s", &RowFacts::g_accesses_per_s},
-                                                 {"last60_median_gbps", &RowFacts::last60_median_gbps},
-                                                 {"first20_median_gbps", &RowFacts::first20_median_gbps},
-                                                 {"window_bytes", &RowFacts::window_bytes},
-                                                 {"retention", &RowFacts::retention}};
+constexpr NumberField<RowFacts> kRowNumbers[] = {
+    WGB_ROW(footprint_bytes), WGB_ROW(launch_ms), WGB_ROW(working_set_bytes), WGB_ROW(buffers), WGB_ROW(cv),
+    WGB_ROW(ns_per_load), WGB_ROW(g_accesses_per_s), WGB_ROW(last60_median_gbps), WGB_ROW(first20_median_gbps),
+    WGB_ROW(window_bytes), WGB_ROW(retention)};
+#undef WGB_POINT
+#undef WGB_ROW
+// clang-format on
 
 CurvePoint point_from(const json& j, const std::string& path, std::string* error) {
   Fields f(j, path, error);
