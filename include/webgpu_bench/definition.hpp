@@ -62,6 +62,9 @@ class Workload {
   virtual Expected<std::string> validate(gpu::Context& gpu) = 0;
   // Sizes and shapes for the result row (input size/shape, workgroup size, ...).
   virtual nlohmann::json parameters() const { return nlohmann::json::object(); }
+  // The WGSL this workload compiled where prepare chose it for the adapter instead of the
+  // definition's `source` (empty: the definition's). The row's hash is of this one.
+  virtual std::string source() const { return {}; }
 };
 
 // A workload that is an API operation rather than a compute pass: it times itself (time()) and
@@ -111,6 +114,7 @@ struct KernelSpec {
   std::function<WorkModel(std::uint64_t knob)> work;
   std::function<Expected<std::string>(gpu::Context&, std::uint64_t knob)> validate;
   nlohmann::json parameters = nlohmann::json::object();
+  std::string source;  // Workload::source(): set where the pipeline is not the definition's source
 };
 
 std::unique_ptr<Workload> make_kernel_workload(gpu::Context& gpu, KernelSpec spec);

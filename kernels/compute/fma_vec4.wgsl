@@ -10,14 +10,14 @@
 // vectors (chains plus operands) exceed its registers one chain after another, which makes it bound
 // by the FMA latency (four chains with four operand values ran at 0.41 of the plain fixture kernel
 // there; two run as fast as it; results/alu-lavapipe-2026-12-03.md).
-// f16: four chains, one trip per pass, c read from the uniform's other two components. NVIDIA's
-// packed f16 FMAs need eight independent half2 chains per invocation: with two vec4 chains an H200
-// ran 108 TFLOP/s, with four 122 at one trip per pass and 130 at four (CUDA: 131.4); with c built
-// from a and b, as f32 does, 66.7 in every form (probably c made from m by a swizzle). lavapipe
-// computes f16 in f32 between two conversions: four chains over four trips per pass ran there at
-// 0.35 of the plain fixture kernel, two trips 0.62, one trip 0.95-0.96 (the fixture builds c from a
-// and b, one register pair fewer: 0.995 with that). One trip per pass is the form nearest to both
-// (results/alu-f16-2026-12-03.md).
+// f16: four chains, in two forms (the probe's substitutions; the row's kernel_form says which ran).
+// NVIDIA's packed f16 FMAs need eight independent half2 chains per invocation: with two vec4 chains
+// an H200 ran 108 TFLOP/s, with four 122 at one trip per pass and 130 at four (CUDA: 131.4); with c
+// built from a and b, as f32 does, 66.7 in every form (probably c made from m by a swizzle). So on
+// GPUs: four trips per pass, c read from the uniform's other two components. lavapipe computes f16
+// in f32 between two conversions, and ran that form at 0.36 of the plain fixture kernel (two trips
+// 0.62, one trip 0.95-0.96, one trip with c built from a and b as the fixture has it 0.94-1.00). So
+// on CPU adapters: one trip per pass, c built from a and b (results/alu-f16-2026-12-03.md).
 @compute @workgroup_size(wg_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = gid.x;

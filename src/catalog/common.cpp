@@ -43,6 +43,7 @@ class KernelWorkload final : public Workload {
     if (spec_.knob.enabled()) p[spec_.knob.name] = knob_;
     return p;
   }
+  std::string source() const override { return spec_.source; }
 
  private:
   void write_knob() {

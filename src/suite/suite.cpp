@@ -151,6 +151,7 @@ class CatalogEntry final : public Entry {
     const bool measured = apply_record(row, record_, w_->work());
     row.parameters = w_->parameters();
     row.parameters["repetitions_per_batch"] = record_.repetitions;
+    if (const std::string compiled = w_->source(); !compiled.empty()) row.wgsl_hash = gpu::source_hash(compiled);
     return measured;
   }
   Expected<std::string> validate(std::size_t) override { return w_->validate(ctx_); }

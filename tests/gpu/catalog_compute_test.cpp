@@ -4,6 +4,7 @@
 // finite at the maximum loop count; the loop count changes the result; the validator rejects
 // corrupted outputs and wrong expectations; every definition gives a validated row through
 // run_suite with a work model matching the hand count; plausibility marks impossible rates.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -12,6 +13,7 @@
 #include <memory>
 
 #include "catalog/compute/alu.hpp"
+#include "gpu/hash.hpp"
 #include "gpu_fixture.hpp"
 #include "suite/plausibility.hpp"
 #include "webgpu_bench/suite.hpp"
@@ -165,19 +167,52 @@ TEST(CatalogCompute, FmaProbesDoExactlyTheirTripsInFourTripPasses) {
     alu::Probe counting = *found;
     counting.f[0] = counting.f[2] = 1.0f;
     counting.f[1] = counting.f[3] = 1.0f / 256.0f;
-    auto r = alu::Runner::create(*ctx, counting, kThreads);
-    ASSERT_TRUE(r) << id << ": " << r.error().message;
-    for (std::uint32_t iterations : {4u, 6u}) {
-      auto out = r->run(*ctx, iterations);
-      ASSERT_TRUE(out) << id << ": " << out.error().message;
-      auto ok = alu::check_outputs(counting, params_at(*r, iterations), all_invocations(kThreads), *out);
-      EXPECT_TRUE(ok) << id << " at " << iterations << ": " << ok.error().message;
-      for (std::uint32_t other : {iterations - 1, iterations + 1}) {
-        EXPECT_FALSE(alu::check_outputs(counting, params_at(*r, other), all_invocations(kThreads), *out))
-            << id << ": the output of " << iterations << " trips passed as " << other;
+    // Both forms where the probe has two, whichever this adapter would pick.
+    for (const alu::Form form : {alu::Form::Gpu, alu::Form::Cpu}) {
+      if (form == alu::Form::Cpu && counting.cpu_substitutions.empty()) continue;
+      const std::string what = fmt::format("{} ({} form)", id, alu::to_string(form));
+      auto r = alu::Runner::create(*ctx, counting, kThreads, alu::kDefaultWorkgroup, form);
+      ASSERT_TRUE(r) << what << ": " << r.error().message;
+      for (std::uint32_t iterations : {4u, 6u}) {
+        auto out = r->run(*ctx, iterations);
+        ASSERT_TRUE(out) << what << ": " << out.error().message;
+        auto ok = alu::check_outputs(counting, params_at(*r, iterations), all_invocations(kThreads), *out);
+        EXPECT_TRUE(ok) << what << " at " << iterations << ": " << ok.error().message;
+        for (std::uint32_t other : {iterations - 1, iterations + 1}) {
+          EXPECT_FALSE(alu::check_outputs(counting, params_at(*r, other), all_invocations(kThreads), *out))
+              << what << ": the output of " << iterations << " trips passed as " << other;
+        }
       }
     }
   }
+}
+
+// A probe with a CPU form computes the same values in both: each form, compiled on this adapter
+// whichever it would pick, matches the one host reference at several loop counts (a remainder after
+// the long passes included), and the two forms are different WGSL.
+TEST(CatalogCompute, BothFormsOfAProbeMatchItsHostReference) {
+  WGB_GPU_OR_SKIP(ctx);
+  std::size_t two_forms = 0;
+  for (const auto& probe : alu::probes()) {
+    if (probe.cpu_substitutions.empty()) continue;
+    ++two_forms;
+    EXPECT_NE(probe.source(alu::Form::Gpu), probe.source(alu::Form::Cpu)) << probe.id;
+    if (!supported(ctx, probe)) continue;
+    for (const alu::Form form : {alu::Form::Gpu, alu::Form::Cpu}) {
+      auto r = alu::Runner::create(*ctx, probe, kThreads, alu::kDefaultWorkgroup, form);
+      ASSERT_TRUE(r) << probe.id << ": " << r.error().message;
+      EXPECT_EQ(r->form(), form);
+      EXPECT_EQ(r->source(), probe.source(form));
+      for (std::uint32_t iterations : {1u, 3u, 5u}) {
+        auto out = r->run(*ctx, iterations);
+        ASSERT_TRUE(out) << probe.id << ": " << out.error().message;
+        auto ok = alu::check_outputs(probe, params_at(*r, iterations), all_invocations(kThreads), *out);
+        EXPECT_TRUE(ok) << probe.id << " (" << alu::to_string(form) << " form) at " << iterations << ": "
+                        << ok.error().message;
+      }
+    }
+  }
+  EXPECT_GE(two_forms, 2u);
 }
 
 TEST(CatalogCompute, ValidatorRejectsCorruptedOutputs) {
@@ -245,6 +280,14 @@ TEST(CatalogCompute, EveryDefinitionGivesAValidatedRowThroughTheScheduler) {
     EXPECT_DOUBLE_EQ(r.work.operations, 256.0 * static_cast<double>(r.knob) * probe->ops_per_iteration) << r.id;
     EXPECT_EQ(r.parameters.value("invocations", 0u), 256u) << r.id;
     EXPECT_EQ(r.parameters.value("peak_class", std::string()), probe->peak_class) << r.id;
+    // The row's hash is of the WGSL that ran: the adapter's form, named where the probe has two.
+    const alu::Form form = alu::form_for(ctx->adapter());
+    EXPECT_EQ(r.wgsl_hash, gpu::source_hash(probe->source(form))) << r.id;
+    if (!probe->cpu_substitutions.empty()) {
+      EXPECT_EQ(r.parameters.value("kernel_form", std::string()), alu::to_string(form)) << r.id;
+    } else {
+      EXPECT_FALSE(r.parameters.contains("kernel_form")) << r.id;
+    }
   }
 }
 

@@ -183,6 +183,24 @@ TEST(AluTemplate, GeneratedSourcesAreLongUnrolledBodies) {
   EXPECT_NE(find_probe("f32-minmax")->source().find("max(min(x7 * m + cn, 1.0), 0.0)"), std::string::npos);
   EXPECT_NE(find_probe("i32-div")->source().find("x7 = a / x7 + bn;"), std::string::npos);
   EXPECT_EQ(fma_statements(find_probe("f32-fma-vec4")->source()), 4u * 64 + 64);  // 2 chains x (128 + 32)
+  // f16-fma-vec4 has two forms: four trips per pass with the addend read apart on GPUs, one trip per
+  // pass with the addend built from the multiplier's values on CPU adapters.
+  const catalog::alu::Probe& h4 = *find_probe("f16-fma-vec4");
+  EXPECT_EQ(fma_statements(h4.source(catalog::alu::Form::Gpu)), 4u * 64 + 64);  // 4 chains x (64 + 16)
+  EXPECT_EQ(fma_statements(h4.source(catalog::alu::Form::Cpu)), 4u * 16 + 64);  // 4 chains x (16 + 16)
+  EXPECT_NE(h4.source(catalog::alu::Form::Gpu).find("let c = vec4<T>(T(p.f.w)"), std::string::npos);
+  EXPECT_NE(h4.source(catalog::alu::Form::Cpu).find("let c = vec4<T>(b, a, b, a);"), std::string::npos);
+  EXPECT_EQ(h4.source(), h4.source(catalog::alu::Form::Gpu));  // the definition's source is the GPU form
+  // f32-f16-convert: a trip straight-line on GPUs, 32 passes of one step on CPU adapters.
+  const catalog::alu::Probe& cv = *find_probe("f32-f16-convert");
+  EXPECT_NE(cv.source(catalog::alu::Form::Gpu).find("g < 1u;"), std::string::npos);
+  EXPECT_NE(cv.source(catalog::alu::Form::Cpu).find("g < 32u;"), std::string::npos);
+  // Every other probe has one form.
+  for (const auto& p : catalog::alu::probes()) {
+    if (p.id == "f16-fma-vec4" || p.id == "f32-f16-convert") continue;
+    EXPECT_TRUE(p.cpu_substitutions.empty()) << p.id;
+    EXPECT_EQ(p.source(catalog::alu::Form::Gpu), p.source(catalog::alu::Form::Cpu)) << p.id;
+  }
   // The unary probes run a trip's 32 steps in passes: of four in f32, of one in f16.
   EXPECT_NE(find_probe("f32-sincos")->source().find("g < 8u;"), std::string::npos);
   EXPECT_NE(find_probe("f16-sincos")->source().find("g < 32u;"), std::string::npos);

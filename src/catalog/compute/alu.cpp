@@ -19,9 +19,24 @@ constexpr std::uint32_t kWorkgroup = 256;
 constexpr std::uint32_t kSeed = 0x5EED1234u;
 }  // namespace
 
-std::string Probe::source() const {
+Form form_for(const gpu::AdapterDescription& adapter) { return adapter.adapter_type == "cpu" ? Form::Cpu : Form::Gpu; }
+
+const char* to_string(Form form) { return form == Form::Cpu ? "cpu" : "gpu"; }
+
+std::string Probe::source(Form form) const {
   std::string header = f16 ? "enable f16;\nalias T = f16;\n" : "alias T = f32;\n";
-  auto body = expand(kernel_source("compute/" + kernel), substitutions);
+  Substitutions chosen = substitutions;
+  if (form == Form::Cpu) {
+    for (const auto& [name, value] : cpu_substitutions) {
+      auto it = std::find_if(chosen.begin(), chosen.end(), [&](const auto& s) { return s.first == name; });
+      if (it != chosen.end()) {
+        it->second = value;
+      } else {
+        chosen.emplace_back(name, value);
+      }
+    }
+  }
+  auto body = expand(kernel_source("compute/" + kernel), chosen);
   if (!body) {
     // A template bug: return WGSL that fails to compile with the reason, so the row says it.
     return fmt::format("// template error: {}\n@compute @workgroup_size(1) fn main() {{ template_error(); }}\n",
@@ -147,7 +162,8 @@ Expected<Contraction> check_contraction(gpu::Context& gpu) {
   return Contraction{.mul_add = verdict((*stored)[0]), .fma_builtin = verdict((*stored)[1])};
 }
 
-Expected<Runner> Runner::create(gpu::Context& gpu, const Probe& probe, std::uint32_t threads, std::uint32_t workgroup) {
+Expected<Runner> Runner::create(gpu::Context& gpu, const Probe& probe, std::uint32_t threads, std::uint32_t workgroup,
+                                std::optional<Form> form) {
   const auto& limits = gpu.limits();
   const bool by_x = limits.maxComputeWorkgroupSizeX < limits.maxComputeInvocationsPerWorkgroup;
   const std::uint32_t max_workgroup = by_x ? limits.maxComputeWorkgroupSizeX : limits.maxComputeInvocationsPerWorkgroup;
@@ -169,11 +185,13 @@ Expected<Runner> Runner::create(gpu::Context& gpu, const Probe& probe, std::uint
   Runner r;
   r.params_ = probe.params(threads, static_cast<std::uint32_t>(probe.initial_iterations));
   r.params_.workgroup = workgroup;
+  r.form_ = form.value_or(form_for(gpu.adapter()));
+  r.source_ = probe.source(r.form_);
   // The default size compiles exactly as before (no constants); any other sets the override.
   const gpu::Context::Constant wg_size{"wg_size", static_cast<double>(workgroup)};
   auto pipeline = workgroup == kDefaultWorkgroup
-                      ? gpu.pipeline(probe.source(), probe.id)
-                      : gpu.pipeline(probe.source(), probe.id, "main", std::span(&wg_size, 1));
+                      ? gpu.pipeline(r.source_, probe.id)
+                      : gpu.pipeline(r.source_, probe.id, "main", std::span(&wg_size, 1));
   if (!pipeline) {
     Error e = std::move(pipeline).error();
     if (workgroup != kDefaultWorkgroup) e.message += fmt::format(" (workgroup size {})", workgroup);

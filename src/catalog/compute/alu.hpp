@@ -6,13 +6,15 @@
 // How the WGSL that runs is formed (and hashed into every row): `enable f16;` when the probe needs
 // it, `alias T = f16;` or `alias T = f32;`, kernels/compute/prelude.wgsl, then the probe's
 // template with its `$NAME` substitutions applied and its `//#repeat var N` ... `//#end` blocks
-// unrolled (`$var` becomes 0..N-1). The result is a constant string per probe, built once and
-// stored in BenchmarkDefinition::source, and exactly that string is compiled.
+// unrolled (`$var` becomes 0..N-1). The result is a constant string per probe and form: the GPU
+// form is stored in BenchmarkDefinition::source; on a CPU adapter a probe with CPU substitutions
+// compiles its CPU form, and the row's hash is of the string that was compiled.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -51,10 +53,19 @@ struct Expectation {
   double scale = 0;            // float: sum of the magnitudes of the summed terms (tolerance scale)
 };
 
+// The shape of a probe's kernel for the adapter that runs it. Most probes have one form; a few run
+// a body shaped for CPU drivers there (Probe::cpu_substitutions), where the GPU's fastest body is
+// slow (docs/method.md#alu-forms).
+enum class Form { Gpu, Cpu };
+Form form_for(const gpu::AdapterDescription& adapter);
+const char* to_string(Form form);
+
 struct Probe {
   std::string id, label, description;
   std::string kernel;          // template name below kernels/compute/
   Substitutions substitutions;
+  // On CPU adapters these replace the substitutions of the same name (empty: one form everywhere).
+  Substitutions cpu_substitutions;
   bool f16 = false;            // needs the shader-f16 device feature (`enable f16;`)
   bool dot4 = false;           // needs the packed_4x8_integer_dot_product WGSL language feature
   Metric metric;
@@ -70,7 +81,7 @@ struct Probe {
   std::string fused_form;
   std::function<Expectation(const Params&, std::uint32_t t)> reference;
 
-  std::string source() const;  // the generated WGSL (see the header comment)
+  std::string source(Form form = Form::Gpu) const;  // the generated WGSL (see the header comment)
   Params params(std::uint32_t threads, std::uint32_t iterations) const;
 };
 
@@ -123,10 +134,11 @@ Expected<Contraction> check_contraction(gpu::Context& gpu);
 // `active` non-zero only the first `active` invocations compute (a cheap run at a huge loop count).
 // `workgroup` sets the kernel's `wg_size` override through the pipeline constants; a size above
 // the adapter's maxComputeInvocationsPerWorkgroup or maxComputeWorkgroupSizeX is Skipped, naming it.
+// The kernel's form is the adapter's (form_for) unless `form` says otherwise (the tests run both).
 class Runner {
  public:
   static Expected<Runner> create(gpu::Context& gpu, const Probe& probe, std::uint32_t threads,
-                                 std::uint32_t workgroup = kDefaultWorkgroup);
+                                 std::uint32_t workgroup = kDefaultWorkgroup, std::optional<Form> form = {});
   Expected<std::vector<std::uint32_t>> run(gpu::Context& gpu, std::uint32_t iterations, std::uint32_t active = 0);
   const Params& params() const { return params_; }
   std::uint32_t threads() const { return params_.threads; }
@@ -135,9 +147,13 @@ class Runner {
   const wgpu::ComputePipeline& pipeline() const { return pipeline_; }
   const wgpu::BindGroup& bind_group() const { return group_; }
   const wgpu::Buffer& uniform() const { return uniform_; }
+  const std::string& source() const { return source_; }  // the WGSL that was compiled
+  Form form() const { return form_; }
 
  private:
   Params params_;
+  std::string source_;
+  Form form_ = Form::Gpu;
   wgpu::ComputePipeline pipeline_;
   wgpu::Buffer out_, uniform_;
   wgpu::BindGroup group_;

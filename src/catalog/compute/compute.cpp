@@ -85,6 +85,11 @@ Expected<std::unique_ptr<Workload>> alu::prepare(PrepareContext& pc, const alu::
                      {"peak_class", probe.peak_class},
                      {"operand_bits", probe.f16 ? 16 : 32},
                      {"kernel", "compute/" + probe.kernel}};
+  if (!probe.cpu_substitutions.empty()) {
+    // The probe has a body for CPU drivers: the row says which ran, and hashes the WGSL that did.
+    spec.parameters["kernel_form"] = alu::to_string(runner->form());
+    spec.source = runner->source();
+  }
   if (!probe.fused_form.empty()) record_contraction(gpu, probe.fused_form, spec.parameters);
   // On NVIDIA, shader-f16 exists only through the experimental adapter toggle: the row says so, and
   // its outputs are checked against the host on every run (the validator always runs).

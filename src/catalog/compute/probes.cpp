@@ -96,6 +96,18 @@ Probe unary_probe(std::string type, std::string name, std::string op, std::strin
   return p;
 }
 
+// A conversion round trip: 8 chains x 32 steps x 2 conversions per invocation per loop trip, the
+// chain x' = back(to(x)) * m + c with m = 0.5 and c = `addend`, at most 2^14 trips.
+Probe conversion_probe(std::string id, std::string label, std::string description, std::string kernel,
+                       float addend, Reference reference) {
+  Probe p = probe(std::move(id), std::move(label), std::move(description), std::move(kernel), kConversions, "alu",
+                  512, kConversionNote, std::move(reference));
+  p.max_iterations = 1 << 14;
+  p.f[0] = 0.5f;
+  p.f[1] = addend;
+  return p;
+}
+
 Probe bit_probe(std::string name, std::string op, std::string what, std::string counted, u32 (*fn)(u32)) {
   std::string description = what +
                             " Eight independent chains, 32 steps each per loop trip; the add of a per-chain operand c "
@@ -170,12 +182,14 @@ std::vector<Probe> build() {
         "interleaved (with four chains and four values lavapipe ran them one after another, 2x slower; the "
         "reference suite's vec4 probe uses eight chains and a 32-FMA body).";
     const char* const vec4_f16 =
-        "Four independent vec4 FMA chains (16 lanes) per invocation, 16 steps each per loop trip, one trip per "
-        "pass of the kernel's loop; operand vectors (a, b, a, b) and (b, a, b, a) from a uniform. Four chains "
-        "where f32 has two: NVIDIA's packed f16 FMAs need eight independent half2 chains per invocation (two "
-        "chains ran at 0.82 of CUDA's rate on an H200, four at 0.93). One trip per pass, not four: four ran at "
-        "0.99 of CUDA there, but at 0.35 of the plain kernel on a CPU driver that computes f16 in f32 (one "
-        "trip: 0.95).";
+        "Four independent vec4 FMA chains (16 lanes) per invocation, 16 steps each per loop trip; operand "
+        "vectors (a, b, a, b) and (b, a, b, a) from a uniform. Four chains where f32 has two: NVIDIA's packed "
+        "f16 FMAs need eight independent half2 chains per invocation (two chains ran at 0.82 of CUDA's rate on "
+        "an H200). Two forms: on GPUs four trips per pass of the kernel's loop, the addend read from the "
+        "uniform apart from the multiplier (0.99 of CUDA on an H200; one trip per pass 0.93, the addend built "
+        "from the multiplier's values 0.51); on CPU adapters one trip per pass, the addend built from a and b, "
+        "as the plain kernel has it (a CPU driver that computes f16 in f32 ran the GPU form at 0.36 of the "
+        "plain kernel). The row's kernel_form says which ran.";
     const Reference vec4_ref =
         f32 ? Reference([](const Params& p, u32 t) { return float_chains<8>(p, t, 32, vec4_step(p)); })
             : Reference([](const Params& p, u32 t) { return float_chains<16>(p, t, 16, vec4_step(p)); });
@@ -183,8 +197,11 @@ std::vector<Probe> build() {
                           {{"CVEC", f32 ? "vec4<T>(b, a, b, a)" : "vec4<T>(T(p.f.w), T(p.f.z), T(p.f.w), T(p.f.z))"},
                            {"CHAINS", f32 ? "2" : "4"},
                            {"STEPS", f32 ? "32" : "16"},
-                           {"PASS_TRIPS", f32 ? "4" : "1"},
-                           {"PASS_STEPS", f32 ? "128" : "16"}}));
+                           {"PASS_TRIPS", "4"},
+                           {"PASS_STEPS", f32 ? "128" : "64"}}));
+    if (!f32) {
+      v.back().cpu_substitutions = {{"CVEC", "vec4<T>(b, a, b, a)"}, {"PASS_TRIPS", "1"}, {"PASS_STEPS", "16"}};
+    }
     v.push_back(fma_probe(type, "mat4", "fma_mat4",
                           "A 4x4 matrix state per invocation updated as S' = M S + C (M, C from a uniform; 64 FMAs "
                           "per update, written as column fma() so each multiply-add is one fused operation), four "
@@ -358,30 +375,29 @@ std::vector<Probe> build() {
     v.push_back(std::move(p));
   }
 
+  v.push_back(conversion_probe(
+      "i32-f32-convert", "i32 <-> f32 conversion",
+      "Eight independent chains x = i32(f32(x) * h + c) per invocation (h = 0.5, c = 1000 + a per-chain 0..1023 + a "
+      "per-trip 0..255 hashed from the trip index, so every trip moves the chain: every intermediate exact), "
+      "32 steps each per loop trip. Counts results: 2 conversions per step (i32 to f32 and back; the multiply-add "
+      "is not counted).",
+      "i32_f32_convert", 1000.0f, i32_f32_ref));
   {
-    Probe p = probe(
-        "i32-f32-convert", "i32 <-> f32 conversion",
-        "Eight independent chains x = i32(f32(x) * h + c) per invocation (h = 0.5, c = 1000 + a per-chain 0..1023 + a "
-        "per-trip 0..255 hashed from the trip index, so every trip moves the chain: every intermediate exact), "
-        "32 steps each per loop trip. Counts results: 2 conversions per step (i32 to f32 and back; the multiply-add "
-        "is not counted).",
-        "i32_f32_convert", kConversions, "alu", 512, kConversionNote, i32_f32_ref);
-    p.max_iterations = 1 << 14;
-    p.f[0] = 0.5f;
-    p.f[1] = 1000.0f;
-    v.push_back(std::move(p));
-  }
-  {
-    Probe p = probe(
+    Probe p = conversion_probe(
         "f32-f16-convert", "f32 <-> f16 conversion",
         "Eight independent chains x = f32(f16(x)) * m + c per invocation (m = 0.5, c = 1 + 2^-12 + a per-trip d in [0, 1) "
         "hashed from the trip index: contracts towards 2c, which moves every trip), 32 steps each per loop trip. "
         "Needs shader-f16. c carries a bit below f16's precision, so the f16 rounding moves the chain's fixed "
         "point; the result is checked against a reference that rounds to nearest even, and dropped conversions "
-        "fail validation. Counts results: 2 conversions per step (f32 to f16 and back; the multiply-add is not counted). "
+        "fail validation. The 32 steps of a trip run unrolled whole on GPUs and in passes of one on CPU adapters (the row's "
+        "kernel_form says which ran). Counts results: 2 conversions per step (f32 to f16 and back; the multiply-add "
+        "is not counted). "
         "webgpu-bench-core's probe of this id converts through pack2x16float / unpack2x16float instead, which needs "
         "no shader-f16: the same count, another instruction path.",
-        "f32_f16_convert", kConversions, "alu", 512, kConversionNote,
+        // c = 1 + 2^-12 carries a bit below f16's precision, so the chain's fixed point 2c is not an
+        // f16 value: with the conversions a chain settles at h / 2 + c, h the f16 value next to 2c
+        // (2^-11 away), without them at 2c, 2^-12 (about 1e-4 relative) off. Exact in f32.
+        "f32_f16_convert", 1.0f + 0x1p-12f,
         // The reference rounds to f16 at every step (to nearest, ties to even: IEEE's default, what
         // NVIDIA's cvt.rn and LLVM's fptrunc do; no value here is a tie).
         [](const Params& prm, u32 t) {
@@ -389,12 +405,10 @@ std::vector<Probe> build() {
               prm, t, [&](double x, double d) { return round_to_f16(x) * prm.f[0] + (prm.f[1] + d); });
         });
     p.f16 = true;
-    p.max_iterations = 1 << 14;
-    p.f[0] = 0.5f;
-    // c = 1 + 2^-12 carries a bit below f16's precision, so the chain's fixed point 2c is not an f16
-    // value: with the conversions a chain settles at h / 2 + c, h the f16 value next to 2c (2^-11
-    // away), without them at 2c, 2^-12 (about 1e-4 relative) off. Exact in f32.
-    p.f[1] = 1.0f + 0x1p-12f;
+    // A trip unrolled whole on GPUs (an H200: 20.3 TOP/s, 18.9 in passes of one), passes of one
+    // step on CPU adapters (lavapipe ran a whole trip 1.4x slower than the plain kernel; f32_f16_convert.wgsl).
+    p.substitutions = {{"GROUPS", "1"}, {"GROUP_LEN", "32"}};
+    p.cpu_substitutions = {{"GROUPS", "32"}, {"GROUP_LEN", "1"}};
     p.f[3] = 1.0f;  // the per-trip operand's scale
     // Beside the reference's f16 rounding every operation is exact in f32 (starts on a 2^-10 grid,
     // d on a 2^-8 grid, c on a 2^-12 grid), so the tolerance is tiny and a kernel whose conversions
