@@ -33,6 +33,8 @@ struct SamplerConfig {               // defaults from the reference implementati
   std::uint32_t max_batch = 1u << 20;  // repetitions cap per measurement
   // The untimed warm-up lasts at least this long (its batches summed; at least one batch). The
   // run's first row sets it so that an idle device's clocks are up before anything is timed.
+  // Where a warmed dispatch then takes under half of target_dispatch_ms, the knob was calibrated
+  // on a slower device (clocks still ramping): it is calibrated once more, from the warm dispatch.
   double min_warmup_ms = 0;
 };
 
@@ -169,6 +171,7 @@ class Sampler final : public Protocol {
   void add_batch_step(double batch_ms, bool valid);
   void add_round(double batch_ms, bool valid);
   void finish_knob_calibration();
+  bool recalibrate_after_warmup(double per_rep_ms);
   void finish(StopReason reason);
 
   SamplerConfig cfg_;
@@ -184,6 +187,7 @@ class Sampler final : public Protocol {
   double warmup_spent_ms_ = 0;  // warm-up batches so far
   int knob_steps_ = 0;
   bool knob_retry_used_ = false;
+  bool knob_recalibrated_ = false;  // the knob was calibrated again after the warm-up (at most once)
   int batch_steps_ = 0;
   double per_rep_estimate_ms_ = 0;  // latest per-repetition estimate, for the ETA
 

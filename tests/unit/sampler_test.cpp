@@ -125,6 +125,50 @@ TEST(Sampler, AMinimumWarmUpRepeatsTheWarmUpBatch) {
   EXPECT_NEAR(estimate_total_ms(cfg, kFixed) - estimate_total_ms(plain, kFixed), 250 - 100, 1e-9);
 }
 
+// An idle device calibrated before its clocks are up: every run is 4.5x slower until 1 s of work
+// has run (about the knob calibration's), then at speed. The first row's long warm-up finds the
+// warm dispatch under half the target and calibrates the knob again, so the timed dispatches are at
+// the target, not 4.5x shorter; the row says so. Without the long warm-up nothing changes.
+TEST(Sampler, AWarmDispatchUnderHalfTheTargetCalibratesTheKnobAgainAfterTheFirstRowsWarmUp) {
+  auto cold_then_warm = [](double* spent) {
+    return [spent](const Action& a) {
+      const double ms = static_cast<double>(a.knob) * 0.01 * a.repetitions * (*spent < 60 ? 4.5 : 1.0);
+      *spent += ms;
+      return ms;
+    };
+  };
+  CooldownBudget budget;
+  SamplerConfig cfg;
+  cfg.min_warmup_ms = 400;
+  double spent = 0;
+  Sampler s(cfg, KnobRange{1, 1'000'000, 1}, budget);
+  Driver d{cold_then_warm(&spent), {}, {}};
+  d.run(s);
+  const SamplerReport r = s.report();
+  // Calibrated cold: 11.5 ms at knob 256; warm, that is 2.56 ms, so it grows again to a 10 ms
+  // dispatch near the target.
+  EXPECT_GE(r.knob, 500u);  // a 5-20 ms dispatch (within half and twice the target)
+  EXPECT_LE(r.knob, 2000u);
+  for (const Action& a : d.timed()) EXPECT_EQ(a.knob, r.knob);
+  ASSERT_FALSE(d.timed().empty());
+  EXPECT_NEAR(r.best_ms, static_cast<double>(r.knob) * 0.01, 1e-9);
+  bool said = false;
+  for (const auto& n : r.notes) said = said || n.find("the knob was calibrated again") != std::string::npos;
+  EXPECT_TRUE(said);
+  // The warm-up is not repeated whole: one batch at the new knob.
+  std::size_t warm_at_new_knob = 0;
+  for (const Action& a : d.of(Stage::WarmUp)) warm_at_new_knob += a.knob == r.knob ? 1 : 0;
+  EXPECT_EQ(warm_at_new_knob, 1u);
+
+  // The same device without the long warm-up keeps the knob it calibrated (later rows).
+  double spent2 = 0;
+  Sampler plain({}, KnobRange{1, 1'000'000, 1}, budget);
+  Driver d2{cold_then_warm(&spent2), {}, {}};
+  d2.run(plain);
+  EXPECT_LT(plain.report().knob, 300u);
+  for (const auto& n : plain.report().notes) EXPECT_EQ(n.find("calibrated again"), std::string::npos) << n;
+}
+
 TEST(Sampler, CalibrationGrowthAtMostFourTimesPerStepAndClampedToMax) {
   CooldownBudget budget;
   Sampler s({}, KnobRange{1, 100, 1}, budget);
