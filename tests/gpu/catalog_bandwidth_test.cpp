@@ -121,7 +121,7 @@ TEST(CatalogBandwidth, StreamingProbesValidateAtAnyInvocationCount) {
     }
   }
   // Unset: the gather and scatter kernels one step of four elements per invocation on a GPU, 64 on a
-  // CPU adapter; the streaming kernels one workgroup per block (16 KiB on a GPU, 1 MiB on a CPU).
+  // CPU adapter; the streaming kernels one workgroup per block (32 KiB on a GPU, 1 MiB on a CPU).
   SuiteOptions o;
   o.bandwidth_bytes = 4 * kMiB;
   PrepareContext pc{*ctx, o};
@@ -132,7 +132,8 @@ TEST(CatalogBandwidth, StreamingProbesValidateAtAnyInvocationCount) {
   EXPECT_EQ((*g)->parameters().value("invocations", 0u), 4u * kMiB / 16 / (4 * steps));
   auto w = find("write-linear").prepare(pc);
   ASSERT_TRUE(w) << w.error().message;
-  const auto plan = bw::linear_plan(4 * kMiB, steps, cpu ? bw::kCpuRun : bw::kGpuRun);
+  const auto plan = bw::linear_plan(4 * kMiB, cpu ? bw::kCpuBlockSteps : bw::kGpuLinearBlockSteps,
+                                   cpu ? bw::kCpuRun : bw::kGpuRun);
   EXPECT_EQ((*w)->parameters().value("invocations", 0u), plan.blocks * 256u);
   EXPECT_EQ((*w)->parameters().value("block_bytes", 0u), plan.block_bytes());
 }

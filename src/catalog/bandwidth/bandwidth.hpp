@@ -52,12 +52,18 @@ struct LinearPlan {
   std::uint32_t blocks = 0;  // blocks per buffer (the last one may be partial)
   std::uint64_t block_bytes() const { return std::uint64_t{steps} * 1024 * 16; }
 };
-// On a GPU a block is one step (16 KiB): blocks in flight on the whole device then stay a small
-// part of a buffer, so the order of the sweep holds. On a CPU adapter, whose workgroups run one per
-// thread and whose workgroup barrier switches between every invocation, a block is 64 steps (1 MiB)
-// so the barrier per ticket costs little. The gather and scatter kernels size their grids by the
-// same number of steps per invocation.
+// Steps per invocation of the gather and scatter grids: one on a GPU. On a CPU adapter, whose
+// workgroups run one per thread and whose workgroup barrier switches between every invocation, 64,
+// and read-linear's and write-linear's block is 64 steps (1 MiB) so the barrier per ticket costs
+// little.
 inline constexpr std::uint32_t kGpuBlockSteps = 1, kCpuBlockSteps = 64;
+// read-linear's and write-linear's block on a GPU: two steps (32 KiB per ticket). Each block costs a
+// ticket and a workgroup barrier; on an H200 at 64 MiB, blocks of one step read 4.13 TB/s, two
+// 4.52 and four 4.63 (CUDA at 1 GiB: 4.55). Four steps put about 66 MiB in flight, so a byte's reuse
+// distance (two buffers less that) comes near the 60 MiB L2, and write-linear then wrote 5 % faster
+// at 64 MiB than at 1 GiB; with two, both stay within 2 % of 1 GiB
+// (results/first-rows-h200-2026-12-04.md).
+inline constexpr std::uint32_t kGpuLinearBlockSteps = 2;
 // A GPU's workgroup issues a step for all 256 invocations at once: one column of 1024 consecutive
 // elements keeps neighbouring invocations on neighbouring addresses. A CPU driver runs a workgroup
 // with a barrier eight invocations (one vector) at a time, one group after another: columns 8 wide

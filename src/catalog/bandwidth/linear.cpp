@@ -42,7 +42,7 @@ Expected<Linear> make_linear(PrepareContext& pc, const std::string& id, const ch
   Linear l;
   l.bytes = pc.options.bandwidth_bytes;
   if (auto st = check_size(pc.gpu, l.bytes, l.bytes); !st) return std::move(st).error();
-  l.plan = linear_plan(l.bytes, block_steps(pc.gpu), block_run(pc.gpu));
+  l.plan = linear_plan(l.bytes, linear_block_steps(pc.gpu), block_run(pc.gpu));
   l.grid = block_grid(pc, l.plan.blocks);
   auto pair = filled_pair(pc.gpu, l.bytes, id);
   if (!pair) return std::move(pair).error();

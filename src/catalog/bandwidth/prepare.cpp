@@ -30,6 +30,10 @@ std::uint32_t block_steps(const gpu::Context& gpu) {
   return gpu.adapter().adapter_type == "cpu" ? kCpuBlockSteps : kGpuBlockSteps;
 }
 
+std::uint32_t linear_block_steps(const gpu::Context& gpu) {
+  return gpu.adapter().adapter_type == "cpu" ? kCpuBlockSteps : kGpuLinearBlockSteps;
+}
+
 std::uint32_t block_run(const gpu::Context& gpu) { return gpu.adapter().adapter_type == "cpu" ? kCpuRun : kGpuRun; }
 
 Grid stream_grid(PrepareContext& pc, std::uint64_t elements) {

@@ -30,6 +30,9 @@ struct Grid {
 // pays a fixed cost per workgroup (measured on lavapipe: an empty dispatch of 4096 workgroups took
 // half as long as a gather pass over 64 MiB), kCpuBlockSteps.
 std::uint32_t block_steps(const gpu::Context& gpu);
+// Steps per block of read-linear and write-linear on this adapter: kGpuLinearBlockSteps on a GPU,
+// kCpuBlockSteps on a CPU adapter (bandwidth.hpp says why).
+std::uint32_t linear_block_steps(const gpu::Context& gpu);
 // The streaming kernels' column width (bandwidth.hpp, kGpuRun and kCpuRun) on this adapter.
 std::uint32_t block_run(const gpu::Context& gpu);
 
