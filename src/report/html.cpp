@@ -16,6 +16,7 @@
 #include "report/charts.hpp"
 #include "report/compare.hpp"
 #include "report/facts.hpp"
+#include "report/machine_facts.hpp"
 #include "report/roofline.hpp"
 #include "report/svg.hpp"
 #include "report/table.hpp"
@@ -75,25 +76,11 @@ std::string anchor(const std::string& s) {
   return out;
 }
 
-std::string str(const Json& j, const char* key) {
-  if (!j.is_object() || !j.contains(key)) return {};
-  const auto& v = j.at(key);
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_null()) return {};
-  return v.dump();
-}
-
-const Json& sub(const Json& j, const char* key) {
-  static const Json empty = Json::object();
-  return j.is_object() && j.contains(key) && j.at(key).is_object() ? j.at(key) : empty;
-}
-
-std::string join_strings(const Json& arr, const char* sep = ", ") {
-  if (!arr.is_array()) return {};
+std::string join_strings(const std::vector<std::string>& items, const char* sep = ", ") {
   std::string out;
-  for (const auto& v : arr) {
+  for (const auto& v : items) {
     if (!out.empty()) out += sep;
-    out += v.is_string() ? v.get<std::string>() : v.dump();
+    out += v;
   }
   return out;
 }
@@ -110,9 +97,9 @@ void kv_html(std::string& s, const std::string& k, const std::string& html) {
 
 // A list of names (features, toggles) that wraps only between words: a line may break after a
 // comma, '_' or '-', never inside "readonly_and_readwrite_storage_textures" at a random letter.
-std::string name_list(const Json& arr) {
+std::string name_list(const std::vector<std::string>& names) {
   std::string out;
-  for (char c : escape(join_strings(arr))) {
+  for (char c : escape(join_strings(names))) {
     out += c;
     if (c == '_') out += "<wbr>";
   }
@@ -139,96 +126,85 @@ std::string host_clock_html(const Document& doc) {
 }
 
 std::string machine_card(const Document& doc, Ids& ids) {
-  const auto& m = doc.machine;
-  const auto& a = sub(m, "adapter");
-  const auto& d = sub(m, "dawn");
-  const auto& h = sub(m, "host");
-  const auto& b = doc.build;
+  const MachineFacts m = machine_facts(doc.machine, doc.build);
+  const auto& a = m.adapter;
+  const auto& d = m.dawn;
+  const auto& h = m.host;
+  const auto& b = m.build;
   const std::string name = doc.device_name();
   std::string s = fmt::format("<h2 id=\"{}\">Machine{}</h2>\n<div class=\"card\">\n", ids("machine"),
                               escape(name.empty() ? "" : ": " + name));
 
-  if (!a.empty()) {
+  if (m.has_adapter) {
     s += "<div class=\"box\"><h3>GPU adapter</h3><table class=\"kv\">\n";
-    kv(s, "device", str(a, "device"));
-    kv(s, "vendor",
-       fmt::format("{} ({}), architecture {}", str(a, "vendor"), str(a, "vendor_id"), str(a, "architecture")));
-    kv(s, "description", str(a, "description"));
-    kv(s, "backend / type", fmt::format("{} / {}", str(a, "backend"), str(a, "adapter_type")));
-    kv(s, "driver", str(a, "driver"));
-    if (a.contains("subgroup_max_size"))
-      kv(s, "subgroups", fmt::format("{}..{} lanes", str(a, "subgroup_min_size"), str(a, "subgroup_max_size")));
-    kv_html(s, "features", name_list(a.value("features", Json::array())));
-    kv_html(s, "WGSL language features", name_list(a.value("wgsl_language_features", Json::array())));
+    kv(s, "device", a.device);
+    kv(s, "vendor", fmt::format("{} ({}), architecture {}", a.vendor, a.vendor_id, a.architecture));
+    kv(s, "description", a.description);
+    kv(s, "backend / type", fmt::format("{} / {}", a.backend, a.adapter_type));
+    kv(s, "driver", a.driver);
+    if (a.has_subgroups) kv(s, "subgroups", fmt::format("{}..{} lanes", a.subgroup_min_size, a.subgroup_max_size));
+    kv_html(s, "features", name_list(a.features));
+    kv_html(s, "WGSL language features", name_list(a.wgsl_language_features));
     s += "</table>\n";
-    if (a.contains("limits") && a["limits"].is_object()) {
+    if (a.has_limits) {
       s += "<details><summary>limits</summary><table class=\"kv limits\">\n";
-      for (const auto& [k, v] : a["limits"].items()) {
+      for (const auto& [k, v] : a.limits) {
         // "maxStorageBufferBindingSize" may wrap between its words on a narrow screen.
         std::string words;
         for (char c : escape(k)) {
           if (std::isupper(static_cast<unsigned char>(c)) && !words.empty()) words += "<wbr>";
           words += c;
         }
-        s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", words,
-                         escape(v.is_string() ? v.get<std::string>() : v.dump()));
+        s += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", words, escape(v));
       }
       s += "</table></details>\n";
     }
     s += "</div>\n";
   }
 
-  s += fmt::format("<div class=\"box\"><h3>{}</h3><table class=\"kv\">\n", a.empty() ? "Build" : "Dawn and build");
-  kv(s, "Dawn", str(d, "version").empty() ? str(b, "dawn_version") : str(d, "version"));
-  kv(s, "robustness", str(d, "robustness"));
-  kv(s, "timestamps", str(d, "timestamps"));
-  kv(s, "timestamp quantization", str(d, "timestamp_quantization"));
-  kv(s, "empty submit", d.contains("empty_submit_ms") ? str(d, "empty_submit_ms") + " ms" : "");
-  kv(s, "compiler", str(b, "compiler"));
-  kv(s, "flags", str(b, "flags"));
-  kv(s, "build type", str(b, "build_type"));
-  kv(s, "git revision", str(b, "git_revision"));
-  kv(s, "webgpu-bench", str(b, "version"));
-  kv(s, "Dawn source", str(b, "dawn_source"));
+  s += fmt::format("<div class=\"box\"><h3>{}</h3><table class=\"kv\">\n", m.has_adapter ? "Dawn and build" : "Build");
+  kv(s, "Dawn", d.version.empty() ? b.dawn_version : d.version);
+  kv(s, "robustness", d.robustness);
+  kv(s, "timestamps", d.timestamps);
+  kv(s, "timestamp quantization", d.timestamp_quantization);
+  kv(s, "empty submit", d.empty_submit_ms ? *d.empty_submit_ms + " ms" : "");
+  kv(s, "compiler", b.compiler);
+  kv(s, "flags", b.flags);
+  kv(s, "build type", b.build_type);
+  kv(s, "git revision", b.git_revision);
+  kv(s, "webgpu-bench", b.version);
+  kv(s, "Dawn source", b.dawn_source);
   s += "</table>\n";
-  if (!a.empty() || !d.empty()) {
+  if (m.has_adapter || m.has_dawn) {
     s += fmt::format("<details><summary>device toggles in force</summary><p>{}</p></details>\n",
-                     name_list(d.value("device_toggles", Json::array())));
+                     name_list(d.device_toggles));
     s += fmt::format("<details><summary>adapter toggles</summary><p>{}</p></details>\n",
-                     name_list(a.value("adapter_toggles", Json::array())));
+                     name_list(a.adapter_toggles));
   }
   s += "</div>\n";
 
   s += "<div class=\"box\"><h3>Host</h3><table class=\"kv\">\n";
-  kv(s, "CPU", str(h, "cpu_model"));
-  kv(s, "cores", fmt::format("{} logical, {} per socket, {} socket(s)", str(h, "logical_cpus"), str(h, "cores_per_socket"),
-                             str(h, "sockets")));
+  kv(s, "CPU", h.cpu_model);
+  kv(s, "cores", fmt::format("{} logical, {} per socket, {} socket(s)", h.logical_cpus, h.cores_per_socket, h.sockets));
   kv_html(s, "clock", host_clock_html(doc));
-  kv(s, "vector ISA", join_strings(h.value("vector_isa", Json::array())));
-  if (h.contains("memory_bytes") && h["memory_bytes"].is_number()) kv(s, "memory", format_bytes(h["memory_bytes"].get<double>()));
-  kv(s, "NUMA nodes", str(h, "numa_nodes"));
-  if (h.contains("roofline") && h["roofline"].is_object()) {
-    const auto& r = h["roofline"];
+  kv(s, "vector ISA", join_strings(h.vector_isa));
+  if (h.memory_bytes) kv(s, "memory", format_bytes(*h.memory_bytes));
+  kv(s, "NUMA nodes", h.numa_nodes);
+  if (h.has_roofline) {
     std::vector<std::string> parts;
-    if (r.contains("bandwidth_Bps") && r["bandwidth_Bps"].is_number()) {
-      parts.push_back("stream bandwidth " + format_rate(r["bandwidth_Bps"].get<double>(), "B"));
-    }
-    for (const char* p : {"f32", "f64"}) {
-      const std::string k = std::string("peak_flops_") + p;
-      if (r.contains(k) && r[k].is_number())
-        parts.push_back(fmt::format("{} peak {}", p, format_rate(r[k].get<double>(), "FLOP")));
-    }
+    if (h.bandwidth_Bps) parts.push_back("stream bandwidth " + format_rate(*h.bandwidth_Bps, "B"));
+    if (h.peak_flops_f32) parts.push_back(fmt::format("f32 peak {}", format_rate(*h.peak_flops_f32, "FLOP")));
+    if (h.peak_flops_f64) parts.push_back(fmt::format("f64 peak {}", format_rate(*h.peak_flops_f64, "FLOP")));
     kv(s, "measured ceilings", fmt::format("{}", fmt::join(parts, ", ")));
   }
-  kv(s, "OS", fmt::format("{} {} {} {}", str(h, "distribution"), str(h, "os"), str(h, "kernel"), str(h, "arch")));
+  kv(s, "OS", fmt::format("{} {} {} {}", h.distribution, h.os, h.kernel, h.arch));
   s += "</table>\n";
-  if (h.contains("caches") && h["caches"].is_array() && !h["caches"].empty()) {
+  if (!h.caches.empty()) {
     s += "<table class=\"caches\"><tr><th>cache</th><th>size</th><th>ways</th><th>line</th><th>shared</th></tr>\n";
-    for (const auto& c : h["caches"]) {
+    for (const auto& c : h.caches) {
       s += fmt::format("<tr><td>L{} {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>\n",
-                       escape(str(c, "level")), escape(str(c, "type")), escape(str(c, "size")),
-                       escape(str(c, "ways_of_associativity")), escape(str(c, "line_size")),
-                       escape(str(c, "shared_cpu_list")));
+                       escape(c.level), escape(c.type), escape(c.size), escape(c.ways), escape(c.line),
+                       escape(c.shared_cpus));
     }
     s += "</table>\n";
   }
@@ -246,22 +222,7 @@ std::string machine_card(const Document& doc, Ids& ids) {
 }  // namespace
 
 std::string machine_identity(const Document& doc) {
-  const auto& m = doc.machine;
-  const auto& a = sub(m, "adapter");
-  const auto& h = sub(m, "host");
-  const auto& d = sub(m, "dawn");
-  Json id = Json::object();
-  for (const char* k :
-       {"vendor", "vendor_id", "architecture", "device", "description", "backend", "adapter_type", "driver"})
-    id["adapter"][k] = str(a, k);
-  for (const char* k :
-       {"cpu_model", "logical_cpus", "cores_per_socket", "sockets", "kernel", "distribution", "hostname"})
-    id["host"][k] = str(h, k);
-  for (const char* k : {"version", "robustness", "timestamps"}) id["dawn"][k] = str(d, k);
-  id["dawn"]["device_toggles"] = d.value("device_toggles", Json::array());
-  id["build"] = doc.build;
-  id["suite_is_host"] = doc.host_suite();
-  return id.dump();
+  return machine_key(machine_facts(doc.machine, doc.build), doc.build) + (doc.host_suite() ? " host" : "");
 }
 
 std::string rows_summary(const Document& doc) {
