@@ -5,7 +5,7 @@
 // when nothing separates the two (Mesa's NIR does, and the H200 ran such a kernel at FMA speed), so
 // the f16 bits of each pair of chains pass through an XOR with a uniform that is 0 at run time
 // (p.pad1), which no compiler can see through. The chain settles within a trip, so c moves every
-// trip: cn = c + trip_frac(n). The 32 steps of a trip run as $GROUPS pass(es) of $GROUP_LEN: on GPUs one
+// trip: cn = c + trip_frac(n). The 32 steps of a trip run as GROUPS passes of GROUP_LEN: on GPUs one
 // pass of 32 (an H200 ran the whole trip straight-line at 20.3 TOP/s, passes of one at 18.9), on CPU
 // adapters 32 of one: lavapipe expands the conversions with per-lane branches, and a trip unrolled
 // whole ran 1.4x slower there than the plain fixture kernel, passes of two 1.1x (float_unary.wgsl
