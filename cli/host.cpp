@@ -90,7 +90,7 @@ int run_host(const HostFlags& f, const OutputFlags& out, const std::function<Sta
     if (!typed->host_suite()) {
       return fail(ErrorKind::Usage, fmt::format("{}: not a host-suite document (suite is not \"host\")", f.render));
     }
-    host::write_host_summary(std::cout, *doc);
+    host::write_host_summary(std::cout, typed->machine, typed->options, typed->rows);
     host::write_host_curves(std::cout, typed->rows);
     return kExitOk;
   }

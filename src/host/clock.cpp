@@ -156,19 +156,19 @@ std::vector<OsClock> os_clock_mhz(const std::vector<int>& cpus) {
   return out;
 }
 
-nlohmann::json cpufreq_limits(int cpu) {
+std::vector<std::pair<std::string, std::string>> cpufreq_limits(int cpu) {
   const auto base = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cpufreq/";
-  nlohmann::json j = nlohmann::json::object();
+  std::vector<std::pair<std::string, std::string>> out;
   for (const char* name : {"base_frequency", "cpuinfo_min_freq", "cpuinfo_max_freq", "scaling_governor",
                            "scaling_driver", "energy_performance_preference"}) {
-    const auto v = read_line(base + name);
-    if (!v.empty()) j[name] = v;
+    if (auto v = read_line(base + name); !v.empty()) out.emplace_back(name, std::move(v));
   }
-  const auto boost = read_line("/sys/devices/system/cpu/cpufreq/boost");
-  if (!boost.empty()) j["boost"] = boost;
-  const auto no_turbo = read_line("/sys/devices/system/cpu/intel_pstate/no_turbo");
-  if (!no_turbo.empty()) j["intel_pstate_no_turbo"] = no_turbo;
-  return j;
+  if (auto boost = read_line("/sys/devices/system/cpu/cpufreq/boost"); !boost.empty())
+    out.emplace_back("boost", std::move(boost));
+  if (auto no_turbo = read_line("/sys/devices/system/cpu/intel_pstate/no_turbo"); !no_turbo.empty()) {
+    out.emplace_back("intel_pstate_no_turbo", std::move(no_turbo));
+  }
+  return out;
 }
 
 }  // namespace wgb::host

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wgb::host {
@@ -45,7 +46,7 @@ std::vector<std::string> cpuinfo_values(const std::string& key);
 // A sysfs cache size ("48K", "2048K", "1M") in bytes; 0 when unparseable.
 std::uint64_t parse_cache_size(const std::string& s);
 
-// Base and maximum clocks from cpufreq (kHz files), when present.
-nlohmann::json cpufreq_limits(int cpu);
+// cpufreq's limits, governor and driver (name -> the file's text), those present.
+std::vector<std::pair<std::string, std::string>> cpufreq_limits(int cpu);
 
 }  // namespace wgb::host

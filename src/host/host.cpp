@@ -52,12 +52,14 @@ json protocol_json(const Point& p) {
           {"scaling_steps", t.scaling_steps}};
 }
 
-// The median, minimum and maximum of clock readings; null when there are none.
-json spread(const std::vector<double>& v) {
-  if (v.empty()) return nullptr;
-  return {{"median", measure::median(v)},
-          {"min", *std::min_element(v.begin(), v.end())},
-          {"max", *std::max_element(v.begin(), v.end())}};
+// The median, minimum and maximum of clock readings; none when there are none.
+std::optional<report::ClockSpread> spread(const std::vector<double>& v) {
+  if (v.empty()) return std::nullopt;
+  report::ClockSpread s;
+  s.median = measure::median(v);
+  s.min = *std::min_element(v.begin(), v.end());
+  s.max = *std::max_element(v.begin(), v.end());
+  return s;
 }
 
 json point_json(const Point& p, const Metric& metric) {
@@ -454,32 +456,23 @@ Expected<std::vector<std::unique_ptr<Entry>>> host_entries(Run& r) {
 
 std::string load_average() { return read_line("/proc/loadavg"); }
 
-json machine_json(const Run& r, double tsc, double idle_mhz) {
+// What the document records of the host before the kernels run (report/host_section.hpp).
+report::HostSuiteRecord suite_record(const Run& r, double tsc, double idle_mhz) {
   const auto& b = build_info();
-  json j;
-  j["topology"] = topology_json(r.topo);
-  j["clock"] = {{"base",
-                 {{"tsc_mhz", tsc > 0 ? json(tsc) : json(nullptr)},
-                  {"tsc_note",
-                   "TSC ticks per second against steady_clock over 20 ms; on constant_tsc CPUs the TSC "
-                   "runs at the nominal (base) clock"},
-                  {"cpufreq", cpufreq_limits(r.topo.allowed_cpus.empty() ? 0 : r.topo.allowed_cpus.front())}}},
-                {"idle_add_chain_mhz", idle_mhz > 0 ? json(idle_mhz) : json(nullptr)},
-                {"method",
-                 "sustained clock = dependent add chain (100 register-register adds per iteration; one add per "
-                 "cycle) on each member right after its timed regions; the OS-reported clock (cpufreq "
-                 "scaling_cur_freq, else /proc/cpuinfo) is read at the same moment"}};
-  j["load_average_at_start"] = load_average();
-  j["timer"] = {{"clock", "std::chrono::steady_clock"},
-                {"resolution_ns", r.timer.resolution_ns},
-                {"overhead_ns", r.timer.overhead_ns}};
-  j["compiler"] = {{"vendor_version", fmt::format("{} {}", b.compiler_id, b.compiler_version)},
-                   {"version_string", host_compiler_version()},
-                   {"command", host_compile_command()},
-                   {"multiversioning",
-                    "STREAM: target_clones(avx512f, avx2, default) resolved by ifunc; FMA: one function per ISA "
-                    "with target attributes and intrinsics, chosen at run time (--isa)"}};
-  return j;
+  report::HostSuiteRecord rec;
+  rec.topology = topology_record(r.topo);
+  if (tsc > 0) rec.clock.tsc_mhz = tsc;
+  rec.clock.cpufreq = cpufreq_limits(r.topo.allowed_cpus.empty() ? 0 : r.topo.allowed_cpus.front());
+  if (idle_mhz > 0) rec.clock.idle_add_chain_mhz = idle_mhz;
+  rec.load_average_at_start = load_average();
+  rec.timer = {r.timer.resolution_ns, r.timer.overhead_ns};
+  rec.compiler = {fmt::format("{} {}", b.compiler_id, b.compiler_version), host_compiler_version(),
+                  host_compile_command(),
+                  "STREAM: target_clones(avx512f, avx2, default) resolved by ifunc; FMA: one function per ISA "
+                  "with target attributes and intrinsics, chosen at run time (--isa)"};
+  rec.kernel_isa.stream = stream_isa();
+  rec.kernel_isa.fma = to_string(r.env.isa);
+  return rec;
 }
 
 }  // namespace
@@ -524,6 +517,7 @@ struct HostSuite::Impl {
   HostOptions o;
   Run r{o};
   std::optional<Driver> driver;
+  report::HostSuiteRecord record;  // the document's host section, filled at start and at the end
 
   explicit Impl(HostOptions options) : o(std::move(options)) {}
   Status start(report::ResultDocument& doc);
@@ -631,29 +625,28 @@ Status HostSuite::Impl::start(report::ResultDocument& doc) {
     (*tm)->run([&](unsigned) { idle_mhz = add_chain_mhz(2.0); });
   }
   const double tsc = tsc_mhz().value_or(0);
-  json host = machine_json(r, tsc, idle_mhz);
-  json fma_isas = json::array();
-  for (auto i : isas) fma_isas.push_back(to_string(i));
-  host["kernel_isa"] = {{"stream", stream_isa()}, {"fma", to_string(r.env.isa)}, {"fma_available", fma_isas}};
-  doc.add_host_fields(host);
-  doc.set_options({{"suite", "host"},
-                   {"benchmarks", ids},
-                   {"threads", r.env.threads},
-                   {"thread_list", r.env.thread_list},
-                   {"affinity", to_string(o.affinity)},
-                   {"cpus", r.cpus.empty() ? json(nullptr) : json(format_cpu_list(r.cpus))},
-                   {"array_bytes", r.env.array_bytes},
-                   {"size_sweep", o.size_sweep},
-                   {"sweep_min_bytes", o.sweep_min_bytes},
-                   {"sweep_max_bytes", o.sweep_max_bytes ? o.sweep_max_bytes : r.env.array_bytes},
-                   {"latency_max_bytes", r.env.latency_max},
-                   {"points_per_octave", o.points_per_octave},
-                   {"repetitions", p.repetitions},
-                   {"warmup_ms", p.warmup_ms},
-                   {"min_region_ms", p.min_region_ms},
-                   {"huge_pages", o.huge_pages},
-                   {"isa", to_string(r.env.isa)},
-                   {"seed", o.seed}});
+  record = suite_record(r, tsc, idle_mhz);
+  for (auto i : isas) record.kernel_isa.fma_available.push_back(to_string(i));
+  doc.set_host_suite(record);
+  report::HostOptionsRecord asked;
+  asked.benchmarks = ids;
+  asked.threads = r.env.threads;
+  asked.thread_list = r.env.thread_list;
+  asked.affinity = to_string(o.affinity);
+  if (!r.cpus.empty()) asked.cpus = format_cpu_list(r.cpus);
+  asked.array_bytes = r.env.array_bytes;
+  asked.size_sweep = o.size_sweep;
+  asked.sweep_min_bytes = o.sweep_min_bytes;
+  asked.sweep_max_bytes = o.sweep_max_bytes ? o.sweep_max_bytes : r.env.array_bytes;
+  asked.latency_max_bytes = r.env.latency_max;
+  asked.points_per_octave = o.points_per_octave;
+  asked.repetitions = p.repetitions;
+  asked.warmup_ms = p.warmup_ms;
+  asked.min_region_ms = p.min_region_ms;
+  asked.huge_pages = o.huge_pages;
+  asked.isa = to_string(r.env.isa);
+  asked.seed = o.seed;
+  doc.set_options(report::to_json(asked));
   auto entries = host_entries(r);
   if (!entries) return std::move(entries).error();
   DriverOptions dopt;
@@ -667,7 +660,6 @@ Status HostSuite::Impl::start(report::ResultDocument& doc) {
 // the roofline), written into the document's host section and rows.
 void HostSuite::Impl::finish(report::ResultDocument& doc) {
   r.out.cancelled = r.cancelled();
-  json host;
   // Measured roofline and the derived quantities of every row (fraction of the roofline): the host
   // CPU's ceilings as every report finds them (report/roofline.hpp), from this run's rows.
   const report::Ceilings ceilings = report::find_host_ceilings(doc.rows());
@@ -684,32 +676,26 @@ void HostSuite::Impl::finish(report::ResultDocument& doc) {
     }
     return 0;
   };
-  const bool dram = r.env.llc == 0 || r.env.array_bytes >= 4 * r.env.llc;
-  json mem = {{"capacity_bytes", r.topo.mem_total_bytes},
-              {"channels", nullptr},
-              {"channels_note", "not readable without root (DMI tables via dmidecode); not reported"},
-              {"stream_bandwidth_Bps", bw > 0 ? json(bw) : json(nullptr)},
-              {"stream_bandwidth_from", bw > 0 ? json(bw_from) : json(nullptr)},
-              {"stream_arrays_bytes", r.env.array_bytes},
-              {"stream_arrays_at_least_4x_llc", dram},
-              {"stream_threads", r.env.threads}};
+  auto positive = [](double v) { return v > 0 ? std::optional<double>(v) : std::nullopt; };
+  report::HostMemoryRecord mem;
+  mem.capacity_bytes = r.topo.mem_total_bytes;
+  mem.stream_bandwidth_Bps = positive(bw);
+  mem.stream_bandwidth_from = bw_from;
+  mem.stream_arrays_bytes = r.env.array_bytes;
+  mem.stream_arrays_at_least_4x_llc = r.env.llc == 0 || r.env.array_bytes >= 4 * r.env.llc;
+  mem.stream_threads = r.env.threads;
   for (const char* id : {"host-stream-copy", "host-stream-scale", "host-stream-add", "host-stream-triad"}) {
-    if (value_of(id) > 0) mem["stream"][std::string(id).substr(12)] = value_of(id);
+    if (value_of(id) > 0) mem.stream.emplace_back(std::string(id).substr(12), value_of(id));
   }
-  host["memory_measured"] = mem;
-  host["roofline"] = {{"peak_flops_f64", peak64 > 0 ? json(peak64) : json(nullptr)},
-                      {"peak_flops_f32", peak32 > 0 ? json(peak32) : json(nullptr)},
-                      {"bandwidth_Bps", bw > 0 ? json(bw) : json(nullptr)},
-                      {"ridge_point_f64_flop_per_byte", peak64 > 0 && bw > 0 ? json(peak64 / bw) : json(nullptr)},
-                      {"threads", r.env.threads},
-                      {"note", "measured on this run: FMA peaks and STREAM bandwidth at the headline thread count"}};
-  host["load_average_at_end"] = load_average();
-  auto& clock = host["clock"];
-  clock["sustained_add_chain_mhz"] = spread(r.all_mhz);
-  if (!r.all_mhz.empty()) clock["sustained_add_chain_mhz"]["readings"] = r.all_mhz.size();
-  clock["os_reported_mhz"] = spread(r.all_os_mhz);
-  if (!r.all_os_mhz.empty()) clock["os_reported_mhz"]["source"] = r.os_clock_source;
-  doc.add_host_fields(host, /*merge_nested=*/true);
+  record.memory_measured = mem;
+  record.roofline = report::HostRooflineRecord{positive(peak64), positive(peak32), positive(bw), r.env.threads};
+  record.load_average_at_end = load_average();
+  record.clock.finished = true;
+  record.clock.sustained_add_chain_mhz = spread(r.all_mhz);
+  if (record.clock.sustained_add_chain_mhz) record.clock.sustained_add_chain_mhz->readings = r.all_mhz.size();
+  record.clock.os_reported_mhz = spread(r.all_os_mhz);
+  if (record.clock.os_reported_mhz) record.clock.os_reported_mhz->source = r.os_clock_source;
+  doc.set_host_suite(record);
   for (std::size_t i = 0; i < r.out.rows.size(); ++i) {
     auto& row = r.out.rows[i];
     if (row.status != RowStatus::Ok || row.time_ms <= 0) continue;

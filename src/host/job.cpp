@@ -27,7 +27,7 @@ void HostJob::finish(const frontend::Outcome& outcome) {
 
 std::string HostJob::summary(std::size_t) const {
   std::ostringstream out;
-  write_host_summary(out, doc_.json());
+  write_host_summary(out, doc_.machine(), doc_.options(), doc_.rows());
   write_host_curves(out, doc_.rows());
   out << "\nstatistic: minimum for compute-bound kernels (FMA), median with IQR for memory and latency "
          "(STREAM, dependent loads); rates per second of the row's unit.\n";

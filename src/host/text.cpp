@@ -2,36 +2,19 @@
 #include "host/text.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <string>
 #include <vector>
 
 #include "report/facts.hpp"
+#include "report/host_section.hpp"
+#include "report/machine_facts.hpp"
 #include "report/table.hpp"
 
 namespace wgb::host {
 
 namespace {
-
-using json = nlohmann::json;
-
-double num(const json& j, const char* key, double fallback = 0) {
-  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : fallback;
-}
-
-std::string str(const json& j, const char* key, const std::string& fallback = "") {
-  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : fallback;
-}
-
-const json& at(const json& j, std::initializer_list<const char*> path) {
-  static const json kNull;
-  const json* p = &j;
-  for (const char* k : path) {
-    if (!p->is_object() || !p->contains(k)) return kNull;
-    p = &(*p)[k];
-  }
-  return *p;
-}
 
 std::string time_text(double ms) {
   if (ms >= 1) return fmt::format("{:.4g} ms", ms);
@@ -39,86 +22,89 @@ std::string time_text(double ms) {
   return fmt::format("{:.4g} ns", ms * 1e6);
 }
 
-std::string mhz_text(const json& v) { return v.is_number() ? fmt::format("{:.0f} MHz", v.get<double>()) : "n/a"; }
+std::string mhz_text(const std::optional<double>& v) { return v ? fmt::format("{:.0f} MHz", *v) : "n/a"; }
 
-// The smallest cache level whose capacity (over the members used) holds `bytes`, else DRAM.
-std::string fits_in(double bytes, const json& boundaries) {
-  if (!boundaries.is_array()) return "";
-  for (const auto& b : boundaries) {
-    if (bytes <= num(b, "total_bytes")) return fmt::format("L{}", b.value("level", 0));
+// The smallest cache level whose capacity (over the members used) holds `bytes`, else DRAM; nothing
+// when the curve records no levels.
+std::string fits_in(double bytes, const std::optional<std::vector<report::Curve::CacheBoundary>>& levels) {
+  if (!levels) return "";
+  for (const auto& b : *levels) {
+    if (bytes <= b.total_bytes) return fmt::format("L{}", b.level);
   }
   return "DRAM";
 }
 
+std::string joined(const std::vector<std::string>& parts, const char* separator) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : separator) + p;
+  return out;
+}
+
 }  // namespace
 
-void write_host_summary(std::ostream& out, const json& doc) {
-  const json& h = at(doc, {"machine", "host"});
-  const json& topo = h.contains("topology") ? h["topology"] : json();
-  std::string isa;
-  if (h.contains("vector_isa")) {
-    for (const auto& v : h["vector_isa"]) {
-      if (!isa.empty()) isa += ' ';
-      isa += v.get<std::string>();
-    }
-  }
-  const json& clock = at(h, {"clock"});
-  const json& sus = at(clock, {"sustained_add_chain_mhz"});
-  const json& os = at(clock, {"os_reported_mhz"});
+void write_host_summary(std::ostream& out, const nlohmann::json& machine, const nlohmann::json& options,
+                        const std::vector<report::ReportRow>& rows) {
+  const report::HostFacts described = report::machine_facts(machine, nlohmann::json::object()).host;
+  const report::HostSuiteRecord h = report::read_host_suite_record(machine);
+  const report::HostOptionsRecord opts = report::read_host_options(options);
+  const report::HostTopologyRecord& topo = h.topology;
+  const std::string isa = joined(described.vector_isa, " ");
   std::string caches;
-  for (const auto& c : at(topo, {"caches_over_allowed_cpus"})) {
-    caches += fmt::format(
-        "{}L{} {} {}: {} x {}, {}-way, {} B lines ({})", caches.empty() ? "" : "; ", c.value("level", 0),
-        str(c, "type"), c.value("private", false) ? "private" : "shared", c.value("instances", 0),
-        report::format_bytes(num(c, "bytes")), c.value("ways", 0), c.value("line_bytes", 0),
-        c.value("private", false) ? std::string("per core") : fmt::format("cpus {}", str(c, "shared_cpu_list")));
+  for (const auto& c : topo.caches) {
+    caches += fmt::format("{}L{} {} {}: {} x {}, {}-way, {} B lines ({})", caches.empty() ? "" : "; ", c.level, c.type,
+                          c.is_private ? "private" : "shared", c.instances,
+                          report::format_bytes(static_cast<double>(c.bytes)), c.ways, c.line_bytes,
+                          c.is_private ? std::string("per core") : fmt::format("cpus {}", c.shared_cpu_list));
   }
-  const json& mem = at(h, {"memory_measured"});
-  const json& opts = at(doc, {"options"});
-  const double bw = num(mem, "stream_bandwidth_Bps");
-  std::string stream = bw > 0 ? fmt::format("{} ({}, {} threads, arrays of {} each{})", report::format_rate(bw, "B"),
-                                            str(mem, "stream_bandwidth_from"), num(mem, "stream_threads"),
-                                            report::format_bytes(num(mem, "stream_arrays_bytes")),
-                                            mem.value("stream_arrays_at_least_4x_llc", false)
-                                                ? ", >= 4x the last-level cache"
-                                                : ", BELOW 4x the last-level cache: not a DRAM figure")
-                              : "not measured in this run";
-  const json& timer = at(h, {"timer"});
-  const json& comp = at(h, {"compiler"});
-  const json& numa = at(topo, {"numa"});
+  const report::HostMemoryRecord mem = h.memory_measured.value_or(report::HostMemoryRecord{});
+  const double bw = mem.stream_bandwidth_Bps.value_or(0);
+  std::string stream =
+      bw > 0 ? fmt::format("{} ({}, {} threads, arrays of {} each{})", report::format_rate(bw, "B"),
+                           mem.stream_bandwidth_from, mem.stream_threads,
+                           report::format_bytes(static_cast<double>(mem.stream_arrays_bytes)),
+                           mem.stream_arrays_at_least_4x_llc ? ", >= 4x the last-level cache"
+                                                             : ", BELOW 4x the last-level cache: not a DRAM figure")
+             : "not measured in this run";
+  const auto base_khz = h.clock.cpufreq_value("base_frequency");
+  const report::ClockSpread none;
+  const report::ClockSpread& sus = h.clock.sustained_add_chain_mhz ? *h.clock.sustained_add_chain_mhz : none;
+  const report::ClockSpread& os = h.clock.os_reported_mhz ? *h.clock.os_reported_mhz : none;
+  auto spread_mhz = [](const std::optional<report::ClockSpread>& s, double report::ClockSpread::*field) {
+    return s ? std::optional<double>((*s).*field) : std::nullopt;
+  };
   out << "| Item | Detail |\n|---|---|\n";
   out << fmt::format(
       "| CPU | {}; {} physical cores allowed ({} logical CPUs: {}); base clock: TSC {} "
       "(nominal on constant_tsc CPUs){}; vector ISA: {}; kernels dispatched: STREAM {}, FMA {} |\n",
-      str(h, "cpu_model", "unknown"), num(topo, "physical_cores_allowed"), num(topo, "allowed_cpu_count"),
-      str(topo, "allowed_cpus"), mhz_text(at(clock, {"base", "tsc_mhz"})),
-      at(clock, {"base", "cpufreq"}).contains("base_frequency")
-          ? fmt::format(", cpufreq base_frequency {} kHz", str(at(clock, {"base", "cpufreq"}), "base_frequency"))
-          : std::string(),
-      isa.empty() ? "unknown" : isa, str(at(h, {"kernel_isa"}), "stream"), str(at(h, {"kernel_isa"}), "fma"));
+      described.cpu_model.empty() ? "unknown" : described.cpu_model, topo.physical_cores_allowed,
+      topo.allowed_cpu_count, topo.allowed_cpus, mhz_text(h.clock.tsc_mhz),
+      base_khz ? fmt::format(", cpufreq base_frequency {} kHz", *base_khz) : std::string(),
+      isa.empty() ? "unknown" : isa, h.kernel_isa.stream, h.kernel_isa.fma);
   out << fmt::format("| Cache | {} |\n", caches.empty() ? "not in sysfs" : caches);
   out << fmt::format(
       "| Memory | capacity {}; channels not reported (DMI tables need root); measured stream bandwidth "
       "{} |\n",
-      report::format_bytes(num(at(topo, {"memory"}), "total_bytes")), stream);
+      report::format_bytes(static_cast<double>(topo.memory_total_bytes)), stream);
   out << fmt::format(
       "| NUMA | {} node(s); placement: {} policy, pages first-touched by the thread that uses them "
       "(same partition as the kernel) |\n",
-      num(numa, "node_count"), str(numa, "mempolicy", "unknown"));
-  out << fmt::format("| Compiler | {} ({}) |\n", str(comp, "vendor_version"), str(comp, "version_string"));
-  out << fmt::format("| Flags | `{}`; {} |\n", str(comp, "command"), str(comp, "multiversioning"));
-  out << fmt::format("| Threads | {} (sweep {}), affinity {}: {} |\n", num(opts, "threads"),
-                     opts.contains("thread_list") ? opts["thread_list"].dump() : "-", str(opts, "affinity"),
-                     str(opts, "affinity") == "cores"
+      topo.numa_node_count, topo.mempolicy.empty() ? "unknown" : topo.mempolicy);
+  out << fmt::format("| Compiler | {} ({}) |\n", h.compiler.vendor_version, h.compiler.version_string);
+  out << fmt::format("| Flags | `{}`; {} |\n", h.compiler.command, h.compiler.multiversioning);
+  out << fmt::format("| Threads | {} (sweep {}), affinity {}: {} |\n", opts.threads,
+                     opts.thread_list ? fmt::format("[{}]", fmt::join(*opts.thread_list, ",")) : "-", opts.affinity,
+                     opts.affinity == "cores"
                          ? fmt::format("each thread pins itself with pthread_setaffinity_np, one per physical "
                                        "core, CPUs {}",
-                                       str(opts, "cpus"))
+                                       opts.cpus.value_or(""))
                          : std::string("not pinned"));
   out << fmt::format(
       "| Frequency | not fixed by this program; sustained (dependent add chain on the used cores after "
       "every point): median {}, min {}, max {} over {} readings; OS-reported: {} ({}) |\n",
-      mhz_text(at(sus, {"median"})), mhz_text(at(sus, {"min"})), mhz_text(at(sus, {"max"})), num(sus, "readings"),
-      mhz_text(at(os, {"median"})), str(os, "source", "none"));
+      mhz_text(spread_mhz(h.clock.sustained_add_chain_mhz, &report::ClockSpread::median)),
+      mhz_text(spread_mhz(h.clock.sustained_add_chain_mhz, &report::ClockSpread::min)),
+      mhz_text(spread_mhz(h.clock.sustained_add_chain_mhz, &report::ClockSpread::max)), sus.readings.value_or(0),
+      mhz_text(spread_mhz(h.clock.os_reported_mhz, &report::ClockSpread::median)), os.source.value_or("none"));
   out << "| Input | per row below (STREAM: three f64 arrays, 2 MiB-aligned, uniform exact values; FMA: register "
          "chains; "
          "latency: one Sattolo cycle of 64 B nodes) |\n";
@@ -126,32 +112,26 @@ void write_host_summary(std::ostream& out, const json& doc) {
       "| Timing | std::chrono::steady_clock (resolution {:.0f} ns, {:.0f} ns per call); {} repetitions "
       "timed individually, each region > {} ms; warm-up >= {} ms until steady; statistic per row; "
       "load average at start {}, at end {} |\n",
-      num(timer, "resolution_ns"), num(timer, "overhead_ns"), num(opts, "repetitions"), num(opts, "min_region_ms"),
-      num(opts, "warmup_ms"), str(h, "load_average_at_start", "?"), str(h, "load_average_at_end", "?"));
+      h.timer.resolution_ns, h.timer.overhead_ns, opts.repetitions, opts.min_region_ms, opts.warmup_ms,
+      h.load_average_at_start.empty() ? "?" : h.load_average_at_start,
+      h.load_average_at_end.empty() ? "?" : h.load_average_at_end);
   out << '\n';
   out << "| benchmark | status | value | statistic | dispersion (IQR) | threads | repeat | sustained clock | CPU share "
          "| "
          "notes |\n"
          "|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const auto& r : at(doc, {"rows"})) {
-    const double v = num(r, "value");
-    const std::string unit = str(at(r, {"metric"}), "unit");
-    std::string value = v > 0 ? report::format_rate(v, unit) : "-";
-    if (str(r, "family") == "latency") value = fmt::format("{:.2f} ns/load", num(at(r, {"parameters"}), "ns_per_load"));
-    const json& st = at(r, {"stats_ms"});
-    const double iqr = num(st, "median") > 0 ? 100 * num(st, "iqr") / num(st, "median") : 0;
-    std::string notes = str(r, "message");
-    if (r.contains("notes")) {
-      for (const auto& n : r["notes"]) {
-        if (!notes.empty()) notes += "; ";
-        notes += n.get<std::string>();
-      }
-    }
-    out << fmt::format("| {} | {} | {} | {} | {:.2f}% | {} | {} | {} | {:.0f}% | {} |\n", str(r, "id"),
-                       str(r, "status"), value, str(r, "statistic") == "best" ? "minimum" : "median", iqr,
-                       num(at(r, {"parameters", "threads"}), "count"), num(at(r, {"procedure"}), "knob"),
-                       mhz_text(at(r, {"parameters", "frequency", "sustained_mhz_median"})),
-                       100 * num(at(r, {"parameters", "timing"}), "cpu_share"), notes);
+  for (const auto& row : rows) {
+    const BenchmarkResult& r = row.result;
+    const report::RowFacts facts = report::row_facts(r);
+    std::string value = r.value > 0 ? report::format_rate(r.value, r.metric.unit) : "-";
+    if (r.family == "latency") value = fmt::format("{:.2f} ns/load", facts.ns_per_load.value_or(0));
+    const double iqr = r.stats.median > 0 ? 100 * r.stats.iqr / r.stats.median : 0;
+    std::string notes = r.message;
+    for (const auto& n : r.notes) notes += (notes.empty() ? "" : "; ") + n;
+    out << fmt::format("| {} | {} | {} | {} | {:.2f}% | {} | {} | {} | {:.0f}% | {} |\n", r.id, to_string(r.status),
+                       value, r.statistic == Statistic::Best ? "minimum" : "median", iqr,
+                       facts.host_threads.value_or(0), r.knob, mhz_text(facts.sustained_mhz_median),
+                       100 * facts.cpu_share.value_or(0), notes);
   }
 }
 

@@ -179,32 +179,24 @@ int numa_node_of(const Topology& t, int cpu) {
   return -1;
 }
 
-nlohmann::json to_json(const CacheLevel& c) {
-  return {{"level", c.level},
-          {"type", c.type},
-          {"bytes", c.bytes},
-          {"ways", c.ways},
-          {"line_bytes", c.line_bytes},
-          {"shared_cpu_list", format_cpu_list(c.shared_cpus)},
-          {"private", c.shared_cpus.size() <= 1},
-          {"instances", c.instances},
-          {"total_bytes", c.total_bytes()}};
-}
-
-nlohmann::json topology_json(const Topology& t) {
-  nlohmann::json nodes = nlohmann::json::array();
-  for (const auto& n : t.numa_nodes) nodes.push_back({{"node", n.id}, {"cpus", format_cpu_list(n.cpus)}});
-  nlohmann::json caches = nlohmann::json::array();
-  for (const auto& c : caches_for(t.allowed_cpus)) caches.push_back(to_json(c));
-  return {{"allowed_cpus", format_cpu_list(t.allowed_cpus)},
-          {"allowed_cpu_count", t.allowed_cpus.size()},
-          {"physical_cores_allowed", t.one_per_core.size()},
-          {"one_per_core", format_cpu_list(t.one_per_core)},
-          {"smt_siblings", format_cpu_list(t.smt_siblings)},
-          {"caches_over_allowed_cpus", caches},
-          {"numa", {{"node_count", t.numa_nodes.size()}, {"nodes", nodes}, {"mempolicy", t.mempolicy}}},
-          {"memory", {{"total_bytes", t.mem_total_bytes}, {"available_bytes_at_start", t.mem_available_bytes}}},
-          {"transparent_hugepages", t.thp}};
+report::HostTopologyRecord topology_record(const Topology& t) {
+  report::HostTopologyRecord r;
+  r.allowed_cpus = format_cpu_list(t.allowed_cpus);
+  r.allowed_cpu_count = t.allowed_cpus.size();
+  r.physical_cores_allowed = t.one_per_core.size();
+  r.one_per_core = format_cpu_list(t.one_per_core);
+  r.smt_siblings = format_cpu_list(t.smt_siblings);
+  for (const auto& c : caches_for(t.allowed_cpus)) {
+    r.caches.push_back({c.level, c.type, c.bytes, c.ways, c.line_bytes, format_cpu_list(c.shared_cpus),
+                        c.shared_cpus.size() <= 1, c.instances, c.total_bytes()});
+  }
+  r.numa_node_count = t.numa_nodes.size();
+  for (const auto& n : t.numa_nodes) r.numa_nodes.push_back({n.id, format_cpu_list(n.cpus)});
+  r.mempolicy = t.mempolicy;
+  r.memory_total_bytes = t.mem_total_bytes;
+  r.memory_available_bytes_at_start = t.mem_available_bytes;
+  r.transparent_hugepages = t.thp;
+  return r;
 }
 
 }  // namespace wgb::host

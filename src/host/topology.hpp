@@ -5,10 +5,11 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "report/host_section.hpp"
 
 namespace wgb::host {
 
@@ -55,7 +56,7 @@ std::uint64_t last_level_cache_bytes(const std::vector<int>& cpus);
 
 int numa_node_of(const Topology& t, int cpu);  // -1 when unknown
 
-nlohmann::json to_json(const CacheLevel& c);
-nlohmann::json topology_json(const Topology& t);
+// What the document records of it (machine.host.topology).
+report::HostTopologyRecord topology_record(const Topology& t);
 
 }  // namespace wgb::host

@@ -1,8 +1,6 @@
 // Two result documents side by side (see compare.hpp for the rules).
 #include "report/compare.hpp"
 
-#include "report/implementation.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,8 +12,11 @@
 #include <optional>
 #include <set>
 
-#include "report/table.hpp"
 #include "report/files.hpp"
+#include "report/host_section.hpp"
+#include "report/implementation.hpp"
+#include "report/machine_facts.hpp"
+#include "report/table.hpp"
 
 namespace wgb::report {
 
@@ -29,16 +30,6 @@ bool volatile_key(const std::string& path) {
                                                "machine.host.base_khz",     "machine.host.max_khz"};
   return kVolatile.count(path) != 0 || path.rfind("machine.host.clocks.", 0) == 0 ||
          path.rfind("machine.host.clock.", 0) == 0;
-}
-
-std::optional<double> number_at(const nlohmann::json& j, std::initializer_list<const char*> path) {
-  const nlohmann::json* p = &j;
-  for (const char* k : path) {
-    if (!p->is_object() || !p->contains(k)) return std::nullopt;
-    p = &(*p)[k];
-  }
-  if (!p->is_number()) return std::nullopt;
-  return p->get<double>();
 }
 
 void flatten(const nlohmann::json& j, const std::string& path, std::map<std::string, nlohmann::json>& out) {
@@ -109,9 +100,8 @@ std::vector<ClockFigure> clock_figures(const Document& doc) {
       out.push_back({what, *mhz, 0, std::move(source), {}, moving ? kObservedClockTolerance : kClockTolerance, false});
     }
   };
-  static const nlohmann::json kEmpty = nlohmann::json::object();
-  const auto& host = doc.machine.contains("host") ? doc.machine["host"] : kEmpty;
-  if (host.contains("clocks") && host["clocks"].is_object()) {
+  const HostFacts host = machine_facts(doc.machine, doc.build).host;
+  if (host.has_clocks) {
     for (const auto& [key, what] :
          std::vector<std::pair<const char*, const char*>>{{"base", "base"},
                                                           {"max", "max"},
@@ -119,18 +109,20 @@ std::vector<ClockFigure> clock_figures(const Document& doc) {
                                                           {"sustained_at_start", "sustained at start"},
                                                           {"observed_at_finish", "observed at finish"},
                                                           {"sustained_at_finish", "sustained at finish"}}) {
-      const auto& f = host["clocks"].contains(key) ? host["clocks"][key] : kEmpty;
-      add(what, number_at(f, {"mhz"}), f.value("source", std::string()));
+      if (const HostClockReading* c = host.clock(key)) add(what, c->mhz, c->source);
     }
   } else {  // documents written before machine.host.clocks
-    if (auto khz = number_at(host, {"base_khz"})) add("base", *khz / 1000, "cpufreq base_frequency");
-    if (auto khz = number_at(host, {"max_khz"})) add("max", *khz / 1000, "cpufreq cpuinfo_max_freq");
-    add("observed at start", number_at(host, {"observed_mhz"}), "/proc/cpuinfo \"cpu MHz\"");
-    add("observed at finish", number_at(host, {"observed_mhz_at_finish"}), "/proc/cpuinfo \"cpu MHz\"");
+    if (host.base_khz) add("base", *host.base_khz / 1000, "cpufreq base_frequency");
+    if (host.max_khz) add("max", *host.max_khz / 1000, "cpufreq cpuinfo_max_freq");
+    add("observed at start", host.observed_mhz, "/proc/cpuinfo \"cpu MHz\"");
+    add("observed at finish", host.observed_mhz_at_finish, "/proc/cpuinfo \"cpu MHz\"");
   }
   // The host suite's own measurements on its pinned cores.
-  add("host suite: base (TSC)", number_at(host, {"clock", "base", "tsc_mhz"}), "measured: TSC rate (host suite)");
-  add("host suite: sustained", number_at(host, {"clock", "sustained_add_chain_mhz", "median"}),
+  const HostSuiteRecord suite = read_host_suite_record(doc.machine);
+  add("host suite: base (TSC)", suite.clock.tsc_mhz, "measured: TSC rate (host suite)");
+  add("host suite: sustained",
+      suite.clock.sustained_add_chain_mhz ? std::optional<double>(suite.clock.sustained_add_chain_mhz->median)
+                                          : std::nullopt,
       "measured: add chain after every timed region, median (host suite)");
   return out;
 }

@@ -73,13 +73,6 @@ void roofline_fields(R& r, F&& f) {
   f("flops_per_second", r.flops_per_second), f("bytes_per_second", r.bytes_per_second);
 }
 
-// The visitors for the field lists above: one fills a JSON object, one reads from a FieldReader.
-auto writer(nlohmann::json& j) {
-  return [&j](const char* key, const auto& value) { j[key] = value; };
-}
-auto reader(const FieldReader& in) {
-  return [&in](const char* key, auto& out) { in.read(key, out); };
-}
 
 }  // namespace
 
@@ -118,7 +111,7 @@ nlohmann::json to_json(const BenchmarkResult& r) {
                     {"calibration", r.calibration},
                     {"stop_reason", to_string(r.stop_reason)},
                     {"cooldowns", r.cooldowns}};
-  stats_fields(r.stats, writer(j["stats_ms"]));
+  stats_fields(r.stats, field_writer(j["stats_ms"]));
   j["samples_ms"] = r.samples_ms;
   j["throttled_ms"] = r.throttled_ms;
   j["discarded"] = nlohmann::json::array();
@@ -137,7 +130,7 @@ nlohmann::json to_json(const BenchmarkResult& r) {
 
 nlohmann::json to_json(const Roofline& r) {
   nlohmann::json j;
-  roofline_fields(r, writer(j));
+  roofline_fields(r, field_writer(j));
   j["arithmetic_intensity"] = number_or_null(r.arithmetic_intensity);
   j["arithmetic_intensity_kind"] = std::isnan(r.arithmetic_intensity)   ? "undefined"
                                    : std::isinf(r.arithmetic_intensity) ? "infinite"
@@ -151,7 +144,7 @@ nlohmann::json to_json(const Roofline& r) {
 
 nlohmann::json to_json(const ReproCheck& c) {
   nlohmann::json j;
-  repro_fields(c, writer(j));
+  repro_fields(c, field_writer(j));
   return j;
 }
 
@@ -252,7 +245,7 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
     }
     if (!good && error.empty()) error = "\"procedure.calibration\" must be an array of [knob, ms] pairs";
   }
-  stats_fields(r.stats, reader(in.child("stats_ms")));
+  stats_fields(r.stats, field_reader(in.child("stats_ms")));
   in.get("samples_ms", r.samples_ms);
   in.get("throttled_ms", r.throttled_ms);
   for (const auto& d : in.raw("discarded")) {  // absent in documents written before it existed
@@ -282,7 +275,7 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
   if (in.is_object("roofline")) {
     const auto rf = in.child("roofline");
     Roofline x;
-    roofline_fields(x, reader(rf));
+    roofline_fields(x, field_reader(rf));
     std::string kind = "undefined";
     rf.get("arithmetic_intensity_kind", kind);
     if (kind == "infinite") x.arithmetic_intensity = std::numeric_limits<double>::infinity();
@@ -296,7 +289,7 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j) {
   if (in.is_object("repro")) {
     const auto rp = in.child("repro");
     ReproCheck c;
-    repro_fields(c, reader(rp));
+    repro_fields(c, field_reader(rp));
     // Host documents before version 3 compared per-pass times: {first_ms, second_ms, dispersion_ms, agree}.
     if (c.verdict.empty() && j["repro"].contains("agree") && j["repro"]["agree"].is_boolean()) {
       c.verdict = j["repro"]["agree"].get<bool>() ? "agree" : "disagree";
@@ -417,8 +410,19 @@ void ResultDocument::set_hierarchy(nlohmann::json hierarchy) { doc_["hierarchy"]
 void ResultDocument::set_working_set(nlohmann::json working_set) { doc_["working_set"] = std::move(working_set); }
 void ResultDocument::set_scope(nlohmann::json scope) { doc_["scope"] = std::move(scope); }
 void ResultDocument::set_stopped_because(const std::string& reason) { doc_["stopped_because"] = reason; }
-void ResultDocument::add_host_fields(const nlohmann::json& fields, bool merge_nested) {
-  doc_["machine"]["host"].update(fields, merge_nested);
+const nlohmann::json& ResultDocument::machine() const {
+  static const nlohmann::json none = nlohmann::json::object();
+  const auto it = doc_.find("machine");
+  return it != doc_.end() && it->is_object() ? *it : none;
+}
+const nlohmann::json& ResultDocument::options() const {
+  static const nlohmann::json none = nlohmann::json::object();
+  const auto it = doc_.find("options");
+  return it != doc_.end() && it->is_object() ? *it : none;
+}
+
+void ResultDocument::set_host_suite(const HostSuiteRecord& record) {
+  doc_["machine"]["host"].update(to_json(record), /*merge_objects=*/true);
 }
 void ResultDocument::set_browser(nlohmann::json browser_machine, nlohmann::json implementation) {
   doc_["runtime"] = "browser";

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "report/host_section.hpp"
 #include "report/machine.hpp"
 #include "report/model.hpp"
 #include "report/repro.hpp"
@@ -58,10 +59,9 @@ class ResultDocument {
   void set_working_set(nlohmann::json working_set);
   void set_scope(nlohmann::json scope);
   void set_stopped_because(const std::string& reason);
-  // Fields of machine.host: the host suite's description of the CPU as the run learns it. Each
-  // top-level field replaces the recorded one, or with `merge_nested` nested objects are merged
-  // key by key (adding readings to a recorded object).
-  void add_host_fields(const nlohmann::json& fields, bool merge_nested = false);
+  // The host suite's record of the CPU (machine.host), as the run learns it: written when the
+  // suite starts and again, whole, when it ends; the host description every run records stays.
+  void set_host_suite(const HostSuiteRecord& record);
   // A run in a browser: runtime "browser", machine.browser and the implementation that ran it.
   void set_browser(nlohmann::json browser_machine, nlohmann::json implementation);
   // --repro's second process marks its own document; a test-only perturbation says what it did.
@@ -78,6 +78,9 @@ class ResultDocument {
   void refresh();
   void finish(std::string end_state);  // "complete", "cancelled", "device-lost", ...
   const nlohmann::json& json() const { return doc_; }
+  // The sections as recorded so far (an empty object before they are).
+  const nlohmann::json& machine() const;
+  const nlohmann::json& options() const;
   nlohmann::json& json() { return doc_; }
 
  private:

@@ -36,14 +36,6 @@ class Fields {
     wrong(key, "a string");
     return {};
   }
-  // An object or array kept as recorded (shown, not interpreted); null when absent.
-  json raw(const char* key, json::value_t type) {
-    const json* v = find(key);
-    if (v == nullptr) return json();
-    if (v->type() == type) return *v;
-    wrong(key, type == json::value_t::array ? "an array" : "an object");
-    return json();
-  }
   const json* array(const char* key) {
     const json* v = find(key);
     if (v == nullptr) return nullptr;
@@ -112,7 +104,14 @@ Curve curve_from(const json& j, const std::string& path, std::string* error) {
   c.x = f.text("x");
   c.statistic = f.text("statistic");
   c.threads = f.number("threads");
-  c.cache_boundaries = f.raw("cache_boundaries", json::value_t::array);
+  if (const json* levels = f.array("cache_boundaries")) {
+    c.cache_boundaries.emplace();
+    for (std::size_t i = 0; i < levels->size(); ++i) {
+      Fields b((*levels)[i], fmt::format("{}.cache_boundaries[{}]", path, i), error);
+      c.cache_boundaries->push_back(
+          {static_cast<int>(b.number("level").value_or(0)), b.number("total_bytes").value_or(0)});
+    }
+  }
   if (const json* points = f.array("points")) {
     for (std::size_t i = 0; i < points->size(); ++i) {
       c.points.push_back(point_from((*points)[i], fmt::format("{}.points[{}]", path, i), error));
@@ -194,6 +193,15 @@ Expected<RowFacts> read_row_facts(const json& parameters) {
   if (const auto reading = parameters.find("retention_reading"); reading != parameters.end() && reading->is_string()) {
     r.retention_reading = reading->get<std::string>();
   }
+  // The host suite's objects; another suite may use the same key for something else (a number).
+  auto nested = [&](const char* object, const char* key) -> std::optional<double> {
+    const auto o = parameters.find(object);
+    if (o == parameters.end() || !o->is_object()) return std::nullopt;
+    return Fields(*o, object, &error).number(key);
+  };
+  r.host_threads = nested("threads", "count");
+  r.sustained_mhz_median = nested("frequency", "sustained_mhz_median");
+  r.cpu_share = nested("timing", "cpu_share");
   if (!error.empty()) return make_error(ErrorKind::Usage, error);
   return r;
 }

@@ -46,7 +46,12 @@ struct Curve {
   std::string x;          // the key of the points' coordinate
   std::string statistic;  // "best" or "median"
   std::optional<double> threads;
-  nlohmann::json cache_boundaries;  // the host's cache levels as recorded (array), or null
+  // A host curve over the working set: the cache levels its threads' CPUs can use.
+  struct CacheBoundary {
+    int level = 0;
+    double total_bytes = 0;  // all instances the threads use
+  };
+  std::optional<std::vector<CacheBoundary>> cache_boundaries;  // none when not recorded
   std::vector<CurvePoint> points;
 };
 
@@ -72,6 +77,10 @@ struct RowFacts {
   std::vector<std::pair<double, double>> timeline;
   std::optional<double> retention;
   std::string retention_reading;  // absent in older documents
+  // The host suite's rows: the thread count (`threads.count`), the clock during the run
+  // (`frequency.sustained_mhz_median`) and the share of the timed wall time the threads held their
+  // CPUs (`timing.cpu_share`).
+  std::optional<double> host_threads, sustained_mhz_median, cpu_share;
 };
 
 // Reads `parameters` (an object, or null for none). A field present with another type than its

@@ -152,4 +152,38 @@ class FieldReader {
   std::string* error_;
 };
 
+// The visitors for a record's field list (`fields(record, visit)` calling `visit(key, member)` for
+// each plainly copied field, so that a key cannot be written under one name and read under another):
+// one fills a JSON object, one reads from a FieldReader. An optional member is written as null when
+// empty and read only when the field has its type.
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+
+inline auto field_writer(nlohmann::json& j) {
+  return [&j](const char* key, const auto& value) {
+    if constexpr (is_optional<std::decay_t<decltype(value)>>::value) {
+      j[key] = value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+    } else {
+      j[key] = value;
+    }
+  };
+}
+inline auto field_reader(const FieldReader& in) {
+  return [&in](const char* key, auto& out) {
+    using T = std::decay_t<decltype(out)>;
+    if constexpr (is_optional<T>::value) {
+      const nlohmann::json& v = in.raw(key);
+      if constexpr (std::is_same_v<typename T::value_type, std::string>) {
+        if (v.is_string()) out = v.template get<std::string>();
+      } else {
+        if (v.is_number()) out = v.template get<typename T::value_type>();
+      }
+    } else {
+      in.read(key, out);
+    }
+  };
+}
+
 }  // namespace wgb::report

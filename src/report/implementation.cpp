@@ -8,7 +8,7 @@ namespace wgb::report {
 
 namespace {
 
-std::string text(const nlohmann::json& j, const char* key) {
+std::string string_field(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
 }
 
@@ -58,20 +58,23 @@ nlohmann::json implementation_json(const Implementation& i) {
 
 Implementation implementation_of(const nlohmann::json& doc) {
   if (!doc.is_object()) return {};
-  if (const auto it = doc.find("implementation"); it != doc.end() && it->is_object() && !text(*it, "runtime").empty()) {
-    return {text(*it, "runtime"), text(*it, "runtime_version"), text(*it, "webgpu"), text(*it, "webgpu_version"),
-            text(*it, "source").empty() ? "recorded" : text(*it, "source")};
+  if (const auto it = doc.find("implementation");
+      it != doc.end() && it->is_object() && !string_field(*it, "runtime").empty()) {
+    return {string_field(*it, "runtime"), string_field(*it, "runtime_version"), string_field(*it, "webgpu"),
+            string_field(*it, "webgpu_version"),
+            string_field(*it, "source").empty() ? "recorded" : string_field(*it, "source")};
   }
   const nlohmann::json machine = doc.value("machine", nlohmann::json::object());
   if (machine.is_object() && machine.contains("browser")) {
-    return implementation_from_user_agent(text(machine["browser"], "user_agent"));
+    return implementation_from_user_agent(string_field(machine["browser"], "user_agent"));
   }
   const nlohmann::json build = doc.value("build", nlohmann::json::object());
   if (machine.is_object() && machine.contains("adapter")) {
-    const std::string dawn = machine.contains("dawn") ? text(machine["dawn"], "version") : text(build, "dawn_version");
-    return native_implementation(text(build, "version"), dawn);
+    const std::string dawn =
+        machine.contains("dawn") ? string_field(machine["dawn"], "version") : string_field(build, "dawn_version");
+    return native_implementation(string_field(build, "version"), dawn);
   }
-  return {"native", text(build, "version"), "", "", "build"};  // the host CPU: no WebGPU under it
+  return {"native", string_field(build, "version"), "", "", "build"};  // the host CPU: no WebGPU under it
 }
 
 std::string implementation_text(const Implementation& i) {

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/host_section.hpp"
+
 namespace wgb::report {
 
 namespace {
@@ -36,16 +38,19 @@ std::optional<double> number(const Json& j, const char* key) {
   return j.at(key).get<double>();
 }
 
+// Reads each text field `list(facts, visit)` names from `j`.
+template <class Facts, class List>
+void read_texts(const Json& j, Facts& facts, List list) {
+  list(facts, [&j](const char* key, std::string& out) { out = text(j, key); });
+}
+
 AdapterFacts adapter_from(const Json& a) {
   AdapterFacts f;
-  f.vendor = text(a, "vendor");
-  f.vendor_id = text(a, "vendor_id");
-  f.architecture = text(a, "architecture");
-  f.device = text(a, "device");
-  f.description = text(a, "description");
-  f.backend = text(a, "backend");
-  f.adapter_type = text(a, "adapter_type");
-  f.driver = text(a, "driver");
+  read_texts(a, f, [](AdapterFacts& x, auto&& v) {
+    v("vendor", x.vendor), v("vendor_id", x.vendor_id), v("architecture", x.architecture), v("device", x.device);
+    v("description", x.description), v("backend", x.backend), v("adapter_type", x.adapter_type);
+    v("driver", x.driver);
+  });
   f.has_subgroups = a.contains("subgroup_max_size");
   f.subgroup_min_size = text(a, "subgroup_min_size");
   f.subgroup_max_size = text(a, "subgroup_max_size");
@@ -62,10 +67,10 @@ AdapterFacts adapter_from(const Json& a) {
 
 DawnFacts dawn_from(const Json& d) {
   DawnFacts f;
-  f.version = text(d, "version");
-  f.robustness = text(d, "robustness");
-  f.timestamps = text(d, "timestamps");
-  f.timestamp_quantization = text(d, "timestamp_quantization");
+  read_texts(d, f, [](DawnFacts& x, auto&& v) {
+    v("version", x.version), v("robustness", x.robustness), v("timestamps", x.timestamps);
+    v("timestamp_quantization", x.timestamp_quantization);
+  });
   if (d.contains("empty_submit_ms")) f.empty_submit_ms = text(d, "empty_submit_ms");
   f.device_toggles = names(d, "device_toggles");
   return f;
@@ -73,24 +78,22 @@ DawnFacts dawn_from(const Json& d) {
 
 HostFacts host_from(const Json& h) {
   HostFacts f;
-  f.cpu_model = text(h, "cpu_model");
-  f.logical_cpus = text(h, "logical_cpus");
-  f.cores_per_socket = text(h, "cores_per_socket");
-  f.sockets = text(h, "sockets");
-  f.numa_nodes = text(h, "numa_nodes");
-  f.hostname = text(h, "hostname");
-  f.distribution = text(h, "distribution");
-  f.os = text(h, "os");
-  f.kernel = text(h, "kernel");
-  f.arch = text(h, "arch");
+  read_texts(h, f, [](HostFacts& x, auto&& v) {
+    v("cpu_model", x.cpu_model), v("logical_cpus", x.logical_cpus), v("cores_per_socket", x.cores_per_socket);
+    v("sockets", x.sockets), v("numa_nodes", x.numa_nodes), v("hostname", x.hostname);
+    v("distribution", x.distribution), v("os", x.os), v("kernel", x.kernel), v("arch", x.arch);
+  });
   f.vector_isa = names(h, "vector_isa");
   f.memory_bytes = number(h, "memory_bytes");
-  if (h.contains("roofline") && h.at("roofline").is_object()) {
-    const auto& r = h.at("roofline");
-    f.has_roofline = true;
-    f.bandwidth_Bps = number(r, "bandwidth_Bps");
-    f.peak_flops_f32 = number(r, "peak_flops_f32");
-    f.peak_flops_f64 = number(r, "peak_flops_f64");
+  const Json& clocks = section(h, "clocks");
+  f.has_clocks = h.contains("clocks") && h.at("clocks").is_object();
+  for (const auto& [name, reading] : clocks.items()) {
+    f.clocks.push_back({name, number(reading, "mhz"), text(reading, "source")});
+  }
+  for (auto [key, member] : {std::pair{"base_khz", &HostFacts::base_khz}, std::pair{"max_khz", &HostFacts::max_khz},
+                             std::pair{"observed_mhz", &HostFacts::observed_mhz},
+                             std::pair{"observed_mhz_at_finish", &HostFacts::observed_mhz_at_finish}}) {
+    f.*member = number(h, key);
   }
   if (h.contains("caches") && h.at("caches").is_array()) {
     for (const auto& c : h.at("caches")) {
@@ -103,6 +106,13 @@ HostFacts host_from(const Json& h) {
 
 }  // namespace
 
+const HostClockReading* HostFacts::clock(const std::string& name) const {
+  for (const auto& c : clocks) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
 MachineFacts machine_facts(const Json& machine, const Json& build) {
   MachineFacts m;
   const Json& a = section(machine, "adapter");
@@ -112,6 +122,12 @@ MachineFacts machine_facts(const Json& machine, const Json& build) {
   m.adapter = adapter_from(a);
   m.dawn = dawn_from(d);
   m.host = host_from(section(machine, "host"));
+  if (const HostSuiteRecord suite = read_host_suite_record(machine); suite.roofline) {
+    m.host.has_roofline = true;
+    m.host.bandwidth_Bps = suite.roofline->bandwidth_Bps;
+    m.host.peak_flops_f32 = suite.roofline->peak_flops_f32;
+    m.host.peak_flops_f64 = suite.roofline->peak_flops_f64;
+  }
   m.build = {text(build, "dawn_version"), text(build, "compiler"), text(build, "flags"),      text(build, "build_type"),
              text(build, "git_revision"), text(build, "version"),  text(build, "dawn_source")};
   return m;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "report/document.hpp"
+#include "report/host_section.hpp"
 #include "report/table.hpp"
 #include "webgpu_bench/defaults.hpp"
 #include "webgpu_bench/sampling.hpp"
@@ -93,7 +94,8 @@ void host_reasons(const json& doc, const json& options, std::vector<std::string>
   if (host != nullptr) {
     const std::uint64_t sockets = uint_of(member(*host, "sockets"));
     const std::uint64_t per_socket = uint_of(member(*host, "cores_per_socket"));
-    const std::uint64_t threads = uint_of(member(options, "threads"));
+    const report::HostOptionsRecord asked = report::read_host_options(options);
+    const std::uint64_t threads = asked.threads;
     if (sockets > 0 && per_socket > 0 && threads > 0 && threads != sockets * per_socket) {
       diff.push_back(fmt::format("threads {} (default {}, one per core)", threads, sockets * per_socket));
     }
@@ -102,19 +104,17 @@ void host_reasons(const json& doc, const json& options, std::vector<std::string>
       for (const auto& c : *caches) llc = std::max(llc, uint_of(member(c, "size_bytes")));
     }
     const std::uint64_t floor = std::max<std::uint64_t>(defaults::host::kMinArrayBytes, 4 * llc);
-    for (const char* key : {"array_bytes", "sweep_max_bytes", "latency_max_bytes"}) {
-      const std::uint64_t v = uint_of(member(options, key));
+    for (const auto& [key, v] :
+         {std::pair{"array_bytes", asked.array_bytes}, std::pair{"sweep_max_bytes", asked.sweep_max_bytes},
+          std::pair{"latency_max_bytes", asked.latency_max_bytes}}) {
       if (v > 0 && v < floor) {
         diff.push_back(fmt::format("{} {} (below 4x the last-level cache and 64 MiB: {})", key, report::format_bytes(v),
                                    report::format_bytes(floor)));
       }
     }
-    const json* isa = member(options, "isa");
-    const json* isas = member(*host, "kernel_isa");
-    const json* available = isas != nullptr ? member(*isas, "fma_available") : nullptr;
-    if (isa != nullptr && available != nullptr && available->is_array() && !available->empty() &&
-        *isa != available->front()) {
-      diff.push_back(fmt::format("isa {} (default {})", show(*isa), show(available->front())));
+    const std::vector<std::string>& available = report::read_host_suite_record(*machine).kernel_isa.fma_available;
+    if (!asked.isa.empty() && !available.empty() && asked.isa != available.front()) {
+      diff.push_back(fmt::format("isa {} (default {})", asked.isa, available.front()));
     }
   }
   if (!diff.empty()) reasons.push_back("host options changed: " + joined(diff, ", "));

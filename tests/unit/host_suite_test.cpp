@@ -154,7 +154,7 @@ TEST(HostSuite, QuickRunHasEveryRowCheckAndReportingField) {
 
   // The text forms carry the reporting table and the curves.
   std::ostringstream text;
-  write_host_summary(text, d);
+  write_host_summary(text, doc.machine(), doc.options(), doc.rows());
   write_host_curves(text, doc.rows());
   for (const char* item : {"| CPU |", "| Cache |", "| Memory |", "| NUMA |", "| Compiler |", "| Flags |", "| Threads |",
                            "| Frequency |", "| Input |", "| Timing |", "host-stream-triad over thread count",

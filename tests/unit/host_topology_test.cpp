@@ -32,10 +32,13 @@ TEST(HostTopology, ThisMachineHasCpusAndMemory) {
   EXPECT_EQ(t.one_per_core.size() + t.smt_siblings.size(), t.allowed_cpus.size());
   EXPECT_GT(t.mem_total_bytes, 0u);
   EXPECT_FALSE(t.mempolicy.empty());
-  const auto j = topology_json(t);
-  for (const char* k : {"allowed_cpus", "one_per_core", "caches_over_allowed_cpus", "numa", "memory"}) {
-    EXPECT_TRUE(j.contains(k)) << k;
-  }
+  const report::HostTopologyRecord r = topology_record(t);
+  EXPECT_EQ(r.allowed_cpu_count, t.allowed_cpus.size());
+  EXPECT_EQ(r.physical_cores_allowed, t.one_per_core.size());
+  EXPECT_EQ(r.allowed_cpus, format_cpu_list(t.allowed_cpus));
+  EXPECT_EQ(r.memory_total_bytes, t.mem_total_bytes);
+  EXPECT_EQ(r.numa_node_count, t.numa_nodes.size());
+  for (const auto& c : r.caches) EXPECT_EQ(c.total_bytes, c.bytes * static_cast<std::uint64_t>(c.instances));
 }
 
 TEST(HostTeam, BlocksCoverTheArrayDisjointlyOnLineBoundaries) {

@@ -78,7 +78,10 @@ TEST(RowFacts, CurvesAndTheirPointsRead) {
   EXPECT_EQ(c.name, "working_set");
   EXPECT_EQ(c.statistic, "median");
   EXPECT_EQ(c.threads, 2.0);
-  ASSERT_TRUE(c.cache_boundaries.is_array());
+  ASSERT_TRUE(c.cache_boundaries);
+  ASSERT_EQ(c.cache_boundaries->size(), 1u);
+  EXPECT_EQ((*c.cache_boundaries)[0].level, 1);
+  EXPECT_EQ((*c.cache_boundaries)[0].total_bytes, 65536.0);
   ASSERT_EQ(c.points.size(), 2u);
   EXPECT_EQ(c.points[1].at(c.x), 8192.0);
   EXPECT_EQ(c.points[1].value, 2e9);
