@@ -22,10 +22,10 @@ namespace wgb::host {
 
 namespace {
 
-// A whole-number sysfs value, or null when the file is absent or not a number.
-nlohmann::json read_number(const std::filesystem::path& p) {
+// A whole-number sysfs value, or none when the file is absent or not a number.
+std::optional<std::uint64_t> read_number(const std::filesystem::path& p) {
   const auto s = read_line(p);
-  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0]))) return nullptr;
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0]))) return std::nullopt;
   return std::strtoull(s.c_str(), nullptr, 10);
 }
 
@@ -34,8 +34,8 @@ std::string cpuinfo_field(const std::string& key) {
   return v.empty() ? std::string() : v.front();
 }
 
-nlohmann::json vector_isa(const std::string& flags) {
-  nlohmann::json isa = nlohmann::json::array();
+std::vector<std::string> vector_isa(const std::string& flags) {
+  std::vector<std::string> isa;
   std::istringstream s(" " + flags + " ");
   std::set<std::string> have;
   std::string f;
@@ -47,30 +47,30 @@ nlohmann::json vector_isa(const std::string& flags) {
   return isa;
 }
 
-nlohmann::json caches() {
-  nlohmann::json out = nlohmann::json::array();
+std::vector<report::HostCpuCacheRecord> caches() {
+  std::vector<report::HostCpuCacheRecord> out;
   const std::filesystem::path base = "/sys/devices/system/cpu/cpu0/cache";
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(base, ec)) {
     const auto name = entry.path().filename().string();
     if (name.rfind("index", 0) != 0) continue;
-    nlohmann::json c;
-    c["level"] = read_number(entry.path() / "level");
-    c["type"] = read_line(entry.path() / "type");
-    c["size"] = read_line(entry.path() / "size");
-    c["size_bytes"] = parse_cache_size(read_line(entry.path() / "size"));
-    c["ways_of_associativity"] = read_number(entry.path() / "ways_of_associativity");
-    c["line_size"] = read_number(entry.path() / "coherency_line_size");
-    const auto shared = read_line(entry.path() / "shared_cpu_list");
-    c["shared_cpu_list"] = shared;
+    report::HostCpuCacheRecord c;
+    c.level = read_number(entry.path() / "level");
+    c.type = read_line(entry.path() / "type");
+    c.size = read_line(entry.path() / "size");
+    c.size_bytes = parse_cache_size(c.size);
+    c.ways_of_associativity = read_number(entry.path() / "ways_of_associativity");
+    c.line_size = read_number(entry.path() / "coherency_line_size");
+    c.shared_cpu_list = read_line(entry.path() / "shared_cpu_list");
     // Shared when more than one logical CPU uses it (SMT siblings count: they share an L1 too).
-    c["shared"] = shared.find_first_of(",-") != std::string::npos;
-    out.push_back(c);
+    c.shared = c.shared_cpu_list.find_first_of(",-") != std::string::npos;
+    out.push_back(std::move(c));
   }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a["level"].dump() + a["type"].template get<std::string>() <
-           b["level"].dump() + b["type"].template get<std::string>();
-  });
+  // By level, then type, as text (a level sysfs lacks sorts as "null").
+  auto key = [](const report::HostCpuCacheRecord& c) {
+    return (c.level ? std::to_string(*c.level) : std::string("null")) + c.type;
+  };
+  std::sort(out.begin(), out.end(), [&key](const auto& a, const auto& b) { return key(a) < key(b); });
   return out;
 }
 
@@ -92,80 +92,77 @@ double observed_cpu_mhz() {
   return n > 0 ? sum / n : 0.0;
 }
 
-nlohmann::json host_clocks(const char* when) {
-  nlohmann::json c = nlohmann::json::object();
+report::HostClocks host_clocks(const char* when) {
+  report::HostClocks c;
   auto figure = [](double mhz, std::string source) {
-    return nlohmann::json{{"mhz", mhz > 0 ? nlohmann::json(mhz) : nlohmann::json(nullptr)},
-                          {"source", mhz > 0 ? std::move(source) : std::string("unknown")}};
+    return report::HostClockFigure{mhz > 0 ? std::optional<double>(mhz) : std::nullopt,
+                                   mhz > 0 ? std::move(source) : std::string("unknown")};
   };
   const bool start = std::string(when) == "start";
   if (start) {
     const std::filesystem::path freq = "/sys/devices/system/cpu/cpu0/cpufreq";
-    const auto base_khz = read_number(freq / "base_frequency");
-    if (base_khz.is_number() && base_khz.get<double>() > 0) {
-      c["base"] = figure(base_khz.get<double>() / 1000, "cpufreq base_frequency");
+    if (const auto base_khz = read_number(freq / "base_frequency"); base_khz && *base_khz > 0) {
+      c.emplace_back("base", figure(static_cast<double>(*base_khz) / 1000, "cpufreq base_frequency"));
     } else {
       // No cpufreq base (virtual machines, most AMD and ARM kernels): the TSC rate, which on
       // constant_tsc CPUs is the nominal clock.
-      c["base"] = figure(tsc_mhz().value_or(0),
-                         "measured: TSC ticks per second against steady_clock over 20 ms (constant_tsc: the nominal "
-                         "clock)");
+      c.emplace_back("base", figure(tsc_mhz().value_or(0),
+                                    "measured: TSC ticks per second against steady_clock over 20 ms (constant_tsc: "
+                                    "the nominal clock)"));
     }
     const auto max_khz = read_number(freq / "cpuinfo_max_freq");
-    c["max"] = figure(max_khz.is_number() ? max_khz.get<double>() / 1000 : 0, "cpufreq cpuinfo_max_freq");
+    c.emplace_back("max", figure(max_khz ? static_cast<double>(*max_khz) / 1000 : 0, "cpufreq cpuinfo_max_freq"));
   }
-  c[std::string("observed_at_") + when] =
-      figure(observed_cpu_mhz(), "/proc/cpuinfo \"cpu MHz\": the kernel's estimate, mean of the logical CPUs");
-  c[std::string("sustained_at_") + when] =
-      figure(add_chain_mhz(2.0),
-             "measured: dependent add chain (one add per cycle), best of 3 chains of 2 ms on the calling thread "
-             "(not pinned)");
+  c.emplace_back(
+      std::string("observed_at_") + when,
+      figure(observed_cpu_mhz(), "/proc/cpuinfo \"cpu MHz\": the kernel's estimate, mean of the logical CPUs"));
+  c.emplace_back(std::string("sustained_at_") + when,
+                 figure(add_chain_mhz(2.0),
+                        "measured: dependent add chain (one add per cycle), best of 3 chains of 2 ms on the calling "
+                        "thread (not pinned)"));
   return c;
 }
 
-nlohmann::json host_description() {
-  nlohmann::json h;
-  h["cpu_model"] = cpuinfo_field("model name");
-  h["logical_cpus"] = std::thread::hardware_concurrency();
-  const auto cores = cpuinfo_field("cpu cores");
-  h["cores_per_socket"] = cores.empty() ? nlohmann::json(nullptr) : nlohmann::json(std::strtoul(cores.c_str(), nullptr, 10));
+report::HostDescriptionRecord host_description() {
+  report::HostDescriptionRecord h;
+  h.cpu_model = cpuinfo_field("model name");
+  h.logical_cpus = std::thread::hardware_concurrency();
+  if (const auto cores = cpuinfo_field("cpu cores"); !cores.empty())
+    h.cores_per_socket = std::strtoul(cores.c_str(), nullptr, 10);
   const auto sockets = cpuinfo_values("physical id");
-  h["sockets"] = std::set<std::string>(sockets.begin(), sockets.end()).size();
+  h.sockets = std::set<std::string>(sockets.begin(), sockets.end()).size();
   // Base clock: intel_pstate's base_frequency, else nothing (cpuinfo_max_freq is the boost clock).
   const std::filesystem::path freq = "/sys/devices/system/cpu/cpu0/cpufreq";
-  h["base_khz"] = read_number(freq / "base_frequency");
-  h["max_khz"] = read_number(freq / "cpuinfo_max_freq");
-  h["scaling_governor"] = read_line(freq / "scaling_governor");
-  h["observed_mhz"] = observed_cpu_mhz();
-  h["clocks"] = host_clocks("start");
-  h["vector_isa"] = vector_isa(cpuinfo_field("flags").empty() ? cpuinfo_field("Features") : cpuinfo_field("flags"));
-  h["caches"] = caches();
+  h.base_khz = read_number(freq / "base_frequency");
+  h.max_khz = read_number(freq / "cpuinfo_max_freq");
+  h.scaling_governor = read_line(freq / "scaling_governor");
+  h.observed_mhz = observed_cpu_mhz();
+  h.clocks = host_clocks("start");
+  h.vector_isa = vector_isa(cpuinfo_field("flags").empty() ? cpuinfo_field("Features") : cpuinfo_field("flags"));
+  h.caches = caches();
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page = sysconf(_SC_PAGE_SIZE);
-  h["memory_bytes"] = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
-  int nodes = 0;
+  h.memory_bytes = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator("/sys/devices/system/node", ec)) {
     const auto n = e.path().filename().string();
-    if (n.rfind("node", 0) == 0 && n.size() > 4 && std::isdigit(static_cast<unsigned char>(n[4]))) ++nodes;
+    if (n.rfind("node", 0) == 0 && n.size() > 4 && std::isdigit(static_cast<unsigned char>(n[4]))) ++h.numa_nodes;
   }
-  h["numa_nodes"] = nodes;
   // The GPU's buffers are placed by the driver; webgpu-bench sets no host memory or CPU affinity.
-  h["numa_placement"] = "not set: default policy, no CPU or memory binding";
+  h.numa_placement = "not set: default policy, no CPU or memory binding";
   utsname u{};
   if (uname(&u) == 0) {
-    h["os"] = u.sysname;
-    h["kernel"] = u.release;
-    h["arch"] = u.machine;
+    h.os = u.sysname;
+    h.kernel = u.release;
+    h.arch = u.machine;
   }
   std::ifstream osr("/etc/os-release");
   std::string line;
-  h["distribution"] = "";
   while (std::getline(osr, line)) {
     if (line.rfind("PRETTY_NAME=", 0) == 0) {
       auto v = line.substr(12);
       if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
-      h["distribution"] = v;
+      h.distribution = v;
     }
   }
   return h;
@@ -173,14 +170,11 @@ nlohmann::json host_description() {
 
 report::MachineRecord native_machine() {
   report::MachineRecord m;
-  m.host = host_description();
+  m.host = report::to_json(host_description());
   m.build = build_json();
   m.kernel_overrides = gpu::kernel_overrides_json();
   m.host_at_finish = [] {
-    nlohmann::json h;
-    h["observed_mhz_at_finish"] = observed_cpu_mhz();
-    h["clocks"] = host_clocks("finish");
-    return h;
+    return report::to_json(report::HostFinishRecord{observed_cpu_mhz(), host_clocks("finish")});
   };
   return m;
 }

@@ -5,22 +5,22 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/host_section.hpp"
 #include "report/machine.hpp"
 
 namespace wgb::host {
 
-nlohmann::json host_description();
+report::HostDescriptionRecord host_description();
 // Mean current clock of the logical CPUs (MHz) from /proc/cpuinfo; 0 when unknown. Recorded at the
 // start and the end of a run: what the host sustained while it fed the GPU.
 double observed_cpu_mhz();
 
 // The host's clocks with the source of every figure (the base clock and the clock sustained during
-// the run): {"base": {mhz, source}, "max": {mhz, source}, "observed_at_<when>":
-// {mhz, source}, "sustained_at_<when>": {mhz, source}}. Base and maximum come from cpufreq where the
-// kernel exposes it; where it does not (virtual machines), the base is measured (the TSC rate,
+// the run): "base", "max", "observed_at_<when>", "sustained_at_<when>", each MHz and source. Base and maximum come from
+// cpufreq where the kernel exposes it; where it does not (virtual machines), the base is measured (the TSC rate,
 // clock.hpp). The sustained clock is always measured: a dependent add chain on the calling
 // thread. `when` is "start" (the whole object) or "finish" (only the two observed/sustained keys).
-nlohmann::json host_clocks(const char* when);
+report::HostClocks host_clocks(const char* when);
 
 // The machine record of a native run: this host's description, the build, the replaced kernels
 // (--kernel-dir), and the clocks measured again at the end.

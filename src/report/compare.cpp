@@ -109,7 +109,7 @@ std::vector<ClockFigure> clock_figures(const Document& doc) {
                                                           {"sustained_at_start", "sustained at start"},
                                                           {"observed_at_finish", "observed at finish"},
                                                           {"sustained_at_finish", "sustained at finish"}}) {
-      if (const HostClockReading* c = host.clock(key)) add(what, c->mhz, c->source);
+      if (const HostClockFigure* c = host.clock(key)) add(what, c->mhz, c->source);
     }
   } else {  // documents written before machine.host.clocks
     if (host.base_khz) add("base", *host.base_khz / 1000, "cpufreq base_frequency");

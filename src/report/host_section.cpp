@@ -56,6 +56,18 @@ template <class S, class F> void roofline_fields(S& r, F&& f) {
   f("peak_flops_f64", r.peak_flops_f64), f("peak_flops_f32", r.peak_flops_f32), f("bandwidth_Bps", r.bandwidth_Bps);
   f("threads", r.threads);
 }
+template <class S, class F> void cpu_cache_fields(S& c, F&& f) {
+  f("level", c.level), f("type", c.type), f("size", c.size), f("size_bytes", c.size_bytes);
+  f("ways_of_associativity", c.ways_of_associativity), f("line_size", c.line_size);
+  f("shared_cpu_list", c.shared_cpu_list), f("shared", c.shared);
+}
+template <class S, class F> void description_fields(S& h, F&& f) {
+  f("cpu_model", h.cpu_model), f("logical_cpus", h.logical_cpus), f("cores_per_socket", h.cores_per_socket);
+  f("sockets", h.sockets), f("base_khz", h.base_khz), f("max_khz", h.max_khz);
+  f("scaling_governor", h.scaling_governor), f("observed_mhz", h.observed_mhz), f("vector_isa", h.vector_isa);
+  f("memory_bytes", h.memory_bytes), f("numa_nodes", h.numa_nodes), f("numa_placement", h.numa_placement);
+  f("distribution", h.distribution);
+}
 template <class S, class F> void options_fields(S& o, F&& f) {
   f("benchmarks", o.benchmarks), f("threads", o.threads), f("affinity", o.affinity), f("cpus", o.cpus);
   f("array_bytes", o.array_bytes), f("size_sweep", o.size_sweep), f("sweep_min_bytes", o.sweep_min_bytes);
@@ -86,6 +98,19 @@ std::vector<T> read_objects(const FieldReader& f, const char* key, std::string* 
 }
 
 #define WGB_FIELDS(list) [](auto& record, auto&& visit) { list(record, visit); }
+
+HostClocks clocks_from(const FieldReader& f, std::string* error) {
+  HostClocks out;
+  if (!f.is_object("clocks")) return out;
+  for (const auto& [name, figure] : f.raw("clocks").items()) {
+    HostClockFigure c;
+    const FieldReader each(figure, name, error);
+    field_reader(each)("mhz", c.mhz);
+    field_reader(each)("source", c.source);
+    out.emplace_back(name, std::move(c));
+  }
+  return out;
+}
 
 json to_json(const HostTopologyRecord& t) {
   json j = written(t, WGB_FIELDS(topology_fields));
@@ -198,6 +223,45 @@ std::optional<std::string> HostClockRecord::cpufreq_value(const std::string& nam
     if (key == name) return value;
   }
   return std::nullopt;
+}
+
+json to_json(const HostClocks& clocks) {
+  json j = json::object();
+  for (const auto& [name, c] : clocks) j[name] = {{"mhz", c.mhz ? json(*c.mhz) : json(nullptr)}, {"source", c.source}};
+  return j;
+}
+
+json to_json(const HostDescriptionRecord& r) {
+  json j = written(r, WGB_FIELDS(description_fields));
+  j["clocks"] = to_json(r.clocks);
+  j["caches"] = json::array();
+  for (const auto& c : r.caches) j["caches"].push_back(written(c, WGB_FIELDS(cpu_cache_fields)));
+  for (const auto& [key, value] :
+       {std::pair{"os", &r.os}, std::pair{"kernel", &r.kernel}, std::pair{"arch", &r.arch}}) {
+    if (*value) j[key] = **value;
+  }
+  if (r.observed_mhz_at_finish) j["observed_mhz_at_finish"] = *r.observed_mhz_at_finish;
+  return j;
+}
+
+json to_json(const HostFinishRecord& r) {
+  return {{"observed_mhz_at_finish", r.observed_mhz_at_finish}, {"clocks", to_json(r.clocks)}};
+}
+
+HostDescriptionRecord read_host_description(const json& machine) {
+  std::string error;  // tolerant, as below
+  const FieldReader f = FieldReader(object_or_empty(machine), "machine", &error).child("host");
+  HostDescriptionRecord r;
+  description_fields(r, field_reader(f));
+  r.clocks = clocks_from(f, &error);
+  r.caches = read_objects<HostCpuCacheRecord>(f, "caches", &error, WGB_FIELDS(cpu_cache_fields));
+  for (auto [key, member] :
+       {std::pair{"os", &HostDescriptionRecord::os}, std::pair{"kernel", &HostDescriptionRecord::kernel},
+        std::pair{"arch", &HostDescriptionRecord::arch}}) {
+    field_reader(f)(key, r.*member);
+  }
+  field_reader(f)("observed_mhz_at_finish", r.observed_mhz_at_finish);
+  return r;
 }
 
 json to_json(const HostSuiteRecord& r) {

@@ -1,11 +1,10 @@
-// What the host suite records of the CPU it measured, in the document's `machine.host` section, typed
-// both ways: the host suite fills these types and writes them through `to_json`, and every reader
-// (the suite's text summary, `compare`'s clock lines, the leaderboard's comparability check) reads
-// them back through `read_host_suite_record`, so no other file picks these keys by hand
-// (docs/results-schema.md "Host suite").
-//
-// The section also holds what every native run records of its host (model, caches, clocks at start
-// and finish: report/machine_facts.hpp reads those); the host suite adds the fields below.
+// The document's `machine.host` section, typed both ways: what every native run records of its host
+// (model, cores, caches, clocks at the start and the end) and what the host suite adds of the CPUs it
+// measured (topology, clocks during the run, timer, compiler, measured memory and roofline). The
+// program fills these types and writes them through `to_json`; every reader (the machine card,
+// `compare`'s clock lines, the host suite's text summary, the leaderboard's comparability check)
+// reads them back through the readers below, so no other file picks these keys by hand
+// (docs/results-schema.md "machine.host").
 #pragma once
 
 #include <cstddef>
@@ -17,6 +16,53 @@
 #include <vector>
 
 namespace wgb::report {
+
+// One of the host's clock figures: MHz (none when unknown) and where it came from ("unknown" then).
+struct HostClockFigure {
+  std::optional<double> mhz;
+  std::string source;
+};
+using HostClocks = std::vector<std::pair<std::string, HostClockFigure>>;  // "base", "observed_at_start", ...
+
+// A cache of CPU 0 as sysfs describes it (`machine.host.caches[]`).
+struct HostCpuCacheRecord {
+  std::optional<std::uint64_t> level, ways_of_associativity, line_size;  // none where sysfs lacks the file
+  std::string type, size, shared_cpu_list;                               // size as sysfs writes it ("48K")
+  std::uint64_t size_bytes = 0;
+  bool shared = false;  // more than one logical CPU uses it
+};
+
+// What every native run records of its host when it starts.
+struct HostDescriptionRecord {
+  std::string cpu_model;
+  unsigned logical_cpus = 0;
+  std::optional<std::uint64_t> cores_per_socket;
+  std::uint64_t sockets = 0;
+  std::optional<std::uint64_t> base_khz, max_khz;  // cpufreq, where the kernel exposes it
+  std::string scaling_governor;
+  double observed_mhz = 0;
+  HostClocks clocks;  // at the start; the end's are added by HostFinishRecord
+  std::vector<std::string> vector_isa;
+  std::vector<HostCpuCacheRecord> caches;
+  std::uint64_t memory_bytes = 0;
+  int numa_nodes = 0;
+  std::string numa_placement;
+  std::optional<std::string> os, kernel, arch;  // uname(2), when it answered
+  std::string distribution;
+  std::optional<double> observed_mhz_at_finish;  // read back from a finished document
+};
+
+// What it measures again when the run ends, merged into the section.
+struct HostFinishRecord {
+  double observed_mhz_at_finish = 0;
+  HostClocks clocks;  // "observed_at_finish", "sustained_at_finish"
+};
+
+nlohmann::json to_json(const HostClocks& clocks);  // {name: {mhz, source}}
+nlohmann::json to_json(const HostDescriptionRecord& r);
+nlohmann::json to_json(const HostFinishRecord& r);
+// Reads the description back from a document's `machine` section, tolerantly as below.
+HostDescriptionRecord read_host_description(const nlohmann::json& machine);
 
 // One cache level over the CPUs this process may use (`topology.caches_over_allowed_cpus[]`).
 struct HostCacheRecord {

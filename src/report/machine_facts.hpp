@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "report/host_section.hpp"
+
 namespace wgb::report {
 
 struct AdapterFacts {
@@ -32,13 +34,6 @@ struct HostCache {
   std::string level, type, size, ways, line, shared_cpus;
 };
 
-// One of the host's clock figures (machine.host.clocks.<name>): MHz, none when unknown.
-struct HostClockReading {
-  std::string name;  // "base", "max", "observed_at_start", "sustained_at_start", ..._at_finish
-  std::optional<double> mhz;
-  std::string source;
-};
-
 struct HostFacts {
   std::string cpu_model, logical_cpus, cores_per_socket, sockets, numa_nodes, hostname;
   std::string distribution, os, kernel, arch;
@@ -50,10 +45,10 @@ struct HostFacts {
   std::vector<HostCache> caches;
   // The clocks at start and finish; documents written before `clocks` recorded the fields below.
   bool has_clocks = false;
-  std::vector<HostClockReading> clocks;
+  HostClocks clocks;  // "base", "max", "observed_at_start", "sustained_at_start", ..._at_finish
   std::optional<double> base_khz, max_khz, observed_mhz, observed_mhz_at_finish;
 
-  const HostClockReading* clock(const std::string& name) const;
+  const HostClockFigure* clock(const std::string& name) const;
 };
 
 struct BuildFacts {

@@ -81,28 +81,22 @@ const json* member(const json& j, const char* key) {
   return it == j.end() ? nullptr : &*it;
 }
 
-std::uint64_t uint_of(const json* j) {
-  return j != nullptr && j->is_number() && j->get<double>() > 0 ? j->get<std::uint64_t>() : 0;
-}
-
 // Host runs: the fixed defaults, then what depends on the machine: one thread per physical core,
 // arrays and the latency sweep at least 4x the last-level cache (and 64 MiB), the widest FMA ISA.
 void host_reasons(const json& doc, const json& options, std::vector<std::string>& reasons) {
   auto diff = differences(options, default_options("host"));
   const json* machine = member(doc, "machine");
-  const json* host = machine != nullptr ? member(*machine, "host") : nullptr;
-  if (host != nullptr) {
-    const std::uint64_t sockets = uint_of(member(*host, "sockets"));
-    const std::uint64_t per_socket = uint_of(member(*host, "cores_per_socket"));
+  if (machine != nullptr && member(*machine, "host") != nullptr) {
+    const report::HostDescriptionRecord host = report::read_host_description(*machine);
+    const std::uint64_t sockets = host.sockets;
+    const std::uint64_t per_socket = host.cores_per_socket.value_or(0);
     const report::HostOptionsRecord asked = report::read_host_options(options);
     const std::uint64_t threads = asked.threads;
     if (sockets > 0 && per_socket > 0 && threads > 0 && threads != sockets * per_socket) {
       diff.push_back(fmt::format("threads {} (default {}, one per core)", threads, sockets * per_socket));
     }
     std::uint64_t llc = 0;
-    if (const json* caches = member(*host, "caches"); caches != nullptr && caches->is_array()) {
-      for (const auto& c : *caches) llc = std::max(llc, uint_of(member(c, "size_bytes")));
-    }
+    for (const auto& c : host.caches) llc = std::max(llc, c.size_bytes);
     const std::uint64_t floor = std::max<std::uint64_t>(defaults::host::kMinArrayBytes, 4 * llc);
     for (const auto& [key, v] :
          {std::pair{"array_bytes", asked.array_bytes}, std::pair{"sweep_max_bytes", asked.sweep_max_bytes},

@@ -164,5 +164,65 @@ TEST(HostSection, HostRowFactsReadFromTheirObjects) {
   EXPECT_NE(bad.error().message.find("timing.cpu_share"), std::string::npos) << bad.error().message;
 }
 
+HostDescriptionRecord described() {
+  HostDescriptionRecord h;
+  h.cpu_model = "Example CPU";
+  h.logical_cpus = 4;
+  h.cores_per_socket = 2;
+  h.sockets = 1;
+  h.max_khz = 3500000;  // base_khz unknown: written as null
+  h.scaling_governor = "performance";
+  h.observed_mhz = 2600.5;
+  h.clocks = {{"base", {2100.0, "cpufreq base_frequency"}}, {"max", {std::nullopt, "unknown"}}};
+  h.vector_isa = {"avx2", "fma"};
+  h.caches = {{1, 12, 64, "Data", "48K", "0-1", 49152, true},
+              {std::nullopt, std::nullopt, std::nullopt, "Unified", "", "", 0, false}};
+  h.memory_bytes = 8589934592;
+  h.numa_nodes = 1;
+  h.numa_placement = "not set";
+  h.os = "Linux";
+  h.distribution = "Debian GNU/Linux 12 (bookworm)";
+  return h;
+}
+
+TEST(HostSection, TheHostDescriptionReadsBackAsItWasWritten) {
+  const HostDescriptionRecord h = described();
+  const json j = to_json(h);
+  EXPECT_TRUE(j["base_khz"].is_null());
+  EXPECT_TRUE(j["clocks"]["max"]["mhz"].is_null());
+  EXPECT_TRUE(j["caches"][1]["level"].is_null());
+  EXPECT_EQ(j["os"], "Linux");
+  EXPECT_FALSE(j.contains("kernel"));  // uname's fields only when it answered
+  EXPECT_FALSE(j.contains("observed_mhz_at_finish"));
+  const HostDescriptionRecord back = read_host_description(json{{"host", j}});
+  EXPECT_EQ(to_json(back), j);
+  EXPECT_EQ(back.cores_per_socket, 2u);
+  EXPECT_FALSE(back.base_khz);
+  ASSERT_EQ(back.clocks.size(), 2u);
+  EXPECT_EQ(back.clocks[0].second.mhz, 2100.0);
+  EXPECT_EQ(back.caches[0].size_bytes, 49152u);
+  EXPECT_FALSE(back.kernel);
+
+  // The end of the run adds its clocks and the observed clock; both read back.
+  json finished = j;
+  const json at_finish = to_json(HostFinishRecord{2500, {{"observed_at_finish", {2500.0, "/proc/cpuinfo"}}}});
+  for (const auto& [k, v] : at_finish.items()) {  // a local: items() must not outlive it
+    if (v.is_object()) {
+      for (const auto& [kk, vv] : v.items()) finished[k][kk] = vv;
+    } else {
+      finished[k] = v;
+    }
+  }
+  const HostDescriptionRecord end = read_host_description(json{{"host", finished}});
+  EXPECT_EQ(end.observed_mhz_at_finish, 2500.0);
+  EXPECT_EQ(end.clocks.size(), 3u);
+  // A browser's host section: what a page knows, the rest empty.
+  const HostDescriptionRecord page =
+      read_host_description(json{{"host", {{"runtime", "browser"}, {"logical_cpus", 8}}}});
+  EXPECT_EQ(page.logical_cpus, 8u);
+  EXPECT_TRUE(page.cpu_model.empty());
+  EXPECT_TRUE(page.clocks.empty());
+}
+
 }  // namespace
 }  // namespace wgb::report
