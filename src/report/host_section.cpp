@@ -1,4 +1,4 @@
-// The host suite's fields of `machine.host`, written and read (host_section.hpp).
+// The document's `machine.host` section, written and read (host_section.hpp).
 #include "report/host_section.hpp"
 
 #include <nlohmann/json.hpp>
