@@ -19,6 +19,7 @@
 #include "host/topology.hpp"
 #include "measure/record.hpp"
 #include "measure/stats.hpp"
+#include "report/host_parameters.hpp"
 #include "report/roofline.hpp"
 #include "report/table.hpp"
 #include "suite/driver.hpp"
@@ -39,17 +40,11 @@ double region_ms_min(const Point& p) {
 }
 
 // What the protocol did at a point, in every point and in every row's timing.
-json protocol_json(const Point& p) {
+report::HostProtocolRecord protocol_of(const Point& p) {
   const auto& t = p.timing.report;
-  return {{"repeat", t.knob},
-          {"repetitions", t.region_ms.size()},
-          {"region_ms_min", region_ms_min(p)},
-          {"short_regions", t.short_regions},
-          {"cpu_share", p.cpu_share},
-          {"involuntary_switches", p.timing.involuntary_switches},
-          {"recalibrations", t.recalibrations},
-          {"scaling", t.scaling},
-          {"scaling_steps", t.scaling_steps}};
+  return {t.knob,           t.region_ms.size(), region_ms_min(p),
+          t.short_regions,  p.cpu_share,        static_cast<std::uint64_t>(std::max(0L, p.timing.involuntary_switches)),
+          t.recalibrations, t.scaling,          t.scaling_steps};
 }
 
 // The median, minimum and maximum of clock readings; none when there are none.
@@ -65,7 +60,7 @@ std::optional<report::ClockSpread> spread(const std::vector<double>& v) {
 json point_json(const Point& p, const Metric& metric) {
   const auto& t = p.timing.report;
   json j = p.x;
-  j.update(protocol_json(p));
+  j.update(report::to_json(protocol_of(p)));
   j["value"] = p.sum.value;
   j["value_unit"] = metric.unit + "/s";
   j["value_iqr"] = {p.sum.value_low, p.sum.value_high};
@@ -148,63 +143,49 @@ struct Run {
 
   // ---- rows ----
 
-  json timing_json(const Point& h, Regime regime) const {
+  report::HostTimingRecord timing_of(const Point& h, Regime regime) const {
     const auto& t = h.timing.report;
-    json j = protocol_json(h);
-    j.update({
-        {"clock", "std::chrono::steady_clock"},
-        {"clock_resolution_ns", timer.resolution_ns},
-        {"clock_overhead_ns", timer.overhead_ns},
-        {"timed", "each repetition individually (one region = `repeat` back-to-back passes)"},
-        {"repeat_dependency",
-         "each pass's inputs depend (asm barrier) on the previous pass's output; FMA chains and pointer "
-         "chases carry their own dependency"},
-        {"min_region_ms", o.protocol.min_region_ms},
-        {"cpu_share_rule",
-         "getrusage CPU time of the process / (sum of timed regions x threads); 1 = the "
-         "threads held their CPUs throughout (spinning members count as holding them)"},
-        {"scaling_rule",
-         "calibration doubles the calibrated repeat count: the region must take >= 1.9x as long "
-         "(fixed cost per region <= 10%), else the count grows; 0 = not checked (region >= 500 ms)"},
-        {"warmup",
-         {{"runs", t.warmup_runs},
-          {"ms", t.warmup_ms},
-          {"steady", t.warmup_steady},
-          {"rule", fmt::format("at least {} regions and {} ms, until two consecutive regions agree "
-                               "within {}% (capped at 4x the time)",
-                               o.protocol.warmup_min_runs, o.protocol.warmup_ms, 100 * o.protocol.steady_tolerance)}}},
-        {"statistic", to_string(statistic_for(regime))},
-        {"regime", to_string(regime)},
-        {"dispersion",
-         {{"iqr_ms", h.sum.stats.iqr},
-          {"iqr_relative", h.sum.iqr_relative},
-          {"cv", h.sum.stats.cv},
-          {"min_ms", h.sum.stats.min},
-          {"max_ms", h.sum.stats.max}}}});
-    return j;
+    report::HostTimingRecord r;
+    r.protocol = protocol_of(h);
+    r.clock_resolution_ns = timer.resolution_ns;
+    r.clock_overhead_ns = timer.overhead_ns;
+    r.min_region_ms = o.protocol.min_region_ms;
+    r.warmup_runs = t.warmup_runs;
+    r.warmup_ms = t.warmup_ms;
+    r.warmup_steady = t.warmup_steady;
+    r.warmup_rule = fmt::format(
+        "at least {} regions and {} ms, until two consecutive regions agree within {}% (capped at 4x the time)",
+        o.protocol.warmup_min_runs, o.protocol.warmup_ms, 100 * o.protocol.steady_tolerance);
+    r.statistic = to_string(statistic_for(regime));
+    r.regime = to_string(regime);
+    r.iqr_ms = h.sum.stats.iqr;
+    r.iqr_relative = h.sum.iqr_relative;
+    r.cv = h.sum.stats.cv;
+    r.min_ms = h.sum.stats.min;
+    r.max_ms = h.sum.stats.max;
+    return r;
   }
 
-  json threads_json(unsigned T) const {
+  report::HostThreadsRecord threads_of(unsigned T) const {
     std::vector<int> used;
     if (!cpus.empty()) used.assign(cpus.begin(), cpus.begin() + T);
-    std::vector<int> nodes;
+    report::HostThreadsRecord r;
     for (int c : used) {
       const int n = numa_node_of(topo, c);
-      if (std::find(nodes.begin(), nodes.end(), n) == nodes.end()) nodes.push_back(n);
+      if (std::find(r.numa_nodes.begin(), r.numa_nodes.end(), n) == r.numa_nodes.end()) r.numa_nodes.push_back(n);
     }
-    return {{"count", T},
-            {"affinity", to_string(o.affinity)},
-            {"how", o.affinity == Affinity::Cores
-                        ? "each std::jthread member (and the calling thread as member 0) pins itself with "
-                          "pthread_setaffinity_np to one CPU before touching data: one per physical core, "
-                          "in CPU order; SMT siblings only when there are more threads than cores"
-                        : "not pinned: the OS scheduler places the threads (cpus_seen in each point)"},
-            {"cpus", used.empty() ? json(nullptr) : json(format_cpu_list(used))},
-            {"numa_nodes", nodes},
-            {"first_touch", "each member initialises its own block, the same partition the kernel uses"}};
+    r.count = T;
+    r.affinity = to_string(o.affinity);
+    r.how = o.affinity == Affinity::Cores
+                ? "each std::jthread member (and the calling thread as member 0) pins itself with "
+                  "pthread_setaffinity_np to one CPU before touching data: one per physical core, "
+                  "in CPU order; SMT siblings only when there are more threads than cores"
+                : "not pinned: the OS scheduler places the threads (cpus_seen in each point)";
+    if (!used.empty()) r.cpus = format_cpu_list(used);
+    return r;
   }
 
-  json clock_summary(const std::vector<Point>& pts) const {
+  report::HostFrequencyRecord frequency_of(const std::vector<Point>& pts) const {
     std::vector<double> mhz, os;
     for (const auto& p : pts) {
       for (double m : p.member_mhz) {
@@ -214,17 +195,19 @@ struct Run {
         if (c.mhz > 0) os.push_back(c.mhz);
       }
     }
-    json j = {{"method",
-               "dependent add chain (100 register adds per iteration, 1 cycle each) run on every "
-               "member right after its timed regions; best of 3 chains of ~" +
-                   fmt::format("{:g}", o.clock_probe_ms) + " ms"}};
-    j["sustained_mhz_median"] = mhz.empty() ? json(nullptr) : json(measure::median(mhz));
-    j["sustained_mhz_min"] = mhz.empty() ? json(nullptr) : json(*std::min_element(mhz.begin(), mhz.end()));
-    j["os_reported_mhz_median"] = os.empty() ? json(nullptr) : json(measure::median(os));
-    j["os_reported_source"] = os_clock_source.empty() ? json(nullptr) : json(os_clock_source);
-    return j;
+    report::HostFrequencyRecord r;
+    r.method =
+        "dependent add chain (100 register adds per iteration, 1 cycle each) run on every member right after its "
+        "timed regions; best of 3 chains of ~" +
+        fmt::format("{:g}", o.clock_probe_ms) + " ms";
+    if (!mhz.empty()) {
+      r.sustained_mhz_median = measure::median(mhz);
+      r.sustained_mhz_min = *std::min_element(mhz.begin(), mhz.end());
+    }
+    if (!os.empty()) r.os_reported_mhz_median = measure::median(os);
+    if (!os_clock_source.empty()) r.os_reported_source = os_clock_source;
+    return r;
   }
-
 
   json cache_boundaries(unsigned T) const {
     std::vector<int> used = cpus;
@@ -310,9 +293,9 @@ struct Run {
     for (std::size_t c = 0; c < curves.size(); ++c) {
       if (!pts[c].empty()) parameters["series"].push_back(series(curves[c], d, pts[c]));
     }
-    parameters["timing"] = timing_json(h, d.regime);
-    parameters["threads"] = threads_json(h.x.value("threads", 1u));
-    parameters["frequency"] = clock_summary(all);
+    parameters["timing"] = report::to_json(timing_of(h, d.regime));
+    parameters["threads"] = report::to_json(threads_of(h.x.value("threads", 1u)));
+    parameters["frequency"] = report::to_json(frequency_of(all));
     r.parameters = std::move(parameters);
     r.notes.insert(r.notes.end(), notes.begin(), notes.end());
     return r;

@@ -1,8 +1,6 @@
 // JSON form of rows and documents, atomic writing, and loading with clear errors.
 #include "report/document.hpp"
 
-#include "report/implementation.hpp"
-
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -14,6 +12,8 @@
 
 #include "report/accuracy.hpp"
 #include "report/field_reader.hpp"
+#include "report/host_parameters.hpp"
+#include "report/implementation.hpp"
 #include "report/roofline.hpp"
 #include "report/verdict.hpp"
 
@@ -34,13 +34,11 @@ nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::js
 // the GPU sampler of run and sweep.
 nlohmann::json warm_up_of(const BenchmarkResult& r) {
   const auto& p = r.parameters;
-  if (p.is_object() && p.contains("timing") && p["timing"].is_object() && p["timing"].contains("warmup") &&
-      p["timing"]["warmup"].is_object()) {
-    const auto& w = p["timing"]["warmup"];
-    auto field = [&w](const char* k) { return w.contains(k) ? w[k].dump() : std::string("?"); };
-    return fmt::format("host protocol: {} untimed regions, {} ms, {}{}", field("runs"), field("ms"),
-                       w.value("steady", false) ? "steady" : "stopped at the cap (not steady)",
-                       w.contains("rule") && w["rule"].is_string() ? "; rule: " + w["rule"].get<std::string>() : "");
+  if (const auto host = read_host_parameters(p).timing) {
+    return fmt::format("host protocol: {} untimed regions, {} ms, {}{}", host->warmup_runs,
+                       nlohmann::json(host->warmup_ms).dump(),
+                       host->warmup_steady ? "steady" : "stopped at the cap (not steady)",
+                       host->warmup_rule.empty() ? "" : "; rule: " + host->warmup_rule);
   }
   if (r.category == "memory" && p.is_object() && p.contains("warmup_ms") && p["warmup_ms"].is_number()) {
     return fmt::format(

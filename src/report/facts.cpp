@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "report/host_parameters.hpp"
+
 namespace wgb::report {
 
 namespace {
@@ -193,15 +195,13 @@ Expected<RowFacts> read_row_facts(const json& parameters) {
   if (const auto reading = parameters.find("retention_reading"); reading != parameters.end() && reading->is_string()) {
     r.retention_reading = reading->get<std::string>();
   }
-  // The host suite's objects; another suite may use the same key for something else (a number).
-  auto nested = [&](const char* object, const char* key) -> std::optional<double> {
-    const auto o = parameters.find(object);
-    if (o == parameters.end() || !o->is_object()) return std::nullopt;
-    return Fields(*o, object, &error).number(key);
-  };
-  r.host_threads = nested("threads", "count");
-  r.sustained_mhz_median = nested("frequency", "sustained_mhz_median");
-  r.cpu_share = nested("timing", "cpu_share");
+  // The host suite's objects (host_parameters.hpp).
+  std::string host_error;
+  const HostParameters host = read_host_parameters(parameters, &host_error);
+  if (error.empty()) error = host_error;
+  if (host.threads) r.host_threads = host.threads->count;
+  if (host.frequency) r.sustained_mhz_median = host.frequency->sustained_mhz_median;
+  if (host.timing) r.cpu_share = host.timing->protocol.cpu_share;
   if (!error.empty()) return make_error(ErrorKind::Usage, error);
   return r;
 }
