@@ -12,23 +12,21 @@ namespace {
 using json = nlohmann::json;
 
 HostTimingRecord timing() {
-  HostTimingRecord t;
-  t.protocol = {1024, 15, 2.5, 1, 0.97, 3, 1, 1.98, 2};
-  t.clock_resolution_ns = 17;
-  t.clock_overhead_ns = 18.5;
-  t.min_region_ms = 1;
-  t.warmup_runs = 12;
-  t.warmup_ms = 52.25;
-  t.warmup_steady = true;
-  t.warmup_rule = "at least 3 regions";
-  t.statistic = "best";
-  t.regime = "compute";
-  t.iqr_ms = 0.01;
-  t.iqr_relative = 0.004;
-  t.cv = 0.003;
-  t.min_ms = 2.5;
-  t.max_ms = 2.6;
-  return t;
+  return {.protocol = {1024, 15, 2.5, 1, 0.97, 3, 1, 1.98, 2},
+          .clock_resolution_ns = 17,
+          .clock_overhead_ns = 18.5,
+          .min_region_ms = 1,
+          .warmup_runs = 12,
+          .warmup_ms = 52.25,
+          .warmup_steady = true,
+          .warmup_rule = "at least 3 regions",
+          .statistic = "best",
+          .regime = "compute",
+          .iqr_ms = 0.01,
+          .iqr_relative = 0.004,
+          .cv = 0.003,
+          .min_ms = 2.5,
+          .max_ms = 2.6};
 }
 
 TEST(HostParameters, EachObjectReadsBackAsItWasWritten) {
