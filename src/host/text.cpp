@@ -9,7 +9,6 @@
 
 #include "report/facts.hpp"
 #include "report/host_section.hpp"
-#include "report/machine_facts.hpp"
 #include "report/table.hpp"
 
 namespace wgb::host {
@@ -44,7 +43,7 @@ std::string joined(const std::vector<std::string>& parts, const char* separator)
 
 void write_host_summary(std::ostream& out, const nlohmann::json& machine, const nlohmann::json& options,
                         const std::vector<report::ReportRow>& rows) {
-  const report::HostFacts described = report::machine_facts(machine, nlohmann::json::object()).host;
+  const report::HostDescriptionRecord described = report::read_host_description(machine);
   const report::HostSuiteRecord h = report::read_host_suite_record(machine);
   const report::HostOptionsRecord opts = report::read_host_options(options);
   const report::HostTopologyRecord& topo = h.topology;

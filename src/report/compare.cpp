@@ -15,7 +15,6 @@
 #include "report/files.hpp"
 #include "report/host_section.hpp"
 #include "report/implementation.hpp"
-#include "report/machine_facts.hpp"
 #include "report/table.hpp"
 
 namespace wgb::report {
@@ -100,8 +99,8 @@ std::vector<ClockFigure> clock_figures(const Document& doc) {
       out.push_back({what, *mhz, 0, std::move(source), {}, moving ? kObservedClockTolerance : kClockTolerance, false});
     }
   };
-  const HostFacts host = machine_facts(doc.machine, doc.build).host;
-  if (host.has_clocks) {
+  const HostDescriptionRecord host = read_host_description(doc.machine);
+  if (!host.clocks.empty()) {
     for (const auto& [key, what] :
          std::vector<std::pair<const char*, const char*>>{{"base", "base"},
                                                           {"max", "max"},
@@ -109,11 +108,11 @@ std::vector<ClockFigure> clock_figures(const Document& doc) {
                                                           {"sustained_at_start", "sustained at start"},
                                                           {"observed_at_finish", "observed at finish"},
                                                           {"sustained_at_finish", "sustained at finish"}}) {
-      if (const HostClockFigure* c = host.clock(key)) add(what, c->mhz, c->source);
+      if (const HostClockFigure* c = find_clock(host.clocks, key)) add(what, c->mhz, c->source);
     }
   } else {  // documents written before machine.host.clocks
-    if (host.base_khz) add("base", *host.base_khz / 1000, "cpufreq base_frequency");
-    if (host.max_khz) add("max", *host.max_khz / 1000, "cpufreq cpuinfo_max_freq");
+    if (host.base_khz) add("base", static_cast<double>(*host.base_khz) / 1000, "cpufreq base_frequency");
+    if (host.max_khz) add("max", static_cast<double>(*host.max_khz) / 1000, "cpufreq cpuinfo_max_freq");
     add("observed at start", host.observed_mhz, "/proc/cpuinfo \"cpu MHz\"");
     add("observed at finish", host.observed_mhz_at_finish, "/proc/cpuinfo \"cpu MHz\"");
   }

@@ -225,6 +225,13 @@ std::optional<std::string> HostClockRecord::cpufreq_value(const std::string& nam
   return std::nullopt;
 }
 
+const HostClockFigure* find_clock(const HostClocks& clocks, const std::string& name) {
+  for (const auto& [key, figure] : clocks) {
+    if (key == name) return &figure;
+  }
+  return nullptr;
+}
+
 json to_json(const HostClocks& clocks) {
   json j = json::object();
   for (const auto& [name, c] : clocks) j[name] = {{"mhz", c.mhz ? json(*c.mhz) : json(nullptr)}, {"source", c.source}};

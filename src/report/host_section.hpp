@@ -59,6 +59,8 @@ struct HostFinishRecord {
 };
 
 nlohmann::json to_json(const HostClocks& clocks);  // {name: {mhz, source}}
+// The figure named `name` ("base", "sustained_at_finish", ...), or none.
+const HostClockFigure* find_clock(const HostClocks& clocks, const std::string& name);
 nlohmann::json to_json(const HostDescriptionRecord& r);
 nlohmann::json to_json(const HostFinishRecord& r);
 // Reads the description back from a document's `machine` section, tolerantly as below.

@@ -83,7 +83,6 @@ HostFacts host_from(const Json& h) {
   });
   f.vector_isa = names(h, "vector_isa");
   f.memory_bytes = number(h, "memory_bytes");
-  f.has_clocks = h.contains("clocks") && h.at("clocks").is_object();
   if (h.contains("caches") && h.at("caches").is_array()) {
     for (const auto& c : h.at("caches")) {
       f.caches.push_back({text(c, "level"), text(c, "type"), text(c, "size"), text(c, "ways_of_associativity"),
@@ -95,13 +94,6 @@ HostFacts host_from(const Json& h) {
 
 }  // namespace
 
-const HostClockFigure* HostFacts::clock(const std::string& name) const {
-  for (const auto& [key, figure] : clocks) {
-    if (key == name) return &figure;
-  }
-  return nullptr;
-}
-
 MachineFacts machine_facts(const Json& machine, const Json& build) {
   MachineFacts m;
   const Json& a = section(machine, "adapter");
@@ -111,16 +103,6 @@ MachineFacts machine_facts(const Json& machine, const Json& build) {
   m.adapter = adapter_from(a);
   m.dawn = dawn_from(d);
   m.host = host_from(section(machine, "host"));
-  // The clocks, read where they are written (host_section.hpp).
-  const HostDescriptionRecord described = read_host_description(machine);
-  m.host.clocks = described.clocks;
-  auto khz = [](const std::optional<std::uint64_t>& v) {
-    return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
-  };
-  m.host.base_khz = khz(described.base_khz);
-  m.host.max_khz = khz(described.max_khz);
-  m.host.observed_mhz = described.observed_mhz > 0 ? std::optional<double>(described.observed_mhz) : std::nullopt;
-  m.host.observed_mhz_at_finish = described.observed_mhz_at_finish;
   if (const HostSuiteRecord suite = read_host_suite_record(machine); suite.roofline) {
     m.host.has_roofline = true;
     m.host.bandwidth_Bps = suite.roofline->bandwidth_Bps;

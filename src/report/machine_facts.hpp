@@ -11,8 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "report/host_section.hpp"
-
 namespace wgb::report {
 
 struct AdapterFacts {
@@ -43,12 +41,6 @@ struct HostFacts {
   bool has_roofline = false;
   std::optional<double> bandwidth_Bps, peak_flops_f32, peak_flops_f64;
   std::vector<HostCache> caches;
-  // The clocks at start and finish; documents written before `clocks` recorded the fields below.
-  bool has_clocks = false;
-  HostClocks clocks;  // "base", "max", "observed_at_start", "sustained_at_start", ..._at_finish
-  std::optional<double> base_khz, max_khz, observed_mhz, observed_mhz_at_finish;
-
-  const HostClockFigure* clock(const std::string& name) const;
 };
 
 struct BuildFacts {

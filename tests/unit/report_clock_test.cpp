@@ -14,42 +14,34 @@
 namespace wgb::report {
 namespace {
 
-// The figure named `name`, or none.
-const HostClockFigure* figure(const HostClocks& clocks, const std::string& name) {
-  for (const auto& [key, f] : clocks) {
-    if (key == name) return &f;
-  }
-  return nullptr;
-}
-
 TEST(HostClocks, EveryFigureNamesItsSource) {
   const auto c = host::host_clocks("start");
   for (const char* k : {"base", "max", "observed_at_start", "sustained_at_start"}) {
-    ASSERT_NE(figure(c, k), nullptr) << k;
-    EXPECT_FALSE(figure(c, k)->source.empty()) << k;
+    ASSERT_NE(find_clock(c, k), nullptr) << k;
+    EXPECT_FALSE(find_clock(c, k)->source.empty()) << k;
     // Written with its two fields, mhz null when unknown.
     const auto j = to_json(c)[k];
     EXPECT_TRUE(j.contains("mhz")) << k;
     EXPECT_TRUE(j["source"].is_string()) << k;
   }
   // The sustained clock is always measured (add chain), so it exists everywhere.
-  ASSERT_TRUE(figure(c, "sustained_at_start")->mhz);
-  EXPECT_GT(*figure(c, "sustained_at_start")->mhz, 50.0);
-  EXPECT_EQ(figure(c, "sustained_at_start")->source.rfind("measured: dependent add chain", 0), 0u);
-  EXPECT_EQ(figure(c, "observed_at_finish"), nullptr);
+  ASSERT_TRUE(find_clock(c, "sustained_at_start")->mhz);
+  EXPECT_GT(*find_clock(c, "sustained_at_start")->mhz, 50.0);
+  EXPECT_EQ(find_clock(c, "sustained_at_start")->source.rfind("measured: dependent add chain", 0), 0u);
+  EXPECT_EQ(find_clock(c, "observed_at_finish"), nullptr);
 }
 
 TEST(HostClocks, BaseIsMeasuredWhereCpufreqIsAbsent) {
   const auto c = host::host_clocks("start");
-  const std::string source = figure(c, "base")->source;
+  const std::string source = find_clock(c, "base")->source;
   if (std::filesystem::exists("/sys/devices/system/cpu/cpu0/cpufreq/base_frequency")) {
     EXPECT_EQ(source, "cpufreq base_frequency");
   } else {
 #if defined(__x86_64__) || defined(__i386__)
     // This machine (a VM without cpufreq) is the case the measured base exists for.
     EXPECT_EQ(source.rfind("measured: TSC", 0), 0u) << source;
-    ASSERT_TRUE(figure(c, "base")->mhz);
-    EXPECT_GT(*figure(c, "base")->mhz, 100.0);
+    ASSERT_TRUE(find_clock(c, "base")->mhz);
+    EXPECT_GT(*find_clock(c, "base")->mhz, 100.0);
 #else
     GTEST_SKIP() << "no cpufreq and no TSC on this architecture";
 #endif
