@@ -405,10 +405,10 @@ int browser_command(const BrowserFlags& f) {
   browser::write_matrix(std::cout, m, pooled, terminal_width());
   if (f.accuracy) write_accuracy(m);
   if (!f.out.empty()) {
-    json j = browser::matrix_json(m, pooled);
-    j["page"] = "/run?" + browser::run_query(selection) + "&autorun=1";
-    j["command_line"] = command_line();
-    if (auto st = report::write_json_atomic(f.out, j); !st) return fail(st.error());
+    report::MatrixDocument doc = browser::matrix_document(m, pooled);
+    doc.page = "/run?" + browser::run_query(selection) + "&autorun=1";
+    doc.command_line = command_line();
+    if (auto st = report::write_json_atomic(f.out, to_json(doc)); !st) return fail(st.error());
   }
   if (stop.requested()) return kExitCancelled;
   if (any_failed) return kExitBenchmarkFailed;

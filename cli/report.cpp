@@ -39,11 +39,13 @@ std::optional<int> report_implementations(const ReportFlags& f) {
     return fail(ErrorKind::Usage, fmt::format("{} compares implementations (webgpu-bench browser --out): report it "
                                               "with -o FILE.html only", f.inputs.front()));
   }
+  const auto matrix = report::read_matrix_document(j, f.inputs.front());
+  if (!matrix) return fail(matrix.error());
   std::ostringstream html;
-  report::write_matrix_html(html, j);
+  report::write_matrix_html(html, *matrix);
   if (auto st = report::write_text_atomic(f.html_path, html.str()); !st) return fail(st.error());
-  std::cout << fmt::format("wrote {} ({} implementations, {} rows)\n", f.html_path, j["columns"].size(),
-                           j["rows"].size());
+  std::cout << fmt::format("wrote {} ({} implementations, {} rows)\n", f.html_path, matrix->columns.size(),
+                           matrix->rows.size());
   return kExitOk;
 }
 

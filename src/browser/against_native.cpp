@@ -186,13 +186,4 @@ Pooled pool_rounds(const std::vector<Round>& rounds) {
   return p;
 }
 
-void add_ratio_fields(json& j, const PooledRow& r) {
-  if (r.rounds == 0) return;
-  j["ratio"] = r.geomean;
-  j["ratio_se"] = r.se;
-  j["noise"] = r.noise;
-  j["significant"] = r.significant;
-  j["significant_rounds"] = r.significant_rounds;
-}
-
 }  // namespace wgb::browser

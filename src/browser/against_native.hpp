@@ -72,8 +72,5 @@ struct Pooled {
 };
 
 Pooled pool_rounds(const std::vector<Round>& rounds);
-// A pooled row's ratio, its standard error, the allowance and the verdicts, added to `j` (nothing
-// when no round compared the row).
-void add_ratio_fields(nlohmann::json& j, const PooledRow& r);
 
 }  // namespace wgb::browser

@@ -7,14 +7,12 @@
 #include <cmath>
 #include <map>
 
-#include "report/matrix_html.hpp"
-#include "report/model.hpp"
 #include "measure/stats.hpp"
+#include "report/matrix_document.hpp"
+#include "report/model.hpp"
 #include "report/table.hpp"
 
 namespace wgb::browser {
-
-using nlohmann::json;
 
 namespace {
 
@@ -215,69 +213,48 @@ void write_matrix(std::ostream& out, const Matrix& m, const MatrixResult& r, std
               width);
 }
 
-json matrix_json(const Matrix& m, const MatrixResult& r) {
-  json columns = json::array();
+report::MatrixDocument matrix_document(const Matrix& m, const MatrixResult& r) {
+  report::MatrixDocument out;
+  out.rounds = m.rounds;
+  out.notes = m.notes;
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     const auto& col = m.columns[c];
-    json j = {{"name", col.name},       {"label", col.label},       {"kind", col.kind},
-              {"runtime", col.runtime}, {"version", col.version},   {"webgpu", col.webgpu},
-              {"group", col.group},     {"baseline", col.baseline}, {"status", col.status},
-              {"adapter", col.adapter}, {"detail", col.detail}};
-    j["webgpu_version"] = col.webgpu_version.empty() ? json(nullptr) : json(col.webgpu_version);
-    if (!col.reason.empty()) j["reason"] = col.reason;
-    if (!col.install.empty()) j["install"] = col.install;
-    j["wall_s"] = c < r.wall_s.size() ? r.wall_s[c] : 0.0;
-    if (c < r.pooled.size() && r.pooled[c]) j["geomean"] = r.pooled[c]->geomean;
-    json rounds = json::array();
+    report::MatrixColumnRecord& j = out.columns.emplace_back();
+    j.name = col.name, j.label = col.label, j.kind = col.kind, j.runtime = col.runtime, j.version = col.version;
+    j.webgpu = col.webgpu, j.group = col.group, j.baseline = col.baseline, j.status = col.status;
+    j.adapter = col.adapter, j.detail = col.detail, j.reason = col.reason, j.install = col.install;
+    if (!col.webgpu_version.empty()) j.webgpu_version = col.webgpu_version;
+    j.wall_s = c < r.wall_s.size() ? r.wall_s[c] : 0.0;
+    if (c < r.pooled.size() && r.pooled[c]) j.geomean = r.pooled[c]->geomean;
     for (const auto& run : c < m.runs.size() ? m.runs[c] : std::vector<RoundRun>{}) {
-      json rj = {{"round", run.round}, {"ran", run.ran}, {"wall_s", run.wall_s}, {"cancelled", run.cancelled}};
-      if (run.exit_status != 0) rj["exit_status"] = run.exit_status;
-      if (!run.error.empty()) rj["error"] = run.error;
-      if (!run.warning.empty()) rj["warning"] = run.warning;
-      if (run.document) {
-        rj["state"] = run.document->state;
-        json rows = json::array();
-        for (const auto& row : run.document->rows) {
-          const auto& x = row.result;
-          json rr = {{"id", report::row_key(x)},
-                     {"status", to_string(x.status)},
-                     {"rate", x.value},
-                     {"unit", x.metric.unit + "/s"},
-                     {"timing", to_string(x.timing_method)},
-                     {"validation", x.validation}};
-          if (!x.message.empty()) rr["message"] = x.message;
-          rows.push_back(std::move(rr));
-        }
-        rj["rows"] = std::move(rows);
+      report::MatrixRoundRecord& rj = j.rounds.emplace_back();
+      rj.round = run.round, rj.ran = run.ran, rj.wall_s = run.wall_s, rj.cancelled = run.cancelled;
+      rj.exit_status = run.exit_status, rj.error = run.error, rj.warning = run.warning;
+      if (!run.document) continue;
+      rj.state = run.document->state;
+      rj.rows.emplace();
+      for (const auto& row : run.document->rows) {
+        const auto& x = row.result;
+        rj.rows->push_back({report::row_key(x), to_string(x.status), x.value, x.metric.unit + "/s",
+                            to_string(x.timing_method), x.validation, x.message});
       }
-      rounds.push_back(std::move(rj));
     }
-    j["rounds"] = std::move(rounds);
-    columns.push_back(std::move(j));
   }
-  json rows = json::array();
   for (const auto& row : r.rows) {
-    json cells = json::object();
+    report::MatrixRowRecord& x = out.rows.emplace_back();
+    x.id = row.key, x.unit = row.unit;
     for (std::size_t c = 0; c < row.cells.size(); ++c) {
       const MatrixCell& cell = row.cells[c];
-      json j = {{"status", cell.status}, {"rate", cell.rate}};
-      if (!cell.reason.empty()) j["reason"] = cell.reason;
+      report::MatrixCellRecord& j = x.columns[m.columns[c].name];
+      j.status = cell.status, j.rate = cell.rate, j.reason = cell.reason;
       if (cell.vs_baseline) {
         const PooledRow& p = *cell.vs_baseline;
-        j["rounds"] = p.rounds;
-        j["ratios"] = p.ratios;
-        j["outputs"] = p.outputs;
-        add_ratio_fields(j, p);
+        j.comparison = report::MatrixComparisonRecord{p.rounds, p.ratios, p.outputs,     p.geomean,
+                                                      p.se,     p.noise,  p.significant, p.significant_rounds};
       }
-      cells[m.columns[c].name] = std::move(j);
     }
-    rows.push_back({{"id", row.key}, {"unit", row.unit}, {"columns", std::move(cells)}});
   }
-  return {{"kind", report::kImplementationsKind},
-          {"rounds", m.rounds},
-          {"columns", std::move(columns)},
-          {"rows", std::move(rows)},
-          {"notes", m.notes}};
+  return out;
 }
 
 }  // namespace wgb::browser

@@ -13,6 +13,7 @@
 
 #include "browser/against_native.hpp"
 #include "browser/columns.hpp"
+#include "report/matrix_document.hpp"
 
 namespace wgb::browser {
 
@@ -68,6 +69,6 @@ MatrixResult pool_matrix(const Matrix& m);
 void write_matrix(std::ostream& out, const Matrix& m, const MatrixResult& r, std::size_t width);
 
 // Everything: columns, every round of every column (status, wall time, rows), and the pooled rows.
-nlohmann::json matrix_json(const Matrix& m, const MatrixResult& r);
+report::MatrixDocument matrix_document(const Matrix& m, const MatrixResult& r);
 
 }  // namespace wgb::browser

@@ -186,4 +186,33 @@ inline auto field_reader(const FieldReader& in) {
   };
 }
 
+// A record written through its field list.
+template <class R, class Fields>
+nlohmann::json written(const R& r, Fields fields) {
+  nlohmann::json j = nlohmann::json::object();
+  fields(r, field_writer(j));
+  return j;
+}
+
+// Each element of an array of objects, read through a field list.
+template <class T, class Fields>
+std::vector<T> read_objects(const FieldReader& f, const char* key, std::string* error, Fields fields) {
+  std::vector<T> out;
+  if (!f.raw(key).is_array()) return out;
+  for (const auto& e : f.raw(key)) {
+    const FieldReader element(e, key, error);
+    fields(out.emplace_back(), field_reader(element));
+  }
+  return out;
+}
+
+// An object to read from: `j` itself, or an empty object (a reader keeps a reference: never a temporary).
+inline const nlohmann::json& object_or_empty(const nlohmann::json& j) {
+  static const nlohmann::json empty = nlohmann::json::object();
+  return j.is_object() ? j : empty;
+}
+
 }  // namespace wgb::report
+
+// A field list as a callable for `written` and `read_objects`.
+#define WGB_FIELDS(list) [](auto& record, auto&& visit) { list(record, visit); }

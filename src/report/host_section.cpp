@@ -11,12 +11,6 @@ namespace {
 
 using json = nlohmann::json;
 
-// An object to read from: `j` itself, or an empty object (a reader keeps a reference: never a temporary).
-const json& object_or_empty(const json& j) {
-  static const json empty = json::object();
-  return j.is_object() ? j : empty;
-}
-
 // The plainly copied fields of each record, named once for writing and reading (field_reader.hpp).
 // clang-format off
 template <class S, class F> void cache_fields(S& c, F&& f) {
@@ -76,28 +70,6 @@ template <class S, class F> void options_fields(S& o, F&& f) {
   f("min_region_ms", o.min_region_ms), f("huge_pages", o.huge_pages), f("isa", o.isa), f("seed", o.seed);
 }
 // clang-format on
-
-// A record written through its field list.
-template <class R, class Fields>
-json written(const R& r, Fields fields) {
-  json j = json::object();
-  fields(r, field_writer(j));
-  return j;
-}
-
-// Each element of an array of objects, read through a field list.
-template <class T, class Fields>
-std::vector<T> read_objects(const FieldReader& f, const char* key, std::string* error, Fields fields) {
-  std::vector<T> out;
-  if (!f.raw(key).is_array()) return out;
-  for (const auto& e : f.raw(key)) {
-    const FieldReader element(e, key, error);
-    fields(out.emplace_back(), field_reader(element));
-  }
-  return out;
-}
-
-#define WGB_FIELDS(list) [](auto& record, auto&& visit) { list(record, visit); }
 
 HostClocks clocks_from(const FieldReader& f, std::string* error) {
   HostClocks out;
@@ -321,7 +293,5 @@ HostOptionsRecord read_host_options(const json& options) {
   }
   return o;
 }
-
-#undef WGB_FIELDS
 
 }  // namespace wgb::report

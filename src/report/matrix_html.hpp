@@ -5,15 +5,12 @@
 // every implementation as bars whose whiskers span the lowest to the highest round.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <ostream>
+
+#include "report/matrix_document.hpp"
 
 namespace wgb::report {
 
-// The "kind" that marks such a file, beside "rounds", "columns" and "rows".
-inline constexpr const char* kImplementationsKind = "webgpu-bench-implementations";
-
-bool is_implementations_matrix(const nlohmann::json& j);
-void write_matrix_html(std::ostream& out, const nlohmann::json& matrix);
+void write_matrix_html(std::ostream& out, const MatrixDocument& matrix);
 
 }  // namespace wgb::report

@@ -130,7 +130,7 @@ TEST(Matrix, EachColumnAgainstItsReferenceOverTheRounds) {
   std::istringstream lines(text.str());
   for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
   EXPECT_NE(text.str().find("0.800 ± 0.000"), std::string::npos) << text.str();
-  const json j = matrix_json(m, r);
+  const json j = report::to_json(matrix_document(m, r));
   EXPECT_EQ(j["kind"], "webgpu-bench-implementations");
   EXPECT_EQ(j["columns"][1]["rounds"].size(), 2u);  // every round of every column
   EXPECT_EQ(j["columns"][1]["rounds"][1]["rows"][0]["rate"], 80.0);
@@ -157,7 +157,7 @@ TEST(Matrix, SkippedAndFailedColumnsAreShownWithTheirReasons) {
   EXPECT_NE(text.str().find("failed deno: round 1: killed by signal 11"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("skipped firefox: no Firefox found (to get it: install firefox-esr)"), std::string::npos)
       << text.str();
-  const json j = matrix_json(m, r);
+  const json j = report::to_json(matrix_document(m, r));
   EXPECT_EQ(j["columns"][1]["rounds"][0]["error"], "killed by signal 11");
   EXPECT_EQ(j["columns"][2]["status"], "skipped");
 }
