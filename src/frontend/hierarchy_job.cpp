@@ -8,6 +8,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "report/facts.hpp"
 #include "report/table.hpp"
 #include "suite/row.hpp"
 
@@ -201,11 +202,11 @@ void HierarchyJob::again(const Curve& c, BenchmarkResult& row) {
   // every batch. The point runs once more, quietly, and the one whose dispatches came closer to
   // the target is kept.
   if (!report::has_rate(row) || row.time_ms >= o_.base.sampling.target_dispatch_ms / 2) return;
-  const auto sweep = row.parameters.find("sweep");
-  if (sweep == row.parameters.end() || !sweep->contains("value")) return;
+  const auto sweep = report::sweep_point(row.parameters);
+  if (!sweep) return;
   SweepSpec one;
   one.parameter = "size";
-  one.values = {(*sweep)["value"].get<std::uint64_t>()};
+  one.values = {sweep->value};
   SuiteOptions quiet = o_.base;
   quiet.on_progress = nullptr;
   SweepRun run(c.def, quiet, one);
@@ -213,7 +214,7 @@ void HierarchyJob::again(const Curve& c, BenchmarkResult& row) {
   if (run.fatal() || !second || !report::has_rate(*second) || second->time_ms <= row.time_ms) return;
   const double first_ms = row.time_ms;
   second->index = row.index;
-  second->parameters["sweep"] = *sweep;
+  report::set_sweep_point(*second, *sweep);
   second->notes.push_back(fmt::format("measured twice: the first calibration gave {:.3g} ms dispatches against a "
                                       "target of {:.3g} ms (docs/method.md#hierarchy)",
                                       first_ms, o_.base.sampling.target_dispatch_ms));
@@ -234,8 +235,8 @@ void HierarchyJob::record(BenchmarkResult& row) {
 
 std::string HierarchyJob::progress_line(const BenchmarkResult& row) const {
   const bool latency = is_latency(o_, row.id);
-  const auto& p = row.parameters;
-  const double footprint = latency ? p.value("working_set_bytes", 0.0) : p.value("footprint_bytes", 0.0);
+  const report::RowFacts facts = report::row_facts(row);
+  const double footprint = (latency ? facts.working_set_bytes : facts.footprint_bytes).value_or(0.0);
   const std::string where = footprint > 0 ? report::format_bytes(footprint) : std::string("?");
   if (!report::has_rate(row)) return fmt::format("  {} {}: {}: {}", row.id, where, to_string(row.status), row.message);
   return fmt::format("  {} {}: {}", row.id, where,

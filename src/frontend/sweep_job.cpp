@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "report/facts.hpp"
 #include "report/sweep.hpp"
 #include "report/table.hpp"
 #include "suite/row.hpp"
@@ -48,7 +49,8 @@ void SweepJob::record(BenchmarkResult& row) {
 }
 
 std::string SweepJob::progress_line(const BenchmarkResult& row) const {
-  const auto value = row.parameters["sweep"]["value"].get<std::uint64_t>();
+  const auto point = report::sweep_point(row.parameters);
+  const std::uint64_t value = point ? point->value : 0;
   return fmt::format("  {} {}: {}", sweep_parameter_text(o_.spec.parameter), sweep_value_text(o_.spec.parameter, value),
                      report::has_rate(row) ? fmt::format("{} ({} clock)", report::format_rate(row.value, row.metric.unit),
                                                          report::clock_text(row.timing_method))

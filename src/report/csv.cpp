@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "report/facts.hpp"
 #include "report/table.hpp"
 
 namespace wgb::report {
@@ -81,13 +82,9 @@ void write_csv(std::ostream& out, const std::vector<ReportRow>& rows) {
     f.push_back(row.repro && row.repro->second_value > 0 ? num(row.repro->second_value) : "");
     f.push_back(row.repro && row.repro->ratio > 0 ? num(row.repro->difference) : "");
     f.push_back(row.repro && row.repro->ratio > 0 ? num(row.repro->allowed) : "");
-    std::string sweep_param, sweep_value;
-    if (const auto it = r.parameters.find("sweep"); it != r.parameters.end() && it->is_object()) {
-      sweep_param = it->value("parameter", std::string());
-      if (it->contains("value")) sweep_value = it->at("value").dump();
-    }
-    f.push_back(sweep_param);
-    f.push_back(sweep_value);
+    const auto sweep = sweep_point(r.parameters);
+    f.push_back(sweep ? sweep->parameter : "");
+    f.push_back(sweep ? std::to_string(sweep->value) : "");
     f.push_back(r.wgsl_hash);
     f.push_back(r.message);
     for (std::size_t i = 0; i < f.size(); ++i) out << (i ? "," : "") << csv_field(f[i]);

@@ -38,6 +38,20 @@ class Fields {
     wrong(key, "a string");
     return {};
   }
+  bool object(const char* key) {
+    const json* v = find(key);
+    if (v == nullptr) return false;
+    if (v->is_object()) return true;
+    wrong(key, "an object");
+    return false;
+  }
+  std::optional<std::uint64_t> count(const char* key) {
+    const json* v = find(key);
+    if (v == nullptr) return std::nullopt;
+    if (v->is_number_unsigned() || (v->is_number_integer() && v->get<std::int64_t>() >= 0))
+      return v->get<std::uint64_t>();
+    return wrong(key, "a non-negative integer");
+  }
   const json* array(const char* key) {
     const json* v = find(key);
     if (v == nullptr) return nullptr;
@@ -122,6 +136,14 @@ Curve curve_from(const json& j, const std::string& path, std::string* error) {
   return c;
 }
 
+// A sweep's point: none without its value.
+std::optional<SweepPoint> sweep_from(const json& j, std::string* error) {
+  Fields f(j, "sweep", error);
+  const auto value = f.count("value");
+  if (!value) return std::nullopt;
+  return SweepPoint{f.text("parameter"), *value, f.text("option")};
+}
+
 // The sustain timeline, tolerantly (facts.hpp names the older keys).
 std::vector<std::pair<double, double>> read_timeline(const json& tl) {
   std::vector<std::pair<double, double>> out;
@@ -186,11 +208,10 @@ Expected<RowFacts> read_row_facts(const json& parameters) {
       r.curves.push_back(curve_from((*series)[i], fmt::format("series[{}]", i), &error));
     }
   }
-  if (const auto sw = parameters.find("sweep"); sw != parameters.end() && sw->is_object()) {
-    if (const auto v = sw->find("value"); v != sw->end() && v->is_number()) r.sweep_value = v->get<double>();
-    if (const auto k = sw->find("parameter"); k != sw->end() && k->is_string())
-      r.sweep_parameter = k->get<std::string>();
-  }
+  r.precision = f.text("precision");
+  r.unranked = f.boolean("unranked");
+  r.unranked_reason = f.text("unranked_reason");
+  if (f.object("sweep")) r.sweep = sweep_from(parameters.at("sweep"), &error);
   if (const auto tl = parameters.find("timeline"); tl != parameters.end()) r.timeline = read_timeline(*tl);
   if (const auto reading = parameters.find("retention_reading"); reading != parameters.end() && reading->is_string()) {
     r.retention_reading = reading->get<std::string>();
@@ -209,6 +230,20 @@ Expected<RowFacts> read_row_facts(const json& parameters) {
 RowFacts row_facts(const BenchmarkResult& row) {
   auto facts = read_row_facts(row.parameters);
   return facts ? std::move(*facts) : RowFacts{};
+}
+
+std::optional<SweepPoint> sweep_point(const json& parameters) {
+  const auto sw = parameters.is_object() ? parameters.find("sweep") : parameters.end();
+  if (sw == parameters.end() || !sw->is_object()) return std::nullopt;
+  std::string error;
+  auto point = sweep_from(*sw, &error);
+  if (!error.empty()) return std::nullopt;
+  return point;
+}
+
+void set_sweep_point(BenchmarkResult& row, const SweepPoint& point) {
+  if (!row.parameters.is_object()) row.parameters = json::object();
+  row.parameters["sweep"] = {{"parameter", point.parameter}, {"value", point.value}, {"option", point.option}};
 }
 
 void set_launch_share(BenchmarkResult& row, double dispatch_ms) {

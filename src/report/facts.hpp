@@ -55,9 +55,18 @@ struct Curve {
   std::vector<CurvePoint> points;
 };
 
+// A sweep's point (`parameters.sweep`): the swept parameter, its value at this row and the option
+// that sets it.
+struct SweepPoint {
+  std::string parameter;  // "size", "threads", "workgroup"
+  std::uint64_t value = 0;
+  std::string option;  // "--size", ...
+};
+
 struct RowFacts {
   std::string peak_class;  // "memory", "alu", "fp32", "fp16", "int32", "int8-dot"; "" when the row names none
   std::string access;      // "linear", "gather", ...
+  std::string precision;   // "f32", "f64", ...: the FLOPs a compute row counts, where it names them
   std::optional<double> footprint_bytes;
   int operand_bits = 32;            // 16 for packed 16-bit operands
   std::optional<double> launch_ms;  // an empty dispatch of the same grid, where measured
@@ -68,9 +77,10 @@ struct RowFacts {
   std::optional<double> last60_median_gbps, first20_median_gbps;  // memory-sustain's retention
   std::optional<double> window_bytes;                             // gather and scatter rows
   std::vector<Curve> curves;
-  // A sweep's point (`parameters.sweep`): the swept parameter and its value here.
-  std::optional<double> sweep_value;
-  std::string sweep_parameter = "value";
+  std::optional<SweepPoint> sweep;
+  // A stored run unranked for its options: each row says so, and why.
+  std::optional<bool> unranked;
+  std::string unranked_reason;
   // memory-sustain: bandwidth (B/s) over time (s), and the retention of its end over its start.
   // Older documents wrote the timeline with other keys (t_s|time_s|t|seconds and
   // gbps|GBps|gb_s|gb_per_s|bytes_per_second|value|rate, or [t, value] pairs): read here, in B/s.
@@ -88,6 +98,11 @@ struct RowFacts {
 Expected<RowFacts> read_row_facts(const nlohmann::json& parameters);
 // The same for a row this program wrote: malformed facts read as none.
 RowFacts row_facts(const BenchmarkResult& row);
+
+// The sweep's point of a row (a light read of `parameters.sweep` alone; none when the row is not a
+// sweep's or its point is malformed), and its writing by the sweep.
+std::optional<SweepPoint> sweep_point(const nlohmann::json& parameters);
+void set_sweep_point(BenchmarkResult& row, const SweepPoint& point);
 
 // Written after the workload: the measured dispatch time beside the launch cost, and its share.
 void set_launch_share(BenchmarkResult& row, double dispatch_ms);

@@ -11,6 +11,7 @@
 #include <limits>
 #include <string_view>
 
+#include "report/facts.hpp"
 #include "report/files.hpp"
 #include "report/model.hpp"
 #include "report/noise.hpp"
@@ -507,8 +508,9 @@ std::vector<Point> points_from_rows(const std::vector<ReportRow>& rows, const st
     const BenchmarkResult& r = rr.result;
     if (r.id != benchmark || !has_rate(r)) continue;
     const bool latency = r.metric.unit == "hop";
-    const auto f = r.parameters.find(latency ? "working_set_bytes" : "footprint_bytes");
-    if (f == r.parameters.end() || !f->is_number()) continue;
+    const RowFacts facts = row_facts(r);
+    const std::optional<double> footprint = latency ? facts.working_set_bytes : facts.footprint_bytes;
+    if (!footprint) continue;
     // The fastest batch: another process only ever adds time, and the curve wants the memory's
     // own cost. How well that minimum is pinned is the gap to the next fastest batch.
     std::vector<double> t = r.samples_ms;
@@ -516,7 +518,7 @@ std::vector<Point> points_from_rows(const std::vector<ReportRow>& rows, const st
     const bool two = t.size() >= 2 && t[0] > 0 && r.time_ms > 0;
     const double rate = two ? r.value * r.time_ms / t[0] : r.value;
     const double dispersion = two ? t[1] / t[0] - 1 : r.stats.median > 0 ? r.stats.iqr / r.stats.median : 0;
-    out.push_back({f->get<double>(), latency ? 1e9 / rate : rate, dispersion});
+    out.push_back({*footprint, latency ? 1e9 / rate : rate, dispersion});
   }
   return out;
 }

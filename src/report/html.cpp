@@ -329,8 +329,8 @@ std::string sweep_sections(const Document& doc, Ids& ids) {
   {
     for (const auto& row : doc.rows) {
       const RowFacts facts = row_facts(row.result);
-      if (!facts.sweep_value) continue;
-      const std::string& param = facts.sweep_parameter;
+      if (!facts.sweep) continue;
+      const std::string param = facts.sweep->parameter.empty() ? "value" : facts.sweep->parameter;
       auto s = std::find_if(series.begin(), series.end(),
                             [&](const Series& x) { return x.id == row.result.id && x.parameter == param; });
       if (s == series.end()) {
@@ -355,7 +355,8 @@ std::string sweep_sections(const Document& doc, Ids& ids) {
     std::vector<std::string> missing;
     for (const auto* row : s.rows) {
       const auto& r = row->result;
-      const double x = row_facts(r).sweep_value.value_or(0);
+      const auto point = sweep_point(r.parameters);
+      const double x = point ? static_cast<double>(point->value) : 0.0;
       if (!has_rate(r)) {
         missing.push_back(fmt::format("{}: {}{}", bytes ? format_bytes(x) : fmt::format("{:g}", x), to_string(r.status),
                                       r.message.empty() ? "" : " (" + r.message + ")"));

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "report/facts.hpp"
+
 namespace wgb::report {
 
 Dispersion row_dispersion(const BenchmarkResult& r) {
@@ -26,12 +28,9 @@ std::vector<ReportRow> to_report_rows(const std::vector<BenchmarkResult>& rows) 
 }
 
 std::string row_key(const BenchmarkResult& r) {
-  const auto it = r.parameters.find("sweep");
-  if (it == r.parameters.end() || !it->is_object()) return r.id;
-  const auto p = it->find("parameter");
-  const auto v = it->find("value");
-  if (p == it->end() || v == it->end()) return r.id;
-  return fmt::format("{}@{}={}", r.id, p->is_string() ? p->get<std::string>() : p->dump(), v->dump());
+  const auto sweep = sweep_point(r.parameters);
+  if (!sweep) return r.id;
+  return fmt::format("{}@{}={}", r.id, sweep->parameter, sweep->value);
 }
 
 }  // namespace wgb::report

@@ -123,8 +123,7 @@ Ceilings find_ceilings(const std::vector<ReportRow>& rows) {
 bool is_host_row(const BenchmarkResult& r) { return r.category == "host" || r.id.rfind("host-", 0) == 0; }
 
 std::string flop_precision(const BenchmarkResult& r) {
-  const auto it = r.parameters.find("precision");
-  if (it != r.parameters.end() && it->is_string()) return it->get<std::string>();
+  if (std::string p = row_facts(r).precision; !p.empty()) return p;
   if (r.id.rfind("host-fma-", 0) == 0) return r.id.substr(9);  // host-fma-f32, host-fma-f64
   const auto dash = r.id.find('-');
   if (dash != std::string::npos) {

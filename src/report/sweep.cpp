@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 
+#include "report/facts.hpp"
+
 namespace wgb::report {
 
 namespace {
@@ -31,10 +33,7 @@ void write_sweep_table(std::ostream& out, const std::vector<ReportRow>& rows, co
   for (const auto& row : rows) {
     const auto& r = row.result;
     Line l;
-    const auto it = r.parameters.find("sweep");
-    if (it != r.parameters.end() && it->contains("value") && (*it)["value"].is_number_unsigned()) {
-      l[0] = value_text(parameter, (*it)["value"].get<std::uint64_t>());
-    }
+    if (const auto sweep = sweep_point(r.parameters)) l[0] = value_text(parameter, sweep->value);
     const bool rate = has_rate(r);
     l[1] = to_string(r.status);
     l[2] = rate ? format_rate(r.value, r.metric.unit) : "-";

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "report/charts.hpp"
+#include "report/facts.hpp"
 #include "report/files.hpp"
 #include "report/implementation.hpp"
 #include "report/noise.hpp"
@@ -237,11 +238,9 @@ std::vector<DocRow> doc_rows(const report::Document& doc) {
     d.message = r.message;
     d.value = r.value;
     d.dispersion = report::row_dispersion(r).relative;
-    if (r.parameters.is_object()) {
-      if (auto u = r.parameters.find("unranked"); u != r.parameters.end() && u->is_boolean()) d.unranked = u->get<bool>();
-      if (auto u = r.parameters.find("unranked_reason"); u != r.parameters.end() && u->is_string())
-        d.unranked_reason = u->get<std::string>();
-    }
+    const report::RowFacts facts = report::row_facts(r);
+    if (facts.unranked) d.unranked = *facts.unranked;
+    d.unranked_reason = facts.unranked_reason;
     out.push_back(std::move(d));
   }
   return out;

@@ -4,13 +4,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <optional>
 #include <sstream>
 
 #include "measure/units.hpp"
+#include "report/facts.hpp"
 #include "suite/row.hpp"
 #include "webgpu_bench/suite.hpp"
 
@@ -178,8 +179,7 @@ std::optional<BenchmarkResult> SweepRun::next() {
   const std::uint64_t value = spec_.values[i];
   auto tag = [&](BenchmarkResult& row) {
     row.index = i;
-    row.parameters["sweep"] = {{"parameter", spec_.parameter}, {"value", value},
-                               {"option", sweep_option_name(spec_.parameter)}};
+    report::set_sweep_point(row, {spec_.parameter, value, sweep_option_name(spec_.parameter)});
   };
   auto event = [&](ProgressEvent e) {
     if (!base_.on_progress) return;

@@ -115,5 +115,34 @@ TEST(RowFacts, FactsWrittenAfterTheWorkloadReadBack) {
   EXPECT_FALSE(f.curves[0].points[0].repro_second_ms);
 }
 
+TEST(RowFacts, ASweepsPointIsWrittenAndReadBack) {
+  BenchmarkResult row;
+  set_sweep_point(row, {"size", 1u << 20, "--size"});
+  const auto point = sweep_point(row.parameters);
+  ASSERT_TRUE(point);
+  EXPECT_EQ(point->parameter, "size");
+  EXPECT_EQ(point->value, 1u << 20);
+  EXPECT_EQ(point->option, "--size");
+  ASSERT_TRUE(row_facts(row).sweep);
+  EXPECT_EQ(row_facts(row).sweep->value, 1u << 20);
+  // A row that is not a sweep's, and a malformed point, have none; the malformed one is an error.
+  EXPECT_FALSE(sweep_point(nlohmann::json::object()));
+  EXPECT_FALSE(sweep_point(nlohmann::json(nullptr)));
+  row.parameters["sweep"]["value"] = -4;
+  EXPECT_FALSE(sweep_point(row.parameters));
+  const auto facts = read_row_facts(row.parameters);
+  ASSERT_FALSE(facts);
+  EXPECT_EQ(facts.error().message, "parameters.sweep.value is not a non-negative integer");
+}
+
+TEST(RowFacts, PrecisionAndTheUnrankedMarkRead) {
+  const auto f = read_row_facts({{"precision", "f64"}, {"unranked", true}, {"unranked_reason", "capped"}});
+  ASSERT_TRUE(f) << f.error().message;
+  EXPECT_EQ(f->precision, "f64");
+  EXPECT_EQ(f->unranked, true);
+  EXPECT_EQ(f->unranked_reason, "capped");
+  EXPECT_FALSE(read_row_facts({{"unranked", "yes"}}));
+}
+
 }  // namespace
 }  // namespace wgb::report
