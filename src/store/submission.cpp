@@ -1,8 +1,6 @@
 // Checks of submitted documents (docs/store.md, "What the server accepts").
 #include "store/submission.hpp"
 
-#include "store/runtime_filter.hpp"
-
 #include <fmt/format.h>
 #include <openssl/evp.h>
 
@@ -15,9 +13,11 @@
 #include <unordered_set>
 #include <utility>
 
+#include "report/browser_section.hpp"
 #include "report/document.hpp"
 #include "report/files.hpp"
 #include "store/ranking.hpp"
+#include "store/runtime_filter.hpp"
 
 namespace wgb::store {
 
@@ -372,24 +372,17 @@ Status check_suite_row(const std::string& suite, const std::string& id, std::siz
 // the thread WebGPU ran on, the timer's observed step. Untrusted text: short, no control
 // characters; the pages escape it where they show it.
 Status check_browser(const nlohmann::json& b) {
-  if (!b.is_object()) return refuse("machine.browser must be an object");
-  auto ua = b.find("user_agent");
-  if (ua == b.end() || !ua->is_string()) return refuse("machine.browser.user_agent must be a string");
-  const auto& text = ua->get_ref<const std::string&>();
+  const auto browser = report::read_browser_record(b);
+  if (!browser) return refuse(browser.error().message);
+  const std::string& text = browser->user_agent;
   if (text.empty() || text.size() > kMaxUserAgent) {
     return refuse(fmt::format("machine.browser.user_agent must be 1 to {} bytes", kMaxUserAgent));
   }
   for (unsigned char c : text) {
     if (c < 0x20 || c == 0x7f) return refuse("machine.browser.user_agent holds a control character");
   }
-  auto thread = b.find("webgpu_thread");
-  if (thread == b.end() || !thread->is_string() || (*thread != "worker" && *thread != "main")) {
+  if (browser->webgpu_thread != "worker" && browser->webgpu_thread != "main") {
     return refuse("machine.browser.webgpu_thread must be \"worker\" or \"main\"");
-  }
-  if (auto q = b.find("timestamp_quantization_ns"); q != b.end() && !q->is_null()) {
-    if (!q->is_number() || q->get<double>() < 0) {
-      return refuse("machine.browser.timestamp_quantization_ns must be null or a number >= 0");
-    }
   }
   return ok();
 }

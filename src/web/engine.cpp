@@ -15,8 +15,9 @@
 #include "frontend/memory_job.hpp"
 #include "gpu/build_info.hpp"
 #include "memory/memory.hpp"
-#include "report/implementation.hpp"
+#include "report/browser_section.hpp"
 #include "report/document.hpp"
+#include "report/implementation.hpp"
 #include "report/progress_line.hpp"
 #include "report/table.hpp"
 #include "web/browser.hpp"
@@ -161,11 +162,13 @@ std::string browser_string(const RunOptions& o, const char* key) {
 
 // machine.host for a browser: what a page may know about the computer it runs on.
 report::MachineRecord browser_machine(const RunOptions& o) {
-  report::MachineRecord m;
-  m.host = {{"runtime", "browser"}, {"user_agent", browser_string(o, "user_agent")}};
-  if (o.browser.contains("logical_cpus") && o.browser["logical_cpus"].is_number()) {
-    m.host["logical_cpus"] = o.browser["logical_cpus"];
+  report::BrowserHostRecord host;
+  host.user_agent = browser_string(o, "user_agent");
+  if (o.browser.contains("logical_cpus") && o.browser["logical_cpus"].is_number_integer()) {
+    host.logical_cpus = o.browser["logical_cpus"].get<std::int64_t>();
   }
+  report::MachineRecord m;
+  m.host = report::to_json(host);
   m.build = build_json();
   m.build["runtime"] = "browser";
   return m;
@@ -173,21 +176,19 @@ report::MachineRecord browser_machine(const RunOptions& o) {
 
 // What only a browser knows, added to the document (docs/results-schema.md).
 void add_browser_fields(report::ResultDocument& doc, const RunOptions& o) {
-  const auto q = timestamp_quantum_ns();
-  nlohmann::json browser = {{"user_agent", browser_string(o, "user_agent")},
-                            {"webgpu_thread", browser_string(o, "webgpu_thread")},
-                            {"timestamp_quantization_ns", q ? nlohmann::json(*q) : nlohmann::json(nullptr)}};
+  report::BrowserRecord browser;
+  browser.user_agent = browser_string(o, "user_agent");
+  browser.webgpu_thread = browser_string(o, "webgpu_thread");
+  browser.timestamp_quantization_ns = timestamp_quantum_ns();
   // Which implementation ran it: the host's answer (it knows its runtime), else the user agent's.
   const auto& init = init_reply();
-  report::Implementation impl = report::implementation_from_user_agent(browser_string(o, "user_agent"));
+  report::Implementation impl = report::implementation_from_user_agent(browser.user_agent);
   if (init.contains("implementation") && init["implementation"].is_object()) {
     impl = report::implementation_of({{"implementation", init["implementation"]}});
   }
   // Where the adapter's identity came from (adapter.info, a WebGL renderer string, none).
-  if (const std::string source = browser_string(o, "adapter_source"); !source.empty()) {
-    browser["adapter_source"] = source;
-  }
-  doc.set_browser(std::move(browser), report::implementation_json(impl));
+  browser.adapter_source = browser_string(o, "adapter_source");
+  doc.set_browser(report::to_json(browser), report::implementation_json(impl));
 }
 
 void emit_adapter(const gpu::Context& gpu) {
