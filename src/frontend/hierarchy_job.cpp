@@ -258,9 +258,8 @@ std::string HierarchyJob::summary(std::size_t width) const {
   std::vector<std::string> missing;
   for (const auto& rr : doc_->rows()) {
     if (report::has_rate(rr.result)) continue;
-    const auto& p = rr.result.parameters;
-    const auto sweep = p.find("sweep");
-    const double v = sweep != p.end() ? sweep->value("value", 0.0) : 0.0;
+    const auto sweep = report::sweep_point(rr.result.parameters);
+    const double v = sweep ? static_cast<double>(sweep->value) : 0.0;
     missing.push_back(fmt::format("{} {}: {}{}", rr.result.id, report::format_bytes(is_latency(o_, rr.result.id) ? v : 2 * v),
                                   to_string(rr.result.status), rr.result.message.empty() ? "" : " (" + rr.result.message + ")"));
   }
