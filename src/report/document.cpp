@@ -159,6 +159,11 @@ nlohmann::json to_json(const ReportRow& row) {
 
 // ---- reading rows back ------------------------------------------------------------------------
 
+std::vector<std::pair<const char*, double>> stats_ms_fields(const BenchmarkResult& row) {
+  std::vector<std::pair<const char*, double>> out;
+  stats_fields(row.stats, [&out](const char* key, auto value) { out.emplace_back(key, static_cast<double>(value)); });
+  return out;
+}
 
 Expected<ReportRow> row_from_json(const nlohmann::json& j) {
   if (!j.is_object()) return make_error(ErrorKind::Usage, "a row is not a JSON object");

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "report/host_section.hpp"
@@ -16,8 +17,8 @@
 #include "report/repro.hpp"
 #include "webgpu_bench/adapter.hpp"
 #include "webgpu_bench/expected.hpp"
-#include "webgpu_bench/sampling.hpp"
 #include "webgpu_bench/result.hpp"
+#include "webgpu_bench/sampling.hpp"
 
 namespace wgb::report {
 
@@ -34,6 +35,8 @@ nlohmann::json to_json(const ReproCheck& c);
 // Reads a row written by to_json. Only id, status and value are required; any other field that is
 // present must have the documented type. The error names the field.
 Expected<ReportRow> row_from_json(const nlohmann::json& j);
+// A row's `stats_ms` as the document writes it: each field's key and value, in the writer's order.
+std::vector<std::pair<const char*, double>> stats_ms_fields(const BenchmarkResult& row);
 
 nlohmann::json adapter_json(const gpu::AdapterDescription& a);
 nlohmann::json sampling_json(const SamplingOptions& s);

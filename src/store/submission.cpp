@@ -15,6 +15,7 @@
 
 #include "report/browser_section.hpp"
 #include "report/document.hpp"
+#include "report/facts.hpp"
 #include "report/files.hpp"
 #include "store/ranking.hpp"
 #include "store/runtime_filter.hpp"
@@ -246,14 +247,6 @@ Status check_tree(const nlohmann::json& doc, const SubmissionLimits& limits) {
   return ok();
 }
 
-bool known_status(const std::string& s) {
-  static constexpr std::array<const char*, 6> kStatuses{"ok", "skipped", "error", "throttled", "cancelled", "suspect"};
-  for (const char* k : kStatuses) {
-    if (s == k) return true;
-  }
-  return false;
-}
-
 // A short name: 1..max characters of [A-Za-z0-9._+-] (benchmark ids, suites, units stay plain).
 bool plain_name(const std::string& s, std::size_t max) {
   if (s.empty() || s.size() > max) return false;
@@ -263,91 +256,55 @@ bool plain_name(const std::string& s, std::size_t max) {
   return true;
 }
 
-Expected<RowRecord> check_row(const nlohmann::json& r, std::size_t i) {
+// A row as the reporting module read it (report::read_document refused the fields of another type),
+// held to what the store keeps: plain names, physical ranges, nothing negative.
+Expected<RowRecord> check_row(const BenchmarkResult& r, std::size_t i) {
   RowRecord row;
   row.row_index = static_cast<int>(i);
-  row.benchmark_id = r["id"].get<std::string>();
+  row.benchmark_id = r.id;
   if (!plain_name(row.benchmark_id, 128)) {
     return refuse(fmt::format("row {}: id must be 1-128 characters of [A-Za-z0-9._+/-]", i));
   }
-  row.status = r["status"].get<std::string>();
-  if (!known_status(row.status)) return refuse(fmt::format("row {} ({}): unknown status", i, row.benchmark_id));
-  row.value = r["value"].get<double>();
+  row.status = to_string(r.status);
+  row.value = r.value;
   if (!std::isfinite(row.value) || row.value < 0) {
     return refuse(fmt::format("row {} ({}): value must be a finite number >= 0", i, row.benchmark_id));
   }
   if (row.status == "ok" && row.value <= 0) {
     return refuse(fmt::format("row {} ({}): status ok with a value of 0", i, row.benchmark_id));
   }
-  if (auto u = r.find("value_unit"); u != r.end() && u->is_string()) {
-    const Range range = range_of_unit(u->get<std::string>());
-    if (auto st = check_range(row.value, range, fmt::format("rows[{}].value ({})", i, row.benchmark_id)); !st) {
-      return st.error();
-    }
-    if (auto iqr = r.find("value_iqr"); iqr != r.end() && iqr->is_array()) {
-      for (const auto& v : *iqr) {
-        if (!v.is_number()) continue;  // refused below
-        if (auto st = check_range(v.get<double>(), range, fmt::format("rows[{}].value_iqr", i)); !st) return st.error();
-      }
-    }
+  // The unit the document writes beside the value (docs/results-schema.md "rows[]").
+  row.value_unit = r.metric.unit + "/s";
+  if (row.value_unit.size() > 32) return refuse(fmt::format("row {}: value_unit must be a short string", i));
+  const Range range = range_of_unit(row.value_unit);
+  if (auto st = check_range(row.value, range, fmt::format("rows[{}].value ({})", i, row.benchmark_id)); !st) {
+    return st.error();
   }
-  if (auto m = r.find("metric"); m != r.end() && !m->is_null()) {
-    if (m->is_object()) {
-      auto key = m->find("key");
-      if (key != m->end() && !key->is_string()) return refuse(fmt::format("row {}: metric.key must be a string", i));
-      if (key != m->end()) row.metric = key->get<std::string>();
-    } else if (m->is_string()) {
-      row.metric = m->get<std::string>();
-    } else {
-      return refuse(fmt::format("row {}: metric must be an object or a string", i));
-    }
+  for (const double v : {r.value_low, r.value_high}) {
+    if (!(v >= 0)) return refuse(fmt::format("row {}: value_iqr holds a negative or non-numeric value", i));
+    if (auto st = check_range(v, range, fmt::format("rows[{}].value_iqr", i)); !st) return st.error();
   }
+  row.metric = r.metric.key;
   if (!row.metric.empty() && !plain_name(row.metric, 64)) return refuse(fmt::format("row {}: metric key is not plain", i));
-  if (auto u = r.find("value_unit"); u != r.end()) {
-    if (!u->is_string() || u->get<std::string>().size() > 32) {
-      return refuse(fmt::format("row {}: value_unit must be a short string", i));
-    }
-    row.value_unit = u->get<std::string>();
+  row.statistic = to_string(r.statistic);
+  for (const auto& [k, v] : report::stats_ms_fields(r)) {
+    if (v < 0) return refuse(fmt::format("row {}: stats_ms.{} is negative", i, k));
+    // Milliseconds for the location statistics; dispersions (stddev, iqr, cv, ...) may be
+    // arbitrarily small, so only the general bound applies to them.
+    const std::string_view key = k;
+    const bool location =
+        key == "median" || key == "mean" || key == "min" || key == "max" || key == "q1" || key == "q3";
+    const Range stat_range = key == "count" ? kCount
+                             : location
+                                 ? Range{kTimeSeconds.min_positive * 1e3, kTimeSeconds.max * 1e3, kTimeSeconds.meaning}
+                                 : kAnyNumber;
+    if (auto c = check_range(v, stat_range, fmt::format("rows[{}].stats_ms.{}", i, k)); !c) return c.error();
   }
-  if (auto s = r.find("statistic"); s != r.end()) {
-    if (!s->is_string() || s->get<std::string>().size() > 32) {
-      return refuse(fmt::format("row {}: statistic must be a short string", i));
-    }
-    row.statistic = s->get<std::string>();
-  }
-  if (auto st = r.find("stats_ms"); st != r.end()) {
-    if (!st->is_object()) return refuse(fmt::format("row {}: stats_ms must be an object", i));
-    for (const auto& [k, v] : st->items()) {
-      if (!v.is_number()) return refuse(fmt::format("row {}: stats_ms.{} must be a number", i, k));
-      if (v.get<double>() < 0) return refuse(fmt::format("row {}: stats_ms.{} is negative", i, k));
-      // Milliseconds for the location statistics; dispersions (stddev, iqr, cv, ...) may be
-      // arbitrarily small, so only the general bound applies to them.
-      const bool location = k == "median" || k == "mean" || k == "min" || k == "max" || k == "q1" || k == "q3";
-      const Range range = k == "count" ? kCount
-                          : location   ? Range{kTimeSeconds.min_positive * 1e3, kTimeSeconds.max * 1e3,
-                                             kTimeSeconds.meaning}
-                                       : kAnyNumber;
-      if (auto c = check_range(v.get<double>(), range, fmt::format("rows[{}].stats_ms.{}", i, k)); !c) {
-        return c.error();
-      }
-    }
-    if (auto cv = st->find("cv"); cv != st->end()) row.cv = cv->get<double>();
-  }
-  if (auto iqr = r.find("value_iqr"); iqr != r.end()) {
-    if (!iqr->is_array()) return refuse(fmt::format("row {}: value_iqr must be an array", i));
-    for (const auto& v : *iqr) {
-      if (!v.is_number() || v.get<double>() < 0) {
-        return refuse(fmt::format("row {}: value_iqr holds a negative or non-numeric value", i));
-      }
-    }
-  }
-  if (auto p = r.find("parameters"); p != r.end() && !p->is_null()) {
-    if (!p->is_object()) return refuse(fmt::format("row {}: parameters must be an object", i));
-    if (auto u = p->find("unranked"); u != p->end()) {
-      if (!u->is_boolean()) return refuse(fmt::format("row {}: parameters.unranked must be true or false", i));
-      row.unranked = u->get<bool>();
-    }
-  }
+  row.cv = r.stats.cv;
+  // The facts readers interpret of its parameters, each of its documented type.
+  const auto facts = report::read_row_facts(r.parameters);
+  if (!facts) return refuse(fmt::format("row {} ({}): {}", i, row.benchmark_id, facts.error().message));
+  row.unranked = facts->unranked.value_or(false);
   return row;
 }
 
@@ -526,12 +483,15 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
   // kept and shown, never ranked.
   s.unranked_reason = unranked_reason(document);
 
-  auto rows = document.find("rows");
-  if (rows == document.end() || !rows->is_array()) return refuse("missing the \"rows\" array");
-  if (rows->empty()) return refuse("the document has no rows");
-  if (rows->size() > limits.max_rows) return refuse(fmt::format("more than {} rows", limits.max_rows));
-  for (std::size_t i = 0; i < rows->size(); ++i) {
-    auto row = check_row((*rows)[i], i);
+  // Every row read into the types it was written from: a field of another type is refused here,
+  // naming the row and the field, so that every reader of a stored document can read all of it.
+  const auto typed = report::read_document(document, "the document");
+  if (!typed) return refuse(typed.error().message);
+  const auto& rows = typed->rows;
+  if (rows.empty()) return refuse("the document has no rows");
+  if (rows.size() > limits.max_rows) return refuse(fmt::format("more than {} rows", limits.max_rows));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    auto row = check_row(rows[i].result, i);
     if (!row) return row.error();
     if (auto st = check_suite_row(s.suite, row->benchmark_id, i); !st) return st.error();
     s.rows.push_back(std::move(*row));

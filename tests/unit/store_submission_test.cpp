@@ -145,10 +145,19 @@ TEST(StoreSubmission, AbsurdValues) {
   EXPECT_NE(refusal(d).find("negative"), std::string::npos);
   d = good();
   d["rows"][0]["status"] = "great";
-  EXPECT_NE(refusal(d).find("unknown status"), std::string::npos);
+  EXPECT_NE(refusal(d).find("\"status\" is 'great', not a known row status"), std::string::npos) << refusal(d);
   d = good();
   d["rows"][0]["parameters"]["unranked"] = "yes";
   EXPECT_NE(refusal(d).find("unranked"), std::string::npos);
+  // Every field is read into the type it is written from: one of another type, anywhere in a row,
+  // is refused with the row and the field named (every reader of a stored run can then read it all).
+  d = good();
+  d["rows"][1]["procedure"]["knob"] = "large";
+  EXPECT_NE(refusal(d).find("row 1"), std::string::npos) << refusal(d);
+  EXPECT_NE(refusal(d).find("procedure.knob"), std::string::npos) << refusal(d);
+  d = good();
+  d["rows"][0]["parameters"]["cv"] = "low";
+  EXPECT_NE(refusal(d).find("parameters.cv is not a number"), std::string::npos) << refusal(d);
   // Not finite: JSON has no NaN/Infinity literal, and a number beyond double range is refused as
   // invalid rather than read as infinity (this threw out of nlohmann::json::parse before).
   std::string text = good().dump();
