@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "report/csv.hpp"
+#include "report/field_reader.hpp"
 #include "report/roofline.hpp"
 
 namespace wgb::report {
@@ -219,9 +220,10 @@ Document header_of(const nlohmann::json& j, const std::string& origin) {
     d.adapter.device_id = id("device_id");
   }
   d.host_cpu = text_at(m, {"host", "cpu_model"});
-  d.browser_user_agent = text_at(m, {"browser", "user_agent"});
-  d.browser_thread = text_at(m, {"browser", "webgpu_thread"});
-  if (m.contains("browser") && d.runtime == "native") d.runtime = "browser";
+  if (const auto b = m.find("browser"); b != m.end()) {
+    if (auto browser = read_browser_record(*b)) d.browser = std::move(*browser);
+    if (d.runtime == "native") d.runtime = "browser";
+  }
   d.implementation = implementation_of(j);
   d.build_version = text_at(d.build, {"version"});
   d.build_revision = text_at(d.build, {"git_revision"});
@@ -242,12 +244,46 @@ Document header_of(const nlohmann::json& j, const std::string& origin) {
 
 }  // namespace
 
+namespace {
+
+// What read_document holds a document's header to, beyond what header_of reads tolerantly.
+Status check_header(const nlohmann::json& j) {
+  std::string error;
+  const FieldReader in(j, "", &error);
+  std::string text;
+  for (const char* key : {"suite", "state", "started_at", "finished_at", "runtime"}) in.get(key, text);
+  if (!error.empty()) return make_error(ErrorKind::Usage, error);
+  const nlohmann::json& machine = in.raw("machine");
+  const auto browser = machine.is_object() ? machine.find("browser") : machine.end();
+  const bool in_browser = machine.is_object() && browser != machine.end();
+  if (in_browser) {
+    if (auto b = read_browser_record(*browser); !b) return b.error();
+  }
+  // The engine writes "runtime": "browser" beside machine.browser; the two must agree.
+  if (in.has("runtime")) {
+    in.get("runtime", text);
+    if (text != "browser" && text != "native") {
+      return make_error(ErrorKind::Usage, "\"runtime\" must be \"browser\" or \"native\"");
+    }
+    if ((text == "browser") != in_browser) {
+      return make_error(ErrorKind::Usage, in_browser ? "machine.browser in a document whose runtime is \"native\""
+                                                     : "\"runtime\": \"browser\" without machine.browser");
+    }
+  }
+  return ok();
+}
+
+}  // namespace
+
 std::string Document::device_name() const {
   if (host_suite()) return "host CPU" + (host_cpu.empty() ? "" : ": " + host_cpu);
   return adapter.device;
 }
 
 Expected<Document> read_document(const nlohmann::json& checked, const std::string& origin) {
+  if (auto st = check_header(checked); !st) {
+    return make_error(ErrorKind::Usage, fmt::format("{}: {}", origin, st.error().message));
+  }
   Document out = header_of(checked, origin);
   const auto& rows = checked["rows"];
   for (std::size_t i = 0; i < rows.size(); ++i) {

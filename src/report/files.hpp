@@ -10,9 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "report/browser_section.hpp"
 #include "report/document.hpp"
-#include "report/implementation.hpp"
 #include "report/hierarchy.hpp"
+#include "report/implementation.hpp"
 
 namespace wgb::report {
 
@@ -54,7 +55,7 @@ struct Document {
   std::vector<std::string> command;
   AdapterIdentity adapter;                         // empty for host documents
   std::string host_cpu;                            // machine.host.cpu_model
-  std::string browser_user_agent, browser_thread;  // browser runs: machine.browser
+  std::optional<BrowserRecord> browser;            // browser runs: machine.browser
   Implementation implementation;                   // recorded, or derived for older documents
   std::string build_version, build_revision;
   std::optional<ReproSummary> repro;  // --repro's verdict
@@ -72,7 +73,9 @@ struct Document {
 };
 
 // The typed view of a checked document (parse_result_document): a row whose fields do not have
-// their documented types is an error naming the row and the field.
+// their documented types is an error naming the row and the field; so is a top-level text field
+// (suite, state, started_at, finished_at, runtime) of another type, a machine.browser that does not
+// read, and a recorded runtime that is not "browser" or "native" or disagrees with machine.browser.
 Expected<Document> read_document(const nlohmann::json& checked, const std::string& origin);
 // The same for a document that was checked when it was stored (the results server): rows that do
 // not read are left out rather than refusing the page.

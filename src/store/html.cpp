@@ -275,10 +275,10 @@ std::string run_header(const StoredRun& run, const report::Document& doc) {
                         : s.runtime == "browser" ? "in a browser (the /run page)"
                                                  : fmt::format("in {} (the /run page)", s.runtime);
     if (!doc.implementation.runtime.empty()) where += ": " + report::implementation_text(doc.implementation);
-    const std::string& thread = doc.browser_thread;
+    const std::string thread = doc.browser ? doc.browser->webgpu_thread : "";
     if (!thread.empty()) where += thread == "worker" ? ", WebGPU in a dedicated worker" : ", WebGPU on the main thread";
     line("measured", esc(where));
-    const std::string& agent = doc.browser_user_agent;
+    const std::string agent = doc.browser ? doc.browser->user_agent : "";
     if (!agent.empty()) line("user agent", esc(agent));
   }
   line("suite", esc(plain(s.suite)));

@@ -328,17 +328,15 @@ Status check_suite_row(const std::string& suite, const std::string& id, std::siz
 // What only a browser knows (machine.browser, written by the /run page's engine): the user agent,
 // the thread WebGPU ran on, the timer's observed step. Untrusted text: short, no control
 // characters; the pages escape it where they show it.
-Status check_browser(const nlohmann::json& b) {
-  const auto browser = report::read_browser_record(b);
-  if (!browser) return refuse(browser.error().message);
-  const std::string& text = browser->user_agent;
+Status check_browser(const report::BrowserRecord& browser) {
+  const std::string& text = browser.user_agent;
   if (text.empty() || text.size() > kMaxUserAgent) {
     return refuse(fmt::format("machine.browser.user_agent must be 1 to {} bytes", kMaxUserAgent));
   }
   for (unsigned char c : text) {
     if (c < 0x20 || c == 0x7f) return refuse("machine.browser.user_agent holds a control character");
   }
-  if (browser->webgpu_thread != "worker" && browser->webgpu_thread != "main") {
+  if (browser.webgpu_thread != "worker" && browser.webgpu_thread != "main") {
     return refuse("machine.browser.webgpu_thread must be \"worker\" or \"main\"");
   }
   return ok();
@@ -431,46 +429,32 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
   if (auto st = report::check_result_document(document, "the document"); !st) return st.error();
   if (auto st = check_tree(document, limits); !st) return st.error();
 
+  // The document read into the types it was written from: a field of another type is refused
+  // here, naming it (a row's with the row), so that every reader of a stored run can read all of it.
+  const auto typed = report::read_document(document, "the document");
+  if (!typed) return refuse(typed.error().message);
+
   Submission s;
-  auto suite = document.find("suite");
-  if (suite == document.end() || !suite->is_string() || !plain_name(suite->get<std::string>(), 64)) {
+  if (!plain_name(typed->suite, 64)) {
     return refuse("missing or malformed \"suite\" (a short name such as \"default\" or \"memory\")");
   }
-  s.suite = suite->get<std::string>();
-  auto started = document.find("started_at");
-  std::optional<std::string> started_utc;
-  if (started != document.end() && started->is_string()) started_utc = normalize_timestamp(started->get<std::string>());
+  s.suite = typed->suite;
+  const std::optional<std::string> started_utc = normalize_timestamp(typed->started_at);
   if (!started_utc) {
     return refuse("missing or malformed \"started_at\" (an RFC 3339 time such as 2026-11-30T06:01:17Z, with valid "
                   "date and time fields)");
   }
   s.started_at = *started_utc;  // UTC, so that the store's time filters compare instants
-  if (auto fin = document.find("finished_at"); fin != document.end() && !fin->is_null()) {
-    if (!fin->is_string() || !normalize_timestamp(fin->get<std::string>())) {
-      return refuse("malformed \"finished_at\" (an RFC 3339 time such as 2026-11-30T06:01:17Z)");
-    }
+  if (!typed->finished_at.empty() && !normalize_timestamp(typed->finished_at)) {
+    return refuse("malformed \"finished_at\" (an RFC 3339 time such as 2026-11-30T06:01:17Z)");
   }
-  s.state = "unknown";
-  if (auto st = document.find("state"); st != document.end()) {
-    if (!st->is_string() || !plain_name(st->get<std::string>(), 32)) return refuse("\"state\" must be a short name");
-    s.state = st->get<std::string>();
-  }
-  bool browser = false;
-  if (auto m = document.find("machine"); m != document.end() && m->is_object()) {
-    if (auto b = m->find("browser"); b != m->end()) {
-      if (auto st = check_browser(*b); !st) return st.error();
-      browser = true;
-    }
-  }
-  // The engine writes "runtime": "browser" beside machine.browser; the two must agree.
-  if (auto rt = document.find("runtime"); rt != document.end()) {
-    if (!rt->is_string() || (*rt != "browser" && *rt != "native")) {
-      return refuse("\"runtime\" must be \"browser\" or \"native\"");
-    }
-    if ((*rt == "browser") != browser) {
-      return refuse(browser ? "machine.browser in a document whose runtime is \"native\""
-                            : "\"runtime\": \"browser\" without machine.browser");
-    }
+  s.state = typed->state.empty() ? "unknown" : typed->state;
+  if (!plain_name(s.state, 32)) return refuse("\"state\" must be a short name");
+  // machine.browser read (report::read_browser_record) and agreeing with "runtime": what the store
+  // adds is the limits on its untrusted text.
+  const bool browser = typed->browser.has_value();
+  if (browser) {
+    if (auto st = check_browser(*typed->browser); !st) return st.error();
   }
   // Which implementation measured it (chromium, firefox, deno, ...; native): the runtime the
   // leaderboard filters and compares by (runtime_filter.hpp).
@@ -483,10 +467,6 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
   // kept and shown, never ranked.
   s.unranked_reason = unranked_reason(document);
 
-  // Every row read into the types it was written from: a field of another type is refused here,
-  // naming the row and the field, so that every reader of a stored document can read all of it.
-  const auto typed = report::read_document(document, "the document");
-  if (!typed) return refuse(typed.error().message);
   const auto& rows = typed->rows;
   if (rows.empty()) return refuse("the document has no rows");
   if (rows.size() > limits.max_rows) return refuse(fmt::format("more than {} rows", limits.max_rows));

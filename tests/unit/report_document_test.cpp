@@ -108,6 +108,13 @@ TEST(Document, BadFilesGiveOneLineErrorsNamingFileAndProblem) {
   bad_status["rows"][0]["status"] = "great";
   auto newer = test::synthetic_document().json();
   newer["schema_version"] = kSchemaVersion + 1;
+  auto header_type = test::synthetic_document().json();
+  header_type["finished_at"] = 1764489677;
+  auto no_thread = test::synthetic_document().json();
+  no_thread["runtime"] = "browser";
+  no_thread["machine"]["browser"] = {{"user_agent", "Mozilla/5.0"}};
+  auto disagree = test::synthetic_document().json();
+  disagree["runtime"] = "browser";
   const std::vector<BadFile> cases{
       {"empty.json", "", "the file is empty"},
       {"truncated.json", good.substr(0, good.size() / 2), "truncated"},
@@ -120,6 +127,9 @@ TEST(Document, BadFilesGiveOneLineErrorsNamingFileAndProblem) {
       {"no-rows.json", "{\"schema\": \"webgpu-bench/result\", \"schema_version\": 1}", "missing the \"rows\" array"},
       {"row-type.json", wrong_type.dump(), "\"stats_ms.iqr\" is a string, expected a number"},
       {"row-status.json", bad_status.dump(), "not a known row status"},
+      {"header-type.json", header_type.dump(), "\"finished_at\" is a number, expected a string"},
+      {"browser-thread.json", no_thread.dump(), "machine.browser.webgpu_thread must be \"worker\" or \"main\""},
+      {"runtime.json", disagree.dump(), "\"runtime\": \"browser\" without machine.browser"},
   };
   for (const auto& c : cases) {
     const auto path = dir.write(c.name, c.text);
