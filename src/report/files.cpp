@@ -225,6 +225,7 @@ Document header_of(const nlohmann::json& j, const std::string& origin) {
     if (d.runtime == "native") d.runtime = "browser";
   }
   d.implementation = implementation_of(j);
+  if (auto recorded = recorded_implementation(j)) d.recorded_implementation = std::move(*recorded);
   d.build_version = text_at(d.build, {"version"});
   d.build_revision = text_at(d.build, {"git_revision"});
   if (const auto r = j.find("repro"); r != j.end() && r->is_object()) {
@@ -252,6 +253,24 @@ Status check_header(const nlohmann::json& j) {
   const FieldReader in(j, "", &error);
   std::string text;
   for (const char* key : {"suite", "state", "started_at", "finished_at", "runtime"}) in.get(key, text);
+  if (!error.empty()) return make_error(ErrorKind::Usage, error);
+  if (auto recorded = recorded_implementation(j); !recorded) return recorded.error();
+  // The machine's identity, as the results store classes devices by it.
+  if (in.has("machine") && in.is_object("machine")) {
+    const FieldReader m = in.child("machine");
+    if (m.is_object("adapter")) {
+      const FieldReader a = m.child("adapter");
+      for (const char* key : {"vendor", "architecture", "device", "description", "driver", "backend", "adapter_type"}) {
+        a.get(key, text);
+      }
+    }
+    if (m.is_object("host")) {
+      const FieldReader h = m.child("host");
+      // Its counts are read tolerantly (read_host_description): version 1 wrote cores_per_socket as text.
+      h.get("cpu_model", text);
+      h.get("arch", text);
+    }
+  }
   if (!error.empty()) return make_error(ErrorKind::Usage, error);
   const nlohmann::json& machine = in.raw("machine");
   const auto browser = machine.is_object() ? machine.find("browser") : machine.end();

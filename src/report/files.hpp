@@ -57,6 +57,7 @@ struct Document {
   std::string host_cpu;                            // machine.host.cpu_model
   std::optional<BrowserRecord> browser;            // browser runs: machine.browser
   Implementation implementation;                   // recorded, or derived for older documents
+  std::optional<Implementation> recorded_implementation;  // as the document records it, when it does
   std::string build_version, build_revision;
   std::optional<ReproSummary> repro;  // --repro's verdict
   std::vector<std::string> sweep_notes;

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <optional>
 
+#include "report/field_reader.hpp"
+
 namespace wgb::report {
 
 namespace {
@@ -54,6 +56,24 @@ nlohmann::json implementation_json(const Implementation& i) {
           {"webgpu", i.webgpu},
           {"webgpu_version", i.webgpu_version.empty() ? nlohmann::json(nullptr) : nlohmann::json(i.webgpu_version)},
           {"source", i.source}};
+}
+
+Expected<std::optional<Implementation>> recorded_implementation(const nlohmann::json& doc) {
+  if (!doc.is_object()) return std::optional<Implementation>{};
+  const auto it = doc.find("implementation");
+  if (it == doc.end()) return std::optional<Implementation>{};
+  std::string error;
+  const FieldReader root(doc, "", &error);
+  if (!root.is_object("implementation")) {
+    if (error.empty()) error = "\"implementation\" is null, expected an object";
+    return make_error(ErrorKind::Usage, error);
+  }
+  const FieldReader in = root.child("implementation");
+  Implementation i;
+  in.get("runtime", i.runtime), in.get("runtime_version", i.runtime_version), in.get("webgpu", i.webgpu);
+  in.get("webgpu_version", i.webgpu_version), in.get("source", i.source);
+  if (!error.empty()) return make_error(ErrorKind::Usage, error);
+  return std::optional<Implementation>{std::move(i)};
 }
 
 Implementation implementation_of(const nlohmann::json& doc) {

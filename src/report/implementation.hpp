@@ -6,7 +6,10 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+
+#include "webgpu_bench/expected.hpp"
 
 namespace wgb::report {
 
@@ -26,6 +29,10 @@ Implementation native_implementation(const std::string& program_version, const s
 nlohmann::json implementation_json(const Implementation& i);
 // What a document says, or what can be derived for one that predates the field.
 Implementation implementation_of(const nlohmann::json& document);
+// The "implementation" object as the document records it (none when it records none): each field a
+// string or null (read as ""). One of another type, or an "implementation" that is not an object, is
+// an error naming it.
+Expected<std::optional<Implementation>> recorded_implementation(const nlohmann::json& document);
 // "Firefox 153.0 (wgpu)", "native Dawn 0.0~git20260909", "Deno 2.9.6 (wgpu)".
 std::string implementation_text(const Implementation& i);
 

@@ -35,15 +35,6 @@ std::string vendor_from_id(std::uint64_t id) {
 }
 
 // A string member, "" when absent; a usage error when present with another type.
-Expected<std::string> text_field(const nlohmann::json& obj, const char* name, const char* where) {
-  auto it = obj.find(name);
-  if (it == obj.end() || it->is_null()) return std::string{};
-  if (!it->is_string()) {
-    return make_error(ErrorKind::Usage, fmt::format("{}.{} must be a string", where, name));
-  }
-  return it->get<std::string>();
-}
-
 std::string key_part(const std::string& s) {
   std::string k = slug(s);
   return k.empty() ? "-" : k;
@@ -145,64 +136,44 @@ std::string tidy(std::string_view text) {
   return out;
 }
 
-Expected<DeviceClass> adapter_class(const nlohmann::json& adapter) {
-  if (!adapter.is_object()) return make_error(ErrorKind::Usage, "machine.adapter must be an object");
-  const char* where = "machine.adapter";
-  auto vendor = text_field(adapter, "vendor", where);
-  auto arch = text_field(adapter, "architecture", where);
-  auto device = text_field(adapter, "device", where);
-  auto description = text_field(adapter, "description", where);
-  auto backend = text_field(adapter, "backend", where);
-  auto type = text_field(adapter, "adapter_type", where);
-  for (const auto* e : {&vendor, &arch, &device, &description, &backend, &type}) {
-    if (!*e) return e->error();
-  }
+Expected<DeviceClass> adapter_class(const report::AdapterIdentity& adapter) {
   DeviceClass c;
-  c.vendor = lower(tidy(*vendor));
-  if (c.vendor.empty()) {
-    auto id = adapter.find("vendor_id");
-    if (id != adapter.end() && id->is_number_integer() && id->get<std::int64_t>() >= 0) {
-      c.vendor = vendor_from_id(id->get<std::uint64_t>());
-    }
-  }
+  c.vendor = lower(tidy(adapter.vendor));
+  if (c.vendor.empty()) c.vendor = vendor_from_id(adapter.vendor_id);
   if (c.vendor.empty()) c.vendor = "unknown";
-  c.architecture = lower(tidy(*arch));
-  c.device = tidy(*device);
-  if (c.device.empty()) c.device = tidy(*description);
+  c.architecture = lower(tidy(adapter.architecture));
+  c.device = tidy(adapter.device);
+  if (c.device.empty()) c.device = tidy(adapter.description);
   if (c.device.empty()) c.device = "unknown device";
-  c.backend = lower(tidy(*backend));
+  c.backend = lower(tidy(adapter.backend));
   if (c.backend.empty()) c.backend = "unknown";
-  c.adapter_type = lower(tidy(*type));
+  c.adapter_type = lower(tidy(adapter.adapter_type));
   if (c.adapter_type.empty()) c.adapter_type = "unknown";
   // Only a discrete GPU has memory of its own; anything else (integrated, CPU, unknown) shares it.
   c.variable = c.adapter_type != "discrete-gpu";
   return finish(std::move(c));
 }
 
-Expected<std::string> host_identity(const nlohmann::json& host) {
-  if (!host.is_object()) return make_error(ErrorKind::Usage, "machine.host must be an object");
-  auto model = text_field(host, "cpu_model", "machine.host");
-  if (!model) return model.error();
-  const std::string name = tidy(*model);
+Expected<std::string> host_identity(const report::HostDescriptionRecord& host) {
+  const std::string name = tidy(host.cpu_model);
   if (name.empty()) return make_error(ErrorKind::Usage, "machine.host.cpu_model is missing or empty");
-  // A positive integer member; 0 when absent or null (cores_per_socket may be unknown).
-  auto count = [&host](const char* key, bool required) -> Expected<std::int64_t> {
-    auto it = host.find(key);
-    if (it == host.end() || it->is_null()) {
-      if (!required) return std::int64_t{0};
+  // A positive integer member; 0 when absent (cores_per_socket may be unknown).
+  auto count = [](const char* key, std::optional<std::uint64_t> value, bool required) -> Expected<std::uint64_t> {
+    if (!value || (*value == 0 && required)) {
+      if (!required) return std::uint64_t{0};
       return make_error(ErrorKind::Usage,
                         fmt::format("machine.host.{} is missing: a host class needs the CPU's topology", key));
     }
-    if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > 1'000'000) {
+    if (*value < 1 || *value > 1'000'000) {
       return make_error(ErrorKind::Usage, fmt::format("machine.host.{} must be a positive integer", key));
     }
-    return it->get<std::int64_t>();
+    return *value;
   };
-  auto sockets = count("sockets", true);
+  auto sockets = count("sockets", host.sockets, true);
   if (!sockets) return sockets.error();
-  auto per_socket = count("cores_per_socket", false);
+  auto per_socket = count("cores_per_socket", host.cores_per_socket, false);
   if (!per_socket) return per_socket.error();
-  auto logical = count("logical_cpus", true);
+  auto logical = count("logical_cpus", host.logical_cpus, true);
   if (!logical) return logical.error();
   std::string topology = fmt::format("{} socket{}", *sockets, *sockets == 1 ? "" : "s");
   if (*per_socket > 0) topology += fmt::format(", {} cores", *sockets * *per_socket);
@@ -210,35 +181,28 @@ Expected<std::string> host_identity(const nlohmann::json& host) {
   return fmt::format("{} ({})", name, topology);
 }
 
-Expected<DeviceClass> device_class_of(const nlohmann::json& document) {
-  if (!document.is_object()) return make_error(ErrorKind::Usage, "the document must be a JSON object");
-  auto machine = document.find("machine");
-  if (machine == document.end() || !machine->is_object()) {
-    return make_error(ErrorKind::Usage, "missing the \"machine\" object");
-  }
-  auto host = machine->find("host");
-  if (auto adapter = machine->find("adapter"); adapter != machine->end()) {
-    auto c = adapter_class(*adapter);
+Expected<DeviceClass> device_class_of(const report::Document& document) {
+  if (document.machine.empty()) return make_error(ErrorKind::Usage, "missing the \"machine\" object");
+  const report::HostDescriptionRecord host = report::read_host_description(document.machine);
+  const bool has_host = !host.cpu_model.empty() || host.logical_cpus > 0 || host.sockets > 0;
+  if (document.adapter.recorded) {
+    auto c = adapter_class(document.adapter);
     if (!c) return c;
     // A browser names the adapter but not the API under it: its runs form classes of their own
     // (vendor, architecture and device as the browser reports them, backend "webgpu") beside the
     // native ones. A page cannot see the CPU's model: a CPU adapter there is told apart by the
     // logical CPUs the browser reports (navigator.hardwareConcurrency), when it does.
-    if (machine->contains("browser")) {
+    if (document.browser) {
       if (c->backend == "unknown") c->backend = "webgpu";
-      if (c->adapter_type == "cpu" && host != machine->end() && host->is_object()) {
-        auto n = host->find("logical_cpus");
-        if (n != host->end() && n->is_number_integer() && n->get<std::int64_t>() >= 1 &&
-            n->get<std::int64_t>() <= 1'000'000) {
-          c->device += fmt::format(" on {} logical CPUs", n->get<std::int64_t>());
-        }
+      if (c->adapter_type == "cpu" && host.logical_cpus >= 1 && host.logical_cpus <= 1'000'000) {
+        c->device += fmt::format(" on {} logical CPUs", host.logical_cpus);
       }
       return finish(std::move(*c));
     }
     // A CPU adapter (llvmpipe, SwiftShader) runs on the host's cores: the same driver on a 2-core
     // VM and on a 64-core server are different devices.
-    if (c->adapter_type == "cpu" && host != machine->end()) {
-      auto id = host_identity(*host);
+    if (c->adapter_type == "cpu" && has_host) {
+      auto id = host_identity(host);
       if (!id) return id.error();
       c->device += " on " + *id;
       return finish(std::move(*c));
@@ -248,25 +212,19 @@ Expected<DeviceClass> device_class_of(const nlohmann::json& document) {
 
   // The host suite measures the CPU itself: its class is the CPU model, its topology (sockets,
   // cores, hardware threads) and the architecture.
-  auto suite = document.find("suite");
-  const bool host_suite = suite != document.end() && *suite == "host";
-  if (!host_suite || host == machine->end() || !host->is_object()) {
+  if (!document.host_suite() || !has_host) {
     return make_error(ErrorKind::Usage, "missing machine.adapter (only host-suite documents may omit it)");
   }
-  auto model = text_field(*host, "cpu_model", "machine.host");
-  if (!model) return model.error();
-  auto arch = text_field(*host, "arch", "machine.host");
-  if (!arch) return arch.error();
-  auto id = host_identity(*host);
+  auto id = host_identity(host);
   if (!id) return id.error();
   DeviceClass c;
   c.device = *id;
-  const std::string m = lower(tidy(*model));
+  const std::string m = lower(tidy(host.cpu_model));
   c.vendor = m.find("intel") != std::string::npos ? "intel"
              : m.find("amd") != std::string::npos ? "amd"
              : m.find("arm") != std::string::npos || m.find("neoverse") != std::string::npos ? "arm"
                                                                                             : "unknown";
-  c.architecture = lower(tidy(*arch));
+  c.architecture = lower(tidy(host.arch.value_or("")));
   c.backend = "host";
   c.adapter_type = "host";
   c.variable = true;

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "report/files.hpp"
+#include "report/host_section.hpp"
 #include "webgpu_bench/expected.hpp"
 
 namespace wgb::store {
@@ -24,20 +26,20 @@ struct DeviceClass {
   bool variable = false;
 };
 
-// The class of a result document's machine: machine.adapter when present (a CPU adapter adds the
-// host's identity below); for documents of the host suite without an adapter, machine.host (the
-// CPU as a device: its model and topology). Usage error naming the field
-// when neither is there or a field has the wrong type.
-Expected<DeviceClass> device_class_of(const nlohmann::json& document);
+// The class of a result document's machine, read by the reporting module (report::read_document
+// refused fields of another type): machine.adapter when present (a CPU adapter adds the host's
+// identity below); for documents of the host suite without an adapter, machine.host (the CPU as a
+// device: its model and topology). Usage error naming the field when neither is there.
+Expected<DeviceClass> device_class_of(const report::Document& document);
 
-// The class of one adapter object ({vendor, architecture, device, description, backend,
-// adapter_type, vendor_id}).
-Expected<DeviceClass> adapter_class(const nlohmann::json& adapter);
+// The class of one adapter (vendor, architecture, device, description, backend, adapter type and
+// PCI vendor id as machine.adapter records them).
+Expected<DeviceClass> adapter_class(const report::AdapterIdentity& adapter);
 
 // "Intel(R) Xeon(R) Processor (1 socket, 16 cores, 16 threads)": the CPU model with its sockets,
 // physical cores (when known) and logical CPUs, from machine.host. Two hosts are comparable only when
 // all of these agree. Usage error naming the field when cpu_model, sockets or logical_cpus is missing.
-Expected<std::string> host_identity(const nlohmann::json& host);
+Expected<std::string> host_identity(const report::HostDescriptionRecord& host);
 
 // What the pages show people (never the key): the device as reported ("NVIDIA H200"; "" for a
 // class read back without one: then its label) and a line with the vendor and architecture, the API

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "report/files.hpp"
 #include "report/implementation.hpp"
 
 namespace wgb::store {
@@ -19,11 +20,9 @@ const std::vector<std::string>& runtimes() {
 
 bool known(const std::string& r) { return std::find(runtimes().begin(), runtimes().end(), r) != runtimes().end(); }
 
-bool short_text(const nlohmann::json& v) {
-  if (v.is_null()) return true;
-  if (!v.is_string() || v.get<std::string>().size() > 64) return false;
-  const std::string s = v.get<std::string>();
-  return std::none_of(s.begin(), s.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+// At most 64 bytes, no control character ("" stands for null).
+bool short_text(const std::string& s) {
+  return s.size() <= 64 && std::none_of(s.begin(), s.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
 }
 
 }  // namespace
@@ -42,32 +41,31 @@ const std::vector<std::pair<std::string, std::string>>& runtime_choices() {
   return all;
 }
 
-Status check_implementation(const nlohmann::json& document, bool browser) {
-  const auto it = document.find("implementation");
-  if (it == document.end()) return ok();
-  const nlohmann::json& i = *it;
-  if (!i.is_object()) return make_error(ErrorKind::Usage, "\"implementation\" must be an object");
-  for (const char* key : {"runtime", "runtime_version", "webgpu", "webgpu_version", "source"}) {
-    if (i.contains(key) && !short_text(i[key])) {
+Status check_implementation(const report::Document& document) {
+  if (!document.recorded_implementation) return ok();
+  const report::Implementation& i = *document.recorded_implementation;
+  for (const auto& [key, value] : {std::pair{"runtime", &i.runtime}, std::pair{"runtime_version", &i.runtime_version},
+                                   std::pair{"webgpu", &i.webgpu}, std::pair{"webgpu_version", &i.webgpu_version},
+                                   std::pair{"source", &i.source}}) {
+    if (!short_text(*value)) {
       return make_error(ErrorKind::Usage, fmt::format("implementation.{} must be a short string or null", key));
     }
   }
-  const std::string runtime = i.value("runtime", "");
-  if (runtime != "native" && !known(runtime)) {
+  if (i.runtime != "native" && !known(i.runtime)) {
     return make_error(ErrorKind::Usage, "implementation.runtime must be native, chromium, firefox, deno, safari or browser");
   }
-  if ((runtime == "native") == browser) {
-    return make_error(ErrorKind::Usage, browser ? "implementation.runtime \"native\" in a document measured in a browser"
-                                                : fmt::format("implementation.runtime \"{}\" without machine.browser", runtime));
+  const bool browser = document.browser.has_value();
+  if ((i.runtime == "native") == browser) {
+    return make_error(ErrorKind::Usage,
+                      browser ? "implementation.runtime \"native\" in a document measured in a browser"
+                              : fmt::format("implementation.runtime \"{}\" without machine.browser", i.runtime));
   }
   return ok();
 }
 
-std::string stored_runtime(const nlohmann::json& document) {
-  const bool browser = document.contains("machine") && document["machine"].is_object() &&
-                       document["machine"].contains("browser");
-  if (!browser) return "native";
-  const std::string r = report::implementation_of(document).runtime;
+std::string stored_runtime(const report::Document& document) {
+  if (!document.browser) return "native";
+  const std::string& r = document.implementation.runtime;
   return known(r) ? r : "browser";
 }
 

@@ -11,6 +11,10 @@
 
 #include "webgpu_bench/expected.hpp"
 
+namespace wgb::report {
+struct Document;
+}  // namespace wgb::report
+
 namespace wgb::store {
 
 // "" (all), "browser", "native" or one runtime.
@@ -19,10 +23,11 @@ const char* runtime_filter_error();
 // The filter's choices for the pages: (value, words), "" first.
 const std::vector<std::pair<std::string, std::string>>& runtime_choices();
 
-// A document's "implementation" record, when it has one: an object whose runtime is one of the
-// store's and agrees with where it was measured (`browser`: it has machine.browser), short strings.
-Status check_implementation(const nlohmann::json& document, bool browser);
+// A document's "implementation" record, when it has one (read by report::read_document): short
+// strings, a runtime that is one of the store's and agrees with where it was measured (a document
+// with machine.browser was measured in a browser).
+Status check_implementation(const report::Document& document);
 // The runtime the store records for a checked document.
-std::string stored_runtime(const nlohmann::json& document);
+std::string stored_runtime(const report::Document& document);
 
 }  // namespace wgb::store

@@ -458,9 +458,9 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
   }
   // Which implementation measured it (chromium, firefox, deno, ...; native): the runtime the
   // leaderboard filters and compares by (runtime_filter.hpp).
-  if (auto st = check_implementation(document, browser); !st) return st.error();
-  s.runtime = stored_runtime(document);
-  auto cls = device_class_of(document);
+  if (auto st = check_implementation(*typed); !st) return st.error();
+  s.runtime = stored_runtime(*typed);
+  auto cls = device_class_of(*typed);
   if (!cls) return refuse(cls.error().message);
   s.device_class = std::move(*cls);
   // A run with non-default options (replaced kernels, robustness off, shortened sampling, ...) is

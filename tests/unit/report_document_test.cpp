@@ -115,6 +115,8 @@ TEST(Document, BadFilesGiveOneLineErrorsNamingFileAndProblem) {
   no_thread["machine"]["browser"] = {{"user_agent", "Mozilla/5.0"}};
   auto disagree = test::synthetic_document().json();
   disagree["runtime"] = "browser";
+  auto implementation = test::synthetic_document().json();
+  implementation["implementation"]["runtime"] = 5;
   const std::vector<BadFile> cases{
       {"empty.json", "", "the file is empty"},
       {"truncated.json", good.substr(0, good.size() / 2), "truncated"},
@@ -130,6 +132,7 @@ TEST(Document, BadFilesGiveOneLineErrorsNamingFileAndProblem) {
       {"header-type.json", header_type.dump(), "\"finished_at\" is a number, expected a string"},
       {"browser-thread.json", no_thread.dump(), "machine.browser.webgpu_thread must be \"worker\" or \"main\""},
       {"runtime.json", disagree.dump(), "\"runtime\": \"browser\" without machine.browser"},
+      {"implementation.json", implementation.dump(), "\"implementation.runtime\" is a number, expected a string"},
   };
   for (const auto& c : cases) {
     const auto path = dir.write(c.name, c.text);

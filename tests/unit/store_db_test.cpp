@@ -137,7 +137,7 @@ TEST_P(StoreDb, ListAndFilter) {
   ASSERT_EQ(runs->size(), 2u);
   EXPECT_GT((*runs)[0].id, (*runs)[1].id);  // newest first
   // A CPU adapter's class includes the host it ran on (docs/store.md, "Device classes").
-  f.device_class = device_class_of(make_document(lvp, {{}}))->key;
+  f.device_class = device_class_of(report::stored_document(make_document(lvp, {{}}), "test"))->key;
   EXPECT_EQ(f.device_class.rfind("mesa/software/llvmpipe-on-", 0), 0u) << f.device_class;
   EXPECT_EQ(*store_->count(f), 1);
   f = {};

@@ -2,14 +2,24 @@
 #include <gtest/gtest.h>
 
 #include "store/device_class.hpp"
+#include "store/submission.hpp"
+#include "store_test_support.hpp"
 
 namespace wgb::store {
 namespace {
 
-nlohmann::json adapter(std::string vendor, std::string arch, std::string device, std::string backend,
-                       std::string type) {
+nlohmann::json adapter_json(std::string vendor, std::string arch, std::string device, std::string backend,
+                            std::string type) {
   return {{"vendor", vendor}, {"architecture", arch}, {"device", device}, {"description", device + " desc"},
           {"backend", backend}, {"adapter_type", type}};
+}
+
+// A document's machine as the reporting module reads it (leniently: these are fragments).
+report::Document read(const nlohmann::json& doc) { return report::stored_document(doc, "test"); }
+
+report::AdapterIdentity adapter(std::string vendor, std::string arch, std::string device, std::string backend,
+                                std::string type) {
+  return read({{"machine", {{"adapter", adapter_json(vendor, arch, device, backend, type)}}}}).adapter;
 }
 
 TEST(StoreDeviceClass, DiscreteGpuKeyAndLabel) {
@@ -49,7 +59,7 @@ TEST(StoreDeviceClass, BackendAndArchitectureSeparateClasses) {
 TEST(StoreDeviceClass, MissingNamesFallBack) {
   nlohmann::json a = {{"vendor", ""},  {"architecture", ""}, {"device", ""}, {"description", "Some GPU"},
                       {"backend", ""}, {"vendor_id", 0x1002}};
-  auto c = adapter_class(a);
+  auto c = adapter_class(read({{"machine", {{"adapter", a}}}}).adapter);
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->vendor, "amd");            // from the PCI vendor id
   EXPECT_EQ(c->device, "Some GPU");       // from the description
@@ -60,12 +70,19 @@ TEST(StoreDeviceClass, MissingNamesFallBack) {
 }
 
 TEST(StoreDeviceClass, MistypedFieldIsAnError) {
-  auto a = adapter("nvidia", "hopper", "NVIDIA H200", "vulkan", "discrete-gpu");
-  a["device"] = 42;
-  auto c = adapter_class(a);
+  auto d = test::make_document({}, {{}});
+  d["machine"]["adapter"]["device"] = 42;
+  auto c = make_submission(d);
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().kind, ErrorKind::Usage);
-  EXPECT_NE(c.error().message.find("machine.adapter.device"), std::string::npos);
+  EXPECT_NE(c.error().message.find("machine.adapter.device"), std::string::npos) << c.error().message;
+  // A CPU adapter is classed with its host, whose topology must then read.
+  d = test::make_document(
+      {.vendor = "mesa", .architecture = "", .device = "llvmpipe", .backend = "vulkan", .adapter_type = "cpu"}, {{}});
+  d["machine"]["host"]["sockets"] = "two";
+  c = make_submission(d);
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().message.find("machine.host.sockets"), std::string::npos) << c.error().message;
 }
 
 TEST(StoreDeviceClass, MarkupIsKeptInTheLabelAndStrippedFromTheKey) {
@@ -85,7 +102,7 @@ nlohmann::json host(std::string model, int sockets, nlohmann::json cores_per_soc
           {"logical_cpus", logical}};
 }
 
-nlohmann::json host_doc(nlohmann::json h) { return {{"suite", "host"}, {"machine", {{"host", std::move(h)}}}}; }
+report::Document host_doc(nlohmann::json h) { return read({{"suite", "host"}, {"machine", {{"host", std::move(h)}}}}); }
 
 TEST(StoreDeviceClass, HostSuiteWithoutAdapterUsesTheCpuAndItsTopology) {
   auto c = device_class_of(host_doc(host("AMD EPYC 9654 96-Core Processor", 2, 96, 384)));
@@ -133,10 +150,10 @@ TEST(StoreDeviceClass, AHostClassNeedsTheTopology) {
 TEST(StoreDeviceClass, ACpuAdapterIsClassedWithItsHost) {
   // llvmpipe on the 2-core VM and on the 16-core host are different devices; a GPU is not.
   auto doc = [](const char* type, int cores) {
-    return nlohmann::json{{"suite", "default"},
-                          {"machine",
-                           {{"adapter", adapter("mesa", "software", "llvmpipe", "vulkan", type)},
-                            {"host", host("Intel(R) Xeon(R) Processor", 1, cores, cores)}}}};
+    return read({{"suite", "default"},
+                 {"machine",
+                  {{"adapter", adapter_json("mesa", "software", "llvmpipe", "vulkan", type)},
+                   {"host", host("Intel(R) Xeon(R) Processor", 1, cores, cores)}}}});
   };
   auto small = device_class_of(doc("cpu", 2));
   auto large = device_class_of(doc("cpu", 16));
@@ -152,10 +169,10 @@ TEST(StoreDeviceClass, ACpuAdapterIsClassedWithItsHost) {
 
 TEST(StoreDeviceClass, OtherSuitesNeedAnAdapter) {
   nlohmann::json doc = {{"suite", "default"}, {"machine", {{"host", {{"cpu_model", "x"}, {"arch", "x86_64"}}}}}};
-  auto c = device_class_of(doc);
+  auto c = device_class_of(read(doc));
   ASSERT_FALSE(c);
   EXPECT_NE(c.error().message.find("machine.adapter"), std::string::npos);
-  EXPECT_FALSE(device_class_of(nlohmann::json{{"suite", "default"}}));
+  EXPECT_FALSE(device_class_of(read({{"suite", "default"}})));
 }
 
 TEST(StoreDeviceClass, SlugAndTidy) {

@@ -20,20 +20,18 @@ namespace wgb::store {
 namespace {
 
 DeviceClass h200() {
-  auto c = adapter_class({{"vendor", "nvidia"},
-                          {"architecture", "hopper"},
-                          {"device", "NVIDIA H200"},
-                          {"backend", "vulkan"},
-                          {"adapter_type", "discrete-gpu"}});
+  report::AdapterIdentity a;
+  a.vendor = "nvidia", a.architecture = "hopper", a.device = "NVIDIA H200", a.backend = "vulkan";
+  a.adapter_type = "discrete-gpu";
+  auto c = adapter_class(a);
   return *c;
 }
 
 DeviceClass lavapipe() {
-  auto c = adapter_class({{"vendor", "mesa"},
-                          {"architecture", "llvmpipe"},
-                          {"device", "llvmpipe (LLVM 15.0.6, 256 bits)"},
-                          {"backend", "vulkan"},
-                          {"adapter_type", "cpu"}});
+  report::AdapterIdentity a;
+  a.vendor = "mesa", a.architecture = "llvmpipe", a.device = "llvmpipe (LLVM 15.0.6, 256 bits)";
+  a.backend = "vulkan", a.adapter_type = "cpu";
+  auto c = adapter_class(a);
   return *c;
 }
 
