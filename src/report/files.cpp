@@ -236,6 +236,8 @@ Document header_of(const nlohmann::json& j, const std::string& origin) {
     s.reason = text_at(*r, {"reason"});
     d.repro = std::move(s);
   }
+  d.sweep = j.contains("sweep");
+  if (const auto k = j.find("kernel_overrides"); k != j.end() && !k->is_null()) d.kernels_replaced = true;
   if (const auto sw = j.find("sweep"); sw != j.end() && sw->is_object() && sw->contains("notes")) {
     d.sweep_notes = strings_of((*sw)["notes"]);
   }

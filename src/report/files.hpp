@@ -60,7 +60,9 @@ struct Document {
   std::optional<Implementation> recorded_implementation;  // as the document records it, when it does
   std::string build_version, build_revision;
   std::optional<ReproSummary> repro;  // --repro's verdict
+  bool sweep = false;                 // a sweep's document (it has a "sweep" section)
   std::vector<std::string> sweep_notes;
+  bool kernels_replaced = false;  // kernel_overrides recorded: --kernel-dir replaced shipped kernels
   std::string test_perturbation;  // the test-only perturbation a second process of --repro honoured
   nlohmann::json machine = nlohmann::json::object();  // as recorded: adapter, dawn, host, browser
   nlohmann::json build = nlohmann::json::object();

@@ -71,6 +71,10 @@ DawnFacts dawn_from(const Json& d) {
   });
   if (d.contains("empty_submit_ms")) f.empty_submit_ms = text(d, "empty_submit_ms");
   f.device_toggles = names(d, "device_toggles");
+  for (const auto& [key, out] :
+       {std::pair{"robustness", &f.robustness_on}, std::pair{"experimental", &f.experimental}}) {
+    if (const auto it = d.find(key); it != d.end() && it->is_boolean()) *out = it->get<bool>();
+  }
   return f;
 }
 

@@ -24,6 +24,8 @@ struct AdapterFacts {
 
 struct DawnFacts {
   std::string version, robustness, timestamps, timestamp_quantization;
+  // The two switches that change what a run measures, as recorded (none when not a boolean).
+  std::optional<bool> robustness_on, experimental;
   std::optional<std::string> empty_submit_ms;  // recorded (possibly empty)
   std::vector<std::string> device_toggles;
 };

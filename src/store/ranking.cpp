@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "report/document.hpp"
+#include "report/files.hpp"
 #include "report/host_section.hpp"
+#include "report/machine_facts.hpp"
 #include "report/table.hpp"
 #include "webgpu_bench/defaults.hpp"
 #include "webgpu_bench/sampling.hpp"
@@ -83,11 +85,10 @@ const json* member(const json& j, const char* key) {
 
 // Host runs: the fixed defaults, then what depends on the machine: one thread per physical core,
 // arrays and the latency sweep at least 4x the last-level cache (and 64 MiB), the widest FMA ISA.
-void host_reasons(const json& doc, const json& options, std::vector<std::string>& reasons) {
+void host_reasons(const report::Document& doc, const json& options, std::vector<std::string>& reasons) {
   auto diff = differences(options, default_options("host"));
-  const json* machine = member(doc, "machine");
-  if (machine != nullptr && member(*machine, "host") != nullptr) {
-    const report::HostDescriptionRecord host = report::read_host_description(*machine);
+  const report::HostDescriptionRecord host = report::read_host_description(doc.machine);
+  if (!host.cpu_model.empty() || host.logical_cpus > 0) {  // machine.host recorded
     const std::uint64_t sockets = host.sockets;
     const std::uint64_t per_socket = host.cores_per_socket.value_or(0);
     const report::HostOptionsRecord asked = report::read_host_options(options);
@@ -106,7 +107,7 @@ void host_reasons(const json& doc, const json& options, std::vector<std::string>
                                    report::format_bytes(floor)));
       }
     }
-    const std::vector<std::string>& available = report::read_host_suite_record(*machine).kernel_isa.fma_available;
+    const std::vector<std::string>& available = report::read_host_suite_record(doc.machine).kernel_isa.fma_available;
     if (!asked.isa.empty() && !available.empty() && asked.isa != available.front()) {
       diff.push_back(fmt::format("isa {} (default {})", asked.isa, available.front()));
     }
@@ -123,51 +124,45 @@ const json& default_options(std::string_view suite) {
   return it == all.end() ? none : *it;
 }
 
-std::string unranked_reason(const json& doc) {
+std::string unranked_reason(const report::Document& doc) {
   std::vector<std::string> reasons;
-  const std::string suite = doc.value("suite", std::string());
-  const json* options = member(doc, "options");
-  if (suite == "sweep" || member(doc, "sweep") != nullptr) {
-    reasons.push_back("a sweep (sizes or threads varied)");
-  }
-  if (member(doc, "kernel_overrides") != nullptr) reasons.push_back("kernels replaced (--kernel-dir)");
-  const json* machine = member(doc, "machine");
-  if (machine != nullptr && member(*machine, "adapter") != nullptr) {
-    const json* dawn = member(*machine, "dawn");
-    const json* robust = dawn != nullptr ? member(*dawn, "robustness") : nullptr;
-    const json* experimental = dawn != nullptr ? member(*dawn, "experimental") : nullptr;
-    if (robust == nullptr || !robust->is_boolean()) {
+  const std::string& suite = doc.suite;
+  if (suite == "sweep" || doc.sweep) reasons.push_back("a sweep (sizes or threads varied)");
+  if (doc.kernels_replaced) reasons.push_back("kernels replaced (--kernel-dir)");
+  if (doc.adapter.recorded) {
+    const report::DawnFacts dawn = report::machine_facts(doc.machine, doc.build).dawn;
+    if (!dawn.robustness_on) {
       reasons.push_back("robustness not recorded (machine.dawn.robustness)");
-    } else if (!robust->get<bool>()) {
+    } else if (!*dawn.robustness_on) {
       reasons.push_back("robustness off (--no-robustness)");
     }
-    if (experimental != nullptr && experimental->is_boolean() && experimental->get<bool>()) {
-      reasons.push_back("unsafe APIs allowed (--experimental)");
-    }
+    if (dawn.experimental.value_or(false)) reasons.push_back("unsafe APIs allowed (--experimental)");
   }
+  // The options as the run records them, compared field by field with the suite's defaults.
+  const json& options = doc.options;
   const bool known_suite = suite == "default" || suite == "memory" || suite == "host";
-  if (known_suite && (options == nullptr || !options->is_object())) {
+  if (known_suite && options.empty()) {
     reasons.push_back("options not recorded");
   } else if (suite == "default") {
-    if (const json* s = member(*options, "sampling"); s != nullptr && s->is_object()) {
+    if (const json* s = member(options, "sampling"); s != nullptr && s->is_object()) {
       auto diff = differences(*s, default_options("default")["sampling"]);
       if (!diff.empty()) reasons.push_back("sampling changed: " + joined(diff, ", "));
     }
     auto it = default_options("default").find("bandwidth_bytes");
-    if (auto v = options->find("bandwidth_bytes"); v != options->end() && !same(*v, *it)) {
+    if (auto v = options.find("bandwidth_bytes"); v != options.end() && !same(*v, *it)) {
       reasons.push_back(fmt::format("bandwidth buffers of {} MiB (default {}; --bandwidth-mib)",
                                     v->is_number() ? v->get<double>() / (1 << 20) : -1.0,
                                     defaults::run::kBandwidthBytes >> 20));
     }
     const json& threads = default_options("default").at("compute_threads");
-    if (auto v = options->find("compute_threads"); v != options->end() && !same(*v, threads)) {
+    if (auto v = options.find("compute_threads"); v != options.end() && !same(*v, threads)) {
       reasons.push_back(fmt::format("--compute-threads {}", show(*v)));
     }
   } else if (suite == "memory") {
-    auto diff = differences(*options, default_options("memory"));
+    auto diff = differences(options, default_options("memory"));
     if (!diff.empty()) reasons.push_back("memory options changed: " + joined(diff, ", "));
   } else if (suite == "host") {
-    host_reasons(doc, *options, reasons);
+    host_reasons(doc, options, reasons);
   }
   return joined(reasons, "; ");
 }

@@ -8,11 +8,15 @@
 #include <string>
 #include <string_view>
 
+namespace wgb::report {
+struct Document;
+}  // namespace wgb::report
+
 namespace wgb::store {
 
 // "" when the document was measured with its suite's default options; else the reasons, joined
 // with "; ", e.g. "sampling shortened: max_rounds 4 (default 10), measurement_ms 10 (default 100)".
-std::string unranked_reason(const nlohmann::json& document);
+std::string unranked_reason(const report::Document& document);
 
 // The default options the rules compare against, as the documents record them: "default" (run:
 // options.sampling.* and options.bandwidth_bytes / compute_threads), "memory" (options.*) and

@@ -465,7 +465,7 @@ Expected<Submission> make_submission(nlohmann::json document, const SubmissionLi
   s.device_class = std::move(*cls);
   // A run with non-default options (replaced kernels, robustness off, shortened sampling, ...) is
   // kept and shown, never ranked.
-  s.unranked_reason = unranked_reason(document);
+  s.unranked_reason = unranked_reason(*typed);
 
   const auto& rows = typed->rows;
   if (rows.empty()) return refuse("the document has no rows");
