@@ -246,6 +246,19 @@ void set_sweep_point(BenchmarkResult& row, const SweepPoint& point) {
   row.parameters["sweep"] = {{"parameter", point.parameter}, {"value", point.value}, {"option", point.option}};
 }
 
+void mark_rows_unranked(json& document) {
+  const auto rows = document.is_object() ? document.find("rows") : document.end();
+  if (rows == document.end() || !rows->is_array()) return;
+  for (auto& r : *rows) {
+    if (!r.is_object()) continue;
+    if (const auto p = r.find("parameters"); p == r.end()) {
+      r["parameters"] = {{"unranked", true}};
+    } else if (p->is_object()) {
+      (*p)["unranked"] = true;
+    }
+  }
+}
+
 void set_launch_share(BenchmarkResult& row, double dispatch_ms) {
   if (!row.parameters.is_object()) row.parameters = json::object();
   row.parameters["dispatch_ms"] = dispatch_ms;

@@ -104,6 +104,10 @@ RowFacts row_facts(const BenchmarkResult& row);
 std::optional<SweepPoint> sweep_point(const nlohmann::json& parameters);
 void set_sweep_point(BenchmarkResult& row, const SweepPoint& point);
 
+// A stored document whose run is unranked: each of its rows says so (`parameters.unranked`), as the
+// memory suite's capped rows do, so that every reader of the rows sees it.
+void mark_rows_unranked(nlohmann::json& document);
+
 // Written after the workload: the measured dispatch time beside the launch cost, and its share.
 void set_launch_share(BenchmarkResult& row, double dispatch_ms);
 // --repro: the second process's time at point `p` of curve `c`, and whether the two agree.

@@ -4,6 +4,7 @@
 // a run is put where the pages show it.
 #include <fmt/format.h>
 
+#include "report/facts.hpp"
 #include "store/html.hpp"
 #include "store/server_handlers.hpp"
 #include "store/server_http.hpp"
@@ -30,15 +31,7 @@ std::vector<RunSummary> shown(std::vector<RunSummary> runs) {
 }
 
 StoredRun shown(StoredRun run) {
-  if (!run.summary.unranked_reason.empty()) {
-    if (auto rows = run.document.find("rows"); rows != run.document.end() && rows->is_array()) {
-      for (auto& r : *rows) {
-        if (r.is_object() && (!r.contains("parameters") || r["parameters"].is_object())) {
-          r["parameters"]["unranked"] = true;
-        }
-      }
-    }
-  }
+  if (!run.summary.unranked_reason.empty()) report::mark_rows_unranked(run.document);
   run.summary = shown(std::move(run.summary));
   return run;
 }

@@ -94,7 +94,7 @@ TEST(RowFacts, CurvesAndTheirPointsRead) {
 TEST(RowFacts, APointsRateRangeIncludesItsOwnRate) {
   CurvePoint p;
   EXPECT_EQ(p.rate_range(), std::make_pair(0.0, 0.0));  // no range recorded
-  p.value = 2.57e12;                                      // a minimum-time point: above its IQR
+  p.value = 2.57e12;                                    // a minimum-time point: above its IQR
   p.value_iqr = std::make_pair(1.6e12, 1.8e12);
   EXPECT_EQ(p.rate_range(), std::make_pair(1.6e12, 2.57e12));
   p.value = 1.7e12;  // inside: unchanged
@@ -142,6 +142,22 @@ TEST(RowFacts, PrecisionAndTheUnrankedMarkRead) {
   EXPECT_EQ(f->unranked, true);
   EXPECT_EQ(f->unranked_reason, "capped");
   EXPECT_FALSE(read_row_facts({{"unranked", "yes"}}));
+}
+
+TEST(RowFacts, AnUnrankedRunsRowsSaySo) {
+  nlohmann::json doc = {
+      {"rows", {{{"id", "a"}}, {{"id", "b"}, {"parameters", {{"cv", 0.01}}}}, {{"id", "c"}, {"parameters", nullptr}}}}};
+  mark_rows_unranked(doc);
+  EXPECT_EQ(doc["rows"][0]["parameters"]["unranked"], true);
+  EXPECT_EQ(doc["rows"][1]["parameters"]["unranked"], true);
+  EXPECT_EQ(doc["rows"][1]["parameters"]["cv"], 0.01);
+  EXPECT_TRUE(doc["rows"][2]["parameters"].is_null());  // as recorded: not an object to write into
+  const auto facts = read_row_facts(doc["rows"][1]["parameters"]);
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(facts->unranked, true);
+  nlohmann::json none = nlohmann::json::array();
+  mark_rows_unranked(none);  // not a document: left alone
+  EXPECT_TRUE(none.empty());
 }
 
 }  // namespace
