@@ -181,22 +181,21 @@ SecondRun Session::run_second_process() const {
 report::ReproSummary Session::reproduce(report::ResultDocument& doc, double tolerance) const {
   note("repro: running the whole procedure again in a second process...");
   const SecondRun run = run_second_process();
-  nlohmann::json second{{"command", run.arguments},
-                        {"exec", run.executed},  // as started: the loader and its options included
-                        {"started_at", run.started_at},
-                        {"finished_at", run.finished_at}};
+  report::ReproSecondRun second{.command = run.arguments,
+                                .exec = run.executed,
+                                .started_at = run.started_at,
+                                .finished_at = run.finished_at,
+                                .exit_code = run.exit_code};
   report::ReproSummary summary;
   if (!run.exit_code || !run.document) {
-    if (run.exit_code) second["exit_code"] = *run.exit_code;
     summary = report::repro_incomplete(doc.rows(), run.failure, tolerance);
   } else {
     const int code = *run.exit_code;
     const report::Document& loaded = *run.document;
     const std::string& state = loaded.state;
-    second["exit_code"] = code;
-    second["state"] = state;
-    if (!loaded.test_perturbation.empty()) second["test_perturbation"] = loaded.test_perturbation;
-    second["rows"] = loaded.rows.size();
+    second.state = state;
+    if (!loaded.test_perturbation.empty()) second.test_perturbation = loaded.test_perturbation;
+    second.rows = loaded.rows.size();
     if (state != "complete") {
       summary = report::repro_incomplete(
           doc.rows(), fmt::format("the second process ended '{}' (exit code {})", state.empty() ? "?" : state, code),
@@ -205,8 +204,8 @@ report::ReproSummary Session::reproduce(report::ResultDocument& doc, double tole
       summary = report::apply_repro(doc.rows(), loaded.rows, tolerance);
       const report::PointsCompared points = report::compare_points(doc.rows(), loaded.rows, tolerance);
       if (points.compared > 0) {
-        second["points_compared"] = points.compared;
-        second["points_disagreeing"] = points.disagreeing;
+        second.points_compared = points.compared;
+        second.points_disagreeing = points.disagreeing;
       }
     }
   }

@@ -440,10 +440,10 @@ void ResultDocument::add_row(const BenchmarkResult& row) {
   refresh();
 }
 
-void ResultDocument::set_repro(const ReproSummary& summary, nlohmann::json second_run) {
+void ResultDocument::set_repro(const ReproSummary& summary, const ReproSecondRun& second_run) {
   repro_ = summary;
   doc_["repro"] = repro_summary_json(summary);
-  doc_["repro"]["second_run"] = std::move(second_run);
+  doc_["repro"]["second_run"] = to_json(second_run);
   refresh();
 }
 

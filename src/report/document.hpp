@@ -73,7 +73,7 @@ class ResultDocument {
   // Appends a row and recomputes the roofline of every row (a ceiling may arrive after the rows
   // it bounds).
   void add_row(const BenchmarkResult& row);
-  void set_repro(const ReproSummary& summary, nlohmann::json second_run);
+  void set_repro(const ReproSummary& summary, const ReproSecondRun& second_run);
   const std::optional<ReproSummary>& repro() const { return repro_; }
   std::vector<ReportRow>& rows() { return rows_; }
   const std::vector<ReportRow>& rows() const { return rows_; }

@@ -141,6 +141,19 @@ PointsCompared compare_points(std::vector<ReportRow>& first, const std::vector<R
   return out;
 }
 
+nlohmann::json to_json(const ReproSecondRun& r) {
+  nlohmann::json j = {
+      {"command", r.command}, {"exec", r.exec}, {"started_at", r.started_at}, {"finished_at", r.finished_at}};
+  // Present only when known, as a reader tells "not started" from "started" by them.
+  auto optional = [&j](const char* key, const auto& value) {
+    if (value) j[key] = *value;
+  };
+  optional("exit_code", r.exit_code), optional("state", r.state), optional("test_perturbation", r.test_perturbation);
+  optional("rows", r.rows), optional("points_compared", r.points_compared);
+  optional("points_disagreeing", r.points_disagreeing);
+  return j;
+}
+
 nlohmann::json repro_summary_json(const ReproSummary& s) {
   nlohmann::json j{{"verdict", s.verdict},
                    {"rule", kReproRule},

@@ -35,6 +35,20 @@ struct ReproSummary {
   std::string reason;                    // for "incomplete"; empty otherwise
 };
 
+// The second process of --repro as the document records it (`repro.second_run`).
+struct ReproSecondRun {
+  std::vector<std::string> command;  // its arguments after the program's name
+  std::vector<std::string> exec;     // as started: the loader and its options included
+  std::string started_at, finished_at;
+  std::optional<int> exit_code;  // none: it could not be started
+  // What its document said, when it left one.
+  std::optional<std::string> state, test_perturbation;
+  std::optional<std::size_t> rows;
+  // The curves' points compared between the two, when there were any.
+  std::optional<std::size_t> points_compared, points_disagreeing;
+};
+nlohmann::json to_json(const ReproSecondRun& r);
+
 // Fills first[i].repro for every row of the first run; rows missing from the second run disagree,
 // and a measured row that disagrees becomes suspect.
 ReproSummary apply_repro(std::vector<ReportRow>& first, const std::vector<ReportRow>& second, double tolerance);

@@ -37,7 +37,13 @@ TEST(GoldenJson, DocumentShape) {
   auto second = test::synthetic_rows();
   apply_test_perturbation(second[1], {"read-linear", 1.5});
   doc.set_repro(apply_repro(doc.rows(), to_report_rows(second), 0.01),
-                {{"command", {"run", "--json", "/tmp/x.json"}}, {"exit_code", 0}, {"state", "complete"}});
+                {.command = {"run", "--json", "/tmp/x.json"},
+                 .exec = {"/proc/self/exe", "run", "--json", "/tmp/x.json"},
+                 .started_at = "2026-12-04T20:00:00Z",
+                 .finished_at = "2026-12-04T20:01:00Z",
+                 .exit_code = 0,
+                 .state = "complete",
+                 .rows = second.size()});
   test::expect_golden("result_shape.json", shape(doc.json(), "").dump(2) + "\n");
 }
 

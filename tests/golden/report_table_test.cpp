@@ -27,7 +27,7 @@ TEST(GoldenTable, SyntheticRowsWithRepro) {
   auto second = test::synthetic_rows();
   apply_test_perturbation(second[1], {"read-linear", 1.5});
   const auto summary = apply_repro(doc.rows(), to_report_rows(second), 0.01);
-  doc.set_repro(summary, {{"exit_code", 0}});
+  doc.set_repro(summary, {.exit_code = 0});
   std::ostringstream out;
   write_table(out, doc.rows());
   write_summary(out, doc.rows(), doc.repro());
