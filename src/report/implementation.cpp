@@ -36,7 +36,8 @@ Implementation implementation_from_user_agent(const std::string& ua) {
   // Order matters: Chromium's user agents also name Safari, Edge's also name Chrome.
   if (auto v = version_of(ua, "Deno/", true)) return {"deno", *v, "wgpu", "", "user agent"};
   if (auto v = version_of(ua, "Firefox/")) return {"firefox", *v, "wgpu", "", "user agent"};
-  for (const char* p : {"Chrome/", "Chromium/", "Edg/"}) {
+  // Headless Chromium (how tests and `browser` drive it) says HeadlessChrome, not Chrome.
+  for (const char* p : {"Chrome/", "HeadlessChrome/", "Chromium/", "Edg/"}) {
     if (auto v = version_of(ua, p)) {
       const auto chrome = version_of(ua, "Chrome/");
       return {"chromium", chrome ? *chrome : *v, "Dawn", "", "user agent"};

@@ -135,6 +135,12 @@ TEST(StoreRuntime, DocumentsNameTheirImplementation) {
   EXPECT_EQ(dawn.webgpu_version, "0.0~git20260909.1a75cb7f-1");
   EXPECT_EQ(report::implementation_from_user_agent("Mozilla/5.0 Edg/140.0 Chrome/140.0.1 Safari/537.36").runtime,
             "chromium");
+  // Headless Chromium names itself HeadlessChrome beside Safari: Chromium, never Safari.
+  const auto headless = report::implementation_from_user_agent(
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36");
+  EXPECT_EQ(headless.runtime, "chromium");
+  EXPECT_EQ(headless.runtime_version, "156.0.0.0");
+  EXPECT_EQ(headless.webgpu, "Dawn");
 }
 
 }  // namespace
