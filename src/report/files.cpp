@@ -186,8 +186,12 @@ std::vector<std::string> strings_of(const nlohmann::json& j) {
   return out;
 }
 
-// Everything but the rows.
-Document header_of(const nlohmann::json& j, const std::string& origin) {
+// Everything but the rows. A machine.browser or an implementation that does not read is left out,
+// and the first such error goes to `problem` (read_document refuses the document with it).
+Document header_of(const nlohmann::json& j, const std::string& origin, std::optional<Error>* problem = nullptr) {
+  auto note = [problem](const Error& e) {
+    if (problem != nullptr && !*problem) *problem = e;
+  };
   Document d;
   d.origin = origin;
   if (!j.is_object()) return d;
@@ -220,12 +224,21 @@ Document header_of(const nlohmann::json& j, const std::string& origin) {
     d.adapter.device_id = id("device_id");
   }
   d.host_cpu = text_at(m, {"host", "cpu_model"});
+  if (const auto h = m.find("host"); h != m.end() && h->is_object()) d.host_recorded = true;
   if (const auto b = m.find("browser"); b != m.end()) {
-    if (auto browser = read_browser_record(*b)) d.browser = std::move(*browser);
+    if (auto browser = read_browser_record(*b)) {
+      d.browser = std::move(*browser);
+    } else {
+      note(browser.error());
+    }
     if (d.runtime == "native") d.runtime = "browser";
   }
   d.implementation = implementation_of(j);
-  if (auto recorded = recorded_implementation(j)) d.recorded_implementation = std::move(*recorded);
+  if (auto recorded = recorded_implementation(j)) {
+    d.recorded_implementation = std::move(*recorded);
+  } else {
+    note(recorded.error());
+  }
   d.build_version = text_at(d.build, {"version"});
   d.build_revision = text_at(d.build, {"git_revision"});
   if (const auto r = j.find("repro"); r != j.end() && r->is_object()) {
@@ -249,14 +262,14 @@ Document header_of(const nlohmann::json& j, const std::string& origin) {
 
 namespace {
 
-// What read_document holds a document's header to, beyond what header_of reads tolerantly.
+// What read_document holds a document's header to, beyond what header_of reads tolerantly (it
+// reports machine.browser and the implementation itself).
 Status check_header(const nlohmann::json& j) {
   std::string error;
   const FieldReader in(j, "", &error);
   std::string text;
   for (const char* key : {"suite", "state", "started_at", "finished_at", "runtime"}) in.get(key, text);
   if (!error.empty()) return make_error(ErrorKind::Usage, error);
-  if (auto recorded = recorded_implementation(j); !recorded) return recorded.error();
   // The machine's identity, as the results store classes devices by it.
   if (in.has("machine") && in.is_object("machine")) {
     const FieldReader m = in.child("machine");
@@ -275,11 +288,7 @@ Status check_header(const nlohmann::json& j) {
   }
   if (!error.empty()) return make_error(ErrorKind::Usage, error);
   const nlohmann::json& machine = in.raw("machine");
-  const auto browser = machine.is_object() ? machine.find("browser") : machine.end();
-  const bool in_browser = machine.is_object() && browser != machine.end();
-  if (in_browser) {
-    if (auto b = read_browser_record(*browser); !b) return b.error();
-  }
+  const bool in_browser = machine.is_object() && machine.contains("browser");
   // The engine writes "runtime": "browser" beside machine.browser; the two must agree.
   if (in.has("runtime")) {
     in.get("runtime", text);
@@ -302,10 +311,10 @@ std::string Document::device_name() const {
 }
 
 Expected<Document> read_document(const nlohmann::json& checked, const std::string& origin) {
-  if (auto st = check_header(checked); !st) {
-    return make_error(ErrorKind::Usage, fmt::format("{}: {}", origin, st.error().message));
-  }
-  Document out = header_of(checked, origin);
+  std::optional<Error> problem;
+  Document out = header_of(checked, origin, &problem);
+  if (auto st = check_header(checked); !st) problem = st.error();
+  if (problem) return make_error(ErrorKind::Usage, fmt::format("{}: {}", origin, problem->message));
   const auto& rows = checked["rows"];
   for (std::size_t i = 0; i < rows.size(); ++i) {
     auto row = row_from_json(rows[i]);

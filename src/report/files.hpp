@@ -55,6 +55,7 @@ struct Document {
   std::vector<std::string> command;
   AdapterIdentity adapter;                         // empty for host documents
   std::string host_cpu;                            // machine.host.cpu_model
+  bool host_recorded = false;                      // machine.host is there (an object)
   std::optional<BrowserRecord> browser;            // browser runs: machine.browser
   Implementation implementation;                   // recorded, or derived for older documents
   std::optional<Implementation> recorded_implementation;  // as the document records it, when it does

@@ -184,7 +184,7 @@ Expected<std::string> host_identity(const report::HostDescriptionRecord& host) {
 Expected<DeviceClass> device_class_of(const report::Document& document) {
   if (document.machine.empty()) return make_error(ErrorKind::Usage, "missing the \"machine\" object");
   const report::HostDescriptionRecord host = report::read_host_description(document.machine);
-  const bool has_host = !host.cpu_model.empty() || host.logical_cpus > 0 || host.sockets > 0;
+  const bool has_host = document.host_recorded;
   if (document.adapter.recorded) {
     auto c = adapter_class(document.adapter);
     if (!c) return c;

@@ -88,7 +88,7 @@ const json* member(const json& j, const char* key) {
 void host_reasons(const report::Document& doc, const json& options, std::vector<std::string>& reasons) {
   auto diff = differences(options, default_options("host"));
   const report::HostDescriptionRecord host = report::read_host_description(doc.machine);
-  if (!host.cpu_model.empty() || host.logical_cpus > 0) {  // machine.host recorded
+  if (doc.host_recorded) {
     const std::uint64_t sockets = host.sockets;
     const std::uint64_t per_socket = host.cores_per_socket.value_or(0);
     const report::HostOptionsRecord asked = report::read_host_options(options);
