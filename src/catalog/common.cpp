@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "gpu/kernel_override.hpp"
+#include "report/facts.hpp"
 
 namespace wgb {
 
@@ -39,7 +40,8 @@ class KernelWorkload final : public Workload {
   }
   nlohmann::json parameters() const override {
     nlohmann::json p = spec_.parameters;
-    p["workgroups"] = {spec_.workgroups[0], spec_.workgroups[1], spec_.workgroups[2]};
+    report::write_facts(
+        p, {.workgroups = std::array<std::uint32_t, 3>{spec_.workgroups[0], spec_.workgroups[1], spec_.workgroups[2]}});
     if (spec_.knob.enabled()) p[spec_.knob.name] = knob_;
     return p;
   }

@@ -7,10 +7,10 @@
 #include <sstream>
 
 #include "catalog/accuracy/accuracy.hpp"
-
 #include "catalog/select.hpp"
 #include "catalog/subgroup_matrix/subgroup_matrix.hpp"
 #include "report/accuracy.hpp"
+#include "report/run_options.hpp"
 #include "report/table.hpp"
 #include "report/verdict.hpp"
 #include "suite/plausibility.hpp"
@@ -66,15 +66,15 @@ Status DefaultJob::start(const JobContext& context) {
   }
   doc_.emplace("default", o_.command, o_.machine);
   doc_->set_device(gpu::device_record(*suite_->context()));
-  nlohmann::json options = {{"sampling", report::sampling_json(o_.suite.sampling)},
-                            {"bandwidth_bytes", o_.suite.bandwidth_bytes},
-                            {"compute_threads", o_.suite.compute_threads},
-                            {"filter", o_.filter},
-                            {"repro", o_.repro},
-                            {"ceilings", o_.ceilings_path},
-                            {"accuracy", o_.accuracy}};
-  if (o_.suite.reverse) options["order"] = "reverse";
-  doc_->set_options(std::move(options));
+  report::DefaultRunOptions options{.sampling = o_.suite.sampling,
+                                    .bandwidth_bytes = o_.suite.bandwidth_bytes,
+                                    .compute_threads = o_.suite.compute_threads,
+                                    .filter = o_.filter,
+                                    .repro = o_.repro,
+                                    .ceilings = o_.ceilings_path,
+                                    .accuracy = o_.accuracy};
+  if (o_.suite.reverse) options.order = "reverse";
+  doc_->set_options(report::to_json(options));
   if (o_.perturbation) {
     doc_->set_test_perturbation(fmt::format("TEST-ONLY: {}'s times multiplied by {} after measurement",
                                             o_.perturbation->id, o_.perturbation->factor));

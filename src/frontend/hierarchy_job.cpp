@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "report/facts.hpp"
+#include "report/run_options.hpp"
 #include "report/table.hpp"
 #include "suite/row.hpp"
 
@@ -118,13 +119,14 @@ Status HierarchyJob::start(const JobContext& context) {
 
   doc_.emplace("hierarchy", o_.command, o_.machine);
   doc_->set_device(gpu::device_record(ctx));
-  doc_->set_options({{"sampling", report::sampling_json(o_.base.sampling)},
-                     {"latency_benchmark", o_.curves == HierarchyCurves::Bandwidth ? "" : o_.latency.id},
-                     {"bandwidth_benchmark", o_.curves == HierarchyCurves::Latency ? "" : o_.bandwidth.id},
-                     {"spread_benchmark", spread_footprints.empty() ? "" : o_.spread->id},
-                     {"footprints_bytes", o_.footprints},
-                     {"per_octave", o_.per_octave},
-                     {"budget_s", o_.budget_s}});
+  doc_->set_options(report::to_json(
+      report::HierarchyRunOptions{.sampling = o_.base.sampling,
+                                  .latency_benchmark = o_.curves == HierarchyCurves::Bandwidth ? "" : o_.latency.id,
+                                  .bandwidth_benchmark = o_.curves == HierarchyCurves::Latency ? "" : o_.bandwidth.id,
+                                  .spread_benchmark = spread_footprints.empty() ? "" : o_.spread->id,
+                                  .footprints_bytes = o_.footprints,
+                                  .per_octave = o_.per_octave,
+                                  .budget_s = o_.budget_s}));
 
   const auto order = hierarchy_run_order(o_.footprints);
   // Both sweeps are built before either runs: SweepRun keeps a reference to its spec.

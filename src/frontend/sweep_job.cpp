@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "report/facts.hpp"
+#include "report/run_options.hpp"
 #include "report/sweep.hpp"
 #include "report/table.hpp"
 #include "suite/row.hpp"
@@ -18,9 +19,8 @@ SweepJob::~SweepJob() = default;
 Status SweepJob::start(const JobContext& context) {
   doc_.emplace("sweep", o_.command, o_.machine);
   doc_->set_device(gpu::device_record(*o_.base.context));
-  doc_->set_options({{"sampling", report::sampling_json(o_.base.sampling)},
-                     {"benchmark", o_.benchmark.id},
-                     {"parameter", o_.spec.parameter}});
+  doc_->set_options(report::to_json(report::SweepRunOptions{
+      .sampling = o_.base.sampling, .benchmark = o_.benchmark.id, .parameter = o_.spec.parameter}));
   doc_->set_sweep(sweep_json(o_.benchmark.id, o_.spec));
   SuiteOptions base = o_.base;
   base.cancel = context.cancel;

@@ -155,29 +155,26 @@ HostDefinition fma_definition(std::string id, std::string label, std::string des
                                same ? "identical" : "DIFFERENT", members, kCheckIterations, exact ? "equal" : "DO NOT equal")};
     };
     k.work.operations = static_cast<double>(members) * shape.flops_per_iteration();
-    k.x["threads"] = members;
+    k.x.threads = members;
     return k;
   };
-  d.describe = [](const HostEnv& env, const Point&, std::vector<std::string>& notes) {
+  d.describe = [](const HostEnv& env, const Point&, std::vector<std::string>& notes, report::HostRowParameters& p) {
     const FmaShape shape = fma_shape(env.isa, f64);
     const char* isa = env.isa == FmaIsa::Avx512 ? "avx512" : env.isa == FmaIsa::Avx2 ? "avx2" : "scalar";
-    json params = {
-        {"input",
-         {{"element_type", f64 ? "f64" : "f32"},
-          {"shape", fmt::format("{} independent vector chains x {} lanes per member, in registers", shape.accumulators,
-                                shape.lanes)},
-          {"alignment", "registers; the state is loaded from and stored to a page per member"},
-          {"numerical_character",
-           "x <- x*m + a from x0 in [1, 2); f32 m = 1 - 2^-12, a = 0.01; f64 m = 1 - 2^-20, a = 1e-5: "
-           "finite, normal, no denormals, contracting towards a/(1-m)"},
-          {"kernel_isa", to_string(env.isa)},
-          {"kernel_symbol", fmt::format("wgb_host_fma_{}_{}", f64 ? "f64" : "f32", isa)},
-          {"flops_per_iteration_per_member", shape.flops_per_iteration()}}}};
+    p.input = {{"element_type", f64 ? "f64" : "f32"},
+               {"shape", fmt::format("{} independent vector chains x {} lanes per member, in registers",
+                                     shape.accumulators, shape.lanes)},
+               {"alignment", "registers; the state is loaded from and stored to a page per member"},
+               {"numerical_character",
+                "x <- x*m + a from x0 in [1, 2); f32 m = 1 - 2^-12, a = 0.01; f64 m = 1 - 2^-20, a = 1e-5: "
+                "finite, normal, no denormals, contracting towards a/(1-m)"},
+               {"kernel_isa", to_string(env.isa)},
+               {"kernel_symbol", fmt::format("wgb_host_fma_{}_{}", f64 ? "f64" : "f32", isa)},
+               {"flops_per_iteration_per_member", shape.flops_per_iteration()}};
     if (env.isa == FmaIsa::Scalar) {
-      params["note"] = "no vector FMA instruction set: the scalar fallback is not a peak";
+      p.note = "no vector FMA instruction set: the scalar fallback is not a peak";
       notes.push_back("scalar std::fma fallback: not a peak rate");
     }
-    return params;
   };
   return d;
 }
@@ -304,19 +301,19 @@ HostDefinition stream_definition(StreamOp op, std::string label, std::string des
     k.work.bytes_read = (arrays_touched(op) - 1) * bytes;
     k.work.bytes_written = bytes;
     k.work.operations = flops_per_element(op) * static_cast<double>(s.n);
-    k.x = {{"threads", T},
-           {"array_bytes", s.n * sizeof(double)},
-           {"working_set_bytes", arrays_touched(op) * s.n * sizeof(double)}};
+    k.x = {.threads = T,
+           .array_bytes = s.n * sizeof(double),
+           .working_set_bytes = arrays_touched(op) * s.n * sizeof(double)};
     return k;
   };
-  d.describe = [](const HostEnv& env, const Point&, std::vector<std::string>& notes) {
+  d.describe = [](const HostEnv& env, const Point&, std::vector<std::string>& notes, report::HostRowParameters& p) {
     const std::uint64_t head = stream_head_bytes(env);
     if (env.llc > 0 && head < 4 * env.llc) {
       notes.push_back(fmt::format("arrays are {} each, below 4x the last-level cache ({}): the headline is not a "
                                   "memory-bandwidth measurement",
                                   bytes_text(head), bytes_text(4 * env.llc)));
     }
-    return json{{"input", stream_input(env)}};
+    p.input = stream_input(env);
   };
   return d;
 }
@@ -329,7 +326,7 @@ struct ChainFixture : HostFixture {
   Buffer buf;
   std::size_t nodes = 0, length = 0;
   const void* cursor = nullptr;
-  json x;
+  report::HostPointAt x;
 };
 
 HostDefinition latency_definition() {
@@ -357,9 +354,9 @@ HostDefinition latency_definition() {
       build_cycle(f.buf.data(), f.nodes, kNodeStride, seed);
       f.length = cycle_length(f.buf.data(), f.nodes);  // one full walk: the check, and the first warm-up
     });
-    f->x = {{"working_set_bytes", f->nodes * kNodeStride}, {"nodes", f->nodes}};
+    f->x = {.working_set_bytes = f->nodes * kNodeStride, .nodes = f->nodes};
     // Whether huge pages were really used: the process's AnonHugePages now (the buffer dominates).
-    if (env.o.huge_pages) f->x["anon_huge_pages_kib"] = proc_kib("/proc/self/smaps_rollup", "AnonHugePages");
+    if (env.o.huge_pages) f->x.anon_huge_pages_kib = proc_kib("/proc/self/smaps_rollup", "AnonHugePages");
     return std::unique_ptr<HostFixture>(std::move(f));
   };
   d.kernel = [](HostFixture& fixture, const HostEnv&, ThreadTeam&, const PointSpec&) {
@@ -378,21 +375,20 @@ HostDefinition latency_definition() {
     k.work.operations = 1;  // one pass = one hop
     k.x = f.x;
     k.after = [](Point& p) {
-      p.x["ns_per_load"] = p.sum.time_ms * 1e6;
-      p.x["cycles_per_load"] = p.clock_mhz() * 1e6 * p.sum.time_ms * 1e-3;
+      p.x.ns_per_load = p.sum.time_ms * 1e6;
+      p.x.cycles_per_load = p.clock_mhz() * 1e6 * p.sum.time_ms * 1e-3;
     };
     return k;
   };
-  d.describe = [](const HostEnv& env, const Point& head, std::vector<std::string>&) {
-    return json{{"input",
-                 {{"working_set_bytes", head.x.value("working_set_bytes", json(nullptr))},
-                  {"shape", "nodes of 64 B (one cache line), each holding the address of the next"},
-                  {"alignment", "buffer at a 2 MiB boundary; nodes 64-byte aligned"},
-                  {"numerical_character",
-                   fmt::format("one random cycle through all nodes (Sattolo), seed {:#x}; pointer values", env.o.seed)},
-                  {"huge_pages", huge_pages_text(env)},
-                  {"last_level_cache_bytes", env.llc}}},
-                {"ns_per_load", head.sum.time_ms * 1e6}};
+  d.describe = [](const HostEnv& env, const Point& head, std::vector<std::string>&, report::HostRowParameters& p) {
+    p.input = {{"working_set_bytes", head.x.working_set_bytes ? json(*head.x.working_set_bytes) : json(nullptr)},
+               {"shape", "nodes of 64 B (one cache line), each holding the address of the next"},
+               {"alignment", "buffer at a 2 MiB boundary; nodes 64-byte aligned"},
+               {"numerical_character",
+                fmt::format("one random cycle through all nodes (Sattolo), seed {:#x}; pointer values", env.o.seed)},
+               {"huge_pages", huge_pages_text(env)},
+               {"last_level_cache_bytes", env.llc}};
+    p.ns_per_load = head.sum.time_ms * 1e6;
   };
   d.progress_value = [](const Point& p) { return fmt::format("{:.2f} ns/load", p.sum.time_ms * 1e6); };
   return d;

@@ -16,6 +16,7 @@
 #include "host/harness.hpp"
 #include "host/kernels.hpp"
 #include "host/team.hpp"
+#include "report/host_parameters.hpp"
 #include "webgpu_bench/expected.hpp"
 #include "webgpu_bench/metric.hpp"
 
@@ -49,7 +50,7 @@ struct Curve {
 };
 
 struct Point {  // one measured point
-  nlohmann::json x = nlohmann::json::object();  // what varies: threads, array_bytes, ...
+  report::HostPointAt x;  // what varies: threads, array_bytes, ...
   HostTiming timing;
   measure::Headline sum;
   WorkModel work;  // one pass
@@ -78,7 +79,7 @@ struct HostKernel {
   std::function<void(unsigned member, std::uint64_t repeat)> body;  // member's share of `repeat` passes
   std::function<Check()> check;  // after the timed regions, against a closed form
   WorkModel work;                // one pass
-  nlohmann::json x = nlohmann::json::object();  // what varies at this point
+  report::HostPointAt x;         // what varies at this point
   std::function<void(Point&)> after;  // optional: quantities derived from the summary (x, ...)
 };
 
@@ -96,8 +97,10 @@ struct HostDefinition {
   std::function<std::vector<Curve>(const HostEnv&)> curves;
   std::function<Expected<std::unique_ptr<HostFixture>>(const HostEnv&, ThreadTeam&, const PointSpec&)> fixture;
   std::function<HostKernel(HostFixture&, const HostEnv&, ThreadTeam&, const PointSpec&)> kernel;
-  // row.parameters (the input, ...) for the headline point; may add row notes.
-  std::function<nlohmann::json(const HostEnv&, const Point& headline, std::vector<std::string>& notes)> describe;
+  // The row's parameters for the headline point (what it ran on, a note, ...); may add row notes.
+  std::function<void(const HostEnv&, const Point& headline, std::vector<std::string>& notes,
+                     report::HostRowParameters& parameters)>
+      describe;
   // The progress line's value for a point; empty: the rate.
   std::function<std::string(const Point&)> progress_value;
 };

@@ -57,31 +57,30 @@ std::optional<report::ClockSpread> spread(const std::vector<double>& v) {
   return s;
 }
 
-json point_json(const Point& p, const Metric& metric) {
+report::HostPointRecord point_record(const Point& p, const Metric& metric) {
   const auto& t = p.timing.report;
-  json j = p.x;
-  j.update(report::to_json(protocol_of(p)));
-  j["value"] = p.sum.value;
-  j["value_unit"] = metric.unit + "/s";
-  j["value_iqr"] = {p.sum.value_low, p.sum.value_high};
-  j["time_ms"] = p.sum.time_ms;
-  j["median_ms"] = p.sum.stats.median;
-  j["min_ms"] = p.sum.stats.min;
-  j["q1_ms"] = p.sum.stats.q1;
-  j["q3_ms"] = p.sum.stats.q3;
-  j["iqr_relative"] = p.sum.iqr_relative;
-  j["warmup_runs"] = t.warmup_runs;
-  j["warmup_ms"] = t.warmup_ms;
-  j["warmup_steady"] = t.warmup_steady;
-  j["clock_mhz"] = p.clock_mhz();
-  j["clock_mhz_members"] = p.member_mhz;
-  j["cpus_seen"] = p.cpus_seen;
-  json os = json::array();
-  for (const auto& c : p.os) os.push_back(c.mhz > 0 ? json(c.mhz) : json(nullptr));
-  j["os_mhz"] = os;
-  j["valid"] = p.valid;
-  j["validation"] = p.validation;
-  return j;
+  report::HostPointRecord r{.at = p.x,
+                            .protocol = protocol_of(p),
+                            .value = p.sum.value,
+                            .value_unit = metric.unit + "/s",
+                            .value_iqr = {p.sum.value_low, p.sum.value_high},
+                            .time_ms = p.sum.time_ms,
+                            .median_ms = p.sum.stats.median,
+                            .min_ms = p.sum.stats.min,
+                            .q1_ms = p.sum.stats.q1,
+                            .q3_ms = p.sum.stats.q3,
+                            .iqr_relative = p.sum.iqr_relative,
+                            .warmup_runs = t.warmup_runs,
+                            .warmup_ms = t.warmup_ms,
+                            .warmup_steady = t.warmup_steady,
+                            .clock_mhz = p.clock_mhz(),
+                            .clock_mhz_members = p.member_mhz,
+                            .cpus_seen = p.cpus_seen,
+                            .os_mhz = {},
+                            .valid = p.valid,
+                            .validation = p.validation};
+  for (const auto& c : p.os) r.os_mhz.push_back(c.mhz > 0 ? std::optional<double>(c.mhz) : std::nullopt);
+  return r;
 }
 
 // ---- the run -------------------------------------------------------------------------------------
@@ -209,35 +208,32 @@ struct Run {
     return r;
   }
 
-  json cache_boundaries(unsigned T) const {
+  std::vector<report::HostCacheBoundaryRecord> cache_boundaries(unsigned T) const {
     std::vector<int> used = cpus;
     if (used.empty()) used = topo.one_per_core;
     used.resize(std::min<std::size_t>(used.size(), T));
-    json b = json::array();
+    std::vector<report::HostCacheBoundaryRecord> b;
     for (const auto& c : caches_for(used)) {
-      b.push_back({{"level", c.level},
-                   {"type", c.type},
-                   {"bytes_per_instance", c.bytes},
-                   {"instances_used", c.instances},
-                   {"total_bytes", c.total_bytes()}});
+      b.push_back({.level = c.level,
+                   .type = c.type,
+                   .bytes_per_instance = c.bytes,
+                   .instances_used = static_cast<std::uint64_t>(c.instances),
+                   .total_bytes = c.total_bytes()});
     }
     return b;
   }
 
-
-  json series(const Curve& c, const HostDefinition& d, const std::vector<Point>& pts) const {
-    json points = json::array();
-    for (const auto& p : pts) points.push_back(point_json(p, d.metric));
-    json s = {{"name", c.name},
-              {"x", c.x},
-              {"description", c.description},
-              {"statistic", to_string(statistic_for(d.regime))},
-              {"value_unit", d.metric.unit + "/s"},
-              {"points", points}};
+  report::HostCurveRecord series(const Curve& c, const HostDefinition& d, const std::vector<Point>& pts) const {
+    report::HostCurveRecord s{.name = c.name,
+                              .x = c.x,
+                              .description = c.description,
+                              .statistic = to_string(statistic_for(d.regime)),
+                              .value_unit = d.metric.unit + "/s"};
+    for (const auto& p : pts) s.points.push_back(point_record(p, d.metric));
     if (c.size_axis) {
       const unsigned T = c.points.front().threads;
-      s["threads"] = T;
-      s["cache_boundaries"] = cache_boundaries(T);
+      s.threads = T;
+      s.cache_boundaries = cache_boundaries(T);
     }
     return s;
   }
@@ -288,15 +284,15 @@ struct Run {
     r.duration_s = 0;
     for (const auto& p : all) r.duration_s += p.seconds;
     std::vector<std::string> notes;
-    json parameters = d.describe(env, h, notes);
-    parameters["series"] = json::array();
+    report::HostRowParameters parameters;
+    d.describe(env, h, notes, parameters);
     for (std::size_t c = 0; c < curves.size(); ++c) {
-      if (!pts[c].empty()) parameters["series"].push_back(series(curves[c], d, pts[c]));
+      if (!pts[c].empty()) parameters.series.push_back(series(curves[c], d, pts[c]));
     }
-    parameters["timing"] = report::to_json(timing_of(h, d.regime));
-    parameters["threads"] = report::to_json(threads_of(h.x.value("threads", 1u)));
-    parameters["frequency"] = report::to_json(frequency_of(all));
-    r.parameters = std::move(parameters);
+    parameters.timing = timing_of(h, d.regime);
+    parameters.threads = threads_of(static_cast<unsigned>(h.x.threads.value_or(1)));
+    parameters.frequency = frequency_of(all);
+    r.parameters = report::to_json(parameters);
     r.notes.insert(r.notes.end(), notes.begin(), notes.end());
     return r;
   }
@@ -687,16 +683,16 @@ void HostSuite::Impl::finish(report::ResultDocument& doc) {
     if (row.family == "latency" || peak <= 0 || bw <= 0) continue;
     const double seconds = row.time_ms * 1e-3, flops = row.work.operations;
     const double bytes = row.work.bytes_read + row.work.bytes_written;
-    json dj = {
-        {"flops_per_second", flops / seconds},
-        {"bytes_per_second", bytes / seconds},
-        {"arithmetic_intensity", bytes > 0 ? json(flops / bytes) : json(nullptr)},
-        {"fraction_of_roofline", report::roofline_fraction(seconds, flops, bytes, peak, bw)},
-        {"roofline", fmt::format("measured: peak {} ({}), bandwidth {} ({})", report::format_rate(peak, "FLOP"),
-                                 is_f32 ? "host-fma-f32" : "host-fma-f64", report::format_rate(bw, "B"), bw_from)}};
-    row.parameters["derived"] = dj;
+    const report::HostDerivedRecord derived{
+        .flops_per_second = flops / seconds,
+        .bytes_per_second = bytes / seconds,
+        .arithmetic_intensity = bytes > 0 ? std::optional<double>(flops / bytes) : std::nullopt,
+        .fraction_of_roofline = report::roofline_fraction(seconds, flops, bytes, peak, bw),
+        .roofline = fmt::format("measured: peak {} ({}), bandwidth {} ({})", report::format_rate(peak, "FLOP"),
+                                is_f32 ? "host-fma-f32" : "host-fma-f64", report::format_rate(bw, "B"), bw_from)};
+    report::set_derived(row.parameters, derived);
     // The document's rows are typed: edit the row, then let the document rewrite its JSON.
-    if (i < doc.rows().size()) doc.rows()[i].result.parameters["derived"] = dj;
+    if (i < doc.rows().size()) report::set_derived(doc.rows()[i].result.parameters, derived);
   }
   doc.refresh();
 }

@@ -10,59 +10,62 @@
 #include "measure/stats.hpp"
 #include "memory/sustain.hpp"
 #include "report/facts.hpp"
+#include "report/memory_parameters.hpp"
+#include "report/run_options.hpp"
 #include "report/table.hpp"
 
 namespace wgb::memory {
 
-nlohmann::json options_json(const MemoryOptions& o) {
-  nlohmann::json phases = nlohmann::json::array();
-  for (Phase p : o.phases) phases.push_back(phase_name(p));
-  return {{"working_set_mib", o.working_set_mib},
-          {"min_working_set_mib", o.min_working_set_mib},
-          {"phases", phases},
-          {"sample_ms", o.sample_ms},
-          {"wall_clock_sample_ms", 2 * o.sample_ms},
-          {"latency_sample_ms", o.latency_sample_ms},
-          {"budget_ms", o.budget_ms},
-          {"latency_budget_ms", o.latency_budget_ms},
-          {"sustain_ms", o.sustain_ms},
-          {"warmup_ms", o.warmup_ms},
-          {"transition_ms", o.transition_ms},
-          {"min_samples", o.min_samples},
-          {"hard_stop_factor", o.hard_stop_factor},
-          {"rejection", "modified z-score 0.6745*|x-median|/MAD > 3.5"},
-          {"cycle_seed", o.cycle_seed}};
+report::MemoryRunOptions options_record(const MemoryOptions& o) {
+  report::MemoryRunOptions r{.working_set_mib = o.working_set_mib,
+                             .min_working_set_mib = o.min_working_set_mib,
+                             .phases = {},
+                             .sample_ms = o.sample_ms,
+                             .wall_clock_sample_ms = 2 * o.sample_ms,
+                             .latency_sample_ms = o.latency_sample_ms,
+                             .budget_ms = o.budget_ms,
+                             .latency_budget_ms = o.latency_budget_ms,
+                             .sustain_ms = o.sustain_ms,
+                             .warmup_ms = o.warmup_ms,
+                             .transition_ms = o.transition_ms,
+                             .min_samples = o.min_samples,
+                             .hard_stop_factor = o.hard_stop_factor,
+                             .rejection = "modified z-score 0.6745*|x-median|/MAD > 3.5",
+                             .cycle_seed = o.cycle_seed,
+                             .clock = {}};
+  for (Phase p : o.phases) r.phases.push_back(phase_name(p));
+  return r;
 }
 
+nlohmann::json options_json(const MemoryOptions& o) { return report::to_json(options_record(o)); }
+
 nlohmann::json working_set_json(const WorkingSet& ws) {
-  nlohmann::json j = {{"requested_bytes", ws.requested_bytes},
-                      {"bytes", ws.bytes},
-                      {"floor_bytes", ws.floor_bytes},
-                      {"buffers", 2},
-                      {"element", "vec4<u32>"},
-                      {"invocations", ws.geometry.invocations},
-                      {"workgroups", ws.geometry.workgroups},
-                      {"workgroup_size", kWorkgroupSize},
-                      {"latency_slots", ws.geometry.slots},
-                      {"reductions", ws.reductions},
-                      {"ranked", ws.ranked}};
-  if (!ws.ranked) j["unranked_reason"] = ws.unranked_reason;
-  return j;
+  return report::to_json(report::MemoryWorkingSetRecord{.requested_bytes = ws.requested_bytes,
+                                                        .bytes = ws.bytes,
+                                                        .floor_bytes = ws.floor_bytes,
+                                                        .invocations = ws.geometry.invocations,
+                                                        .workgroups = ws.geometry.workgroups,
+                                                        .workgroup_size = kWorkgroupSize,
+                                                        .latency_slots = ws.geometry.slots,
+                                                        .reductions = ws.reductions,
+                                                        .ranked = ws.ranked,
+                                                        .unranked_reason = ws.unranked_reason});
 }
 
 nlohmann::json scope_json(const MemoryOptions& o) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& l : scope_statement(o)) out.push_back({{"measured", l.measured}, {"not_measured", l.not_measured}});
-  return out;
+  std::vector<report::MemoryScopeLine> lines;
+  for (const auto& l : scope_statement(o)) lines.push_back({l.measured, l.not_measured});
+  return report::to_json(lines);
 }
 
 MemoryDocument::MemoryDocument(std::vector<std::string> command, gpu::Context& gpu, const MemoryOptions& options,
                                report::MachineRecord machine)
     : doc_("memory", std::move(command), std::move(machine)) {
   doc_.set_device(gpu::device_record(gpu));
-  doc_.set_options(options_json(options));
+  report::MemoryRunOptions asked = options_record(options);
   // --clock: "wall" when timestamps were turned off by the user (rows still say which clock each used).
-  doc_.set_option("clock", gpu.options().wall_clock ? "wall" : "auto");
+  asked.clock = gpu.options().wall_clock ? "wall" : "auto";
+  doc_.set_options(report::to_json(asked));
   doc_.set_scope(scope_json(options));
 }
 

@@ -171,32 +171,29 @@ bool PhaseEntry::fill(std::size_t, BenchmarkResult& row) {
   row.knob = static_cast<std::uint64_t>(o.per_pass);
   const auto& rec = record_;
   const WorkingSet& ws = f_.working_set();
-  nlohmann::json& j = row.parameters;
-  j["working_set_bytes"] = g.bytes;
-  j["requested_working_set_bytes"] = ws.requested_bytes;
-  j["ranked"] = ws.ranked;
-  j["unranked"] = !ws.ranked;
-  if (!ws.ranked) j["unranked_reason"] = ws.unranked_reason;
-  j["buffers"] = 2;
-  j["element"] = "vec4<u32>";
-  j["clock"] = to_string(rec.clock);
+  report::MemoryPhaseParameters p{.working_set_bytes = g.bytes,
+                                  .requested_working_set_bytes = ws.requested_bytes,
+                                  .ranked = ws.ranked,
+                                  .clock = to_string(rec.clock),
+                                  .target_sample_ms = target_ms_,
+                                  .budget_ms = budget_ms_,
+                                  .warmup_ms = rep.warmup_ms_spent,
+                                  .sampled_ms = rep.sampled_ms,
+                                  .samples = rep.samples_ms.size(),
+                                  .kept_samples = rec.kept_ms.size(),
+                                  .rejected_samples = o.rejected_ms.size(),
+                                  .invalid_samples = rep.invalid_ms.size(),
+                                  .rejected_ms = o.rejected_ms,  // whole passes, like pass_ms
+                                  .pass_ms = rep.samples_ms,     // every recorded pass in time order, before rejection
+                                  .cv = rep.cv,
+                                  .median_pass_ms = rep.median_ms,
+                                  .phase_restarts = rec.restarts};
+  if (!ws.ranked) p.unranked_reason = ws.unranked_reason;
   // docs/method.md#clocks: wall-clock samples are the round trip minus this (the median empty
   // submit at start-up).
-  if (rec.clock == measure::ClockKind::WallClock) j["empty_submit_ms"] = gpu_.empty_submit_ms();
-  j["target_sample_ms"] = target_ms_;
-  j["budget_ms"] = budget_ms_;
-  j["warmup_ms"] = rep.warmup_ms_spent;
-  j["sampled_ms"] = rep.sampled_ms;
-  j["samples"] = rep.samples_ms.size();
-  j["kept_samples"] = rec.kept_ms.size();
-  j["rejected_samples"] = o.rejected_ms.size();
-  j["rejected_ms"] = o.rejected_ms;  // whole passes, like pass_ms
-  j["invalid_samples"] = rep.invalid_ms.size();
-  j["pass_ms"] = rep.samples_ms;     // every recorded pass in time order, before rejection
-  j["cv"] = rep.cv;
-  j["median_pass_ms"] = rep.median_ms;
-  j["phase_restarts"] = rec.restarts;
-  w_->describe(row, o);
+  if (rec.clock == measure::ClockKind::WallClock) p.empty_submit_ms = gpu_.empty_submit_ms();
+  w_->describe(row, o, p);
+  row.parameters.update(report::to_json(p));
   return measured;
 }
 

@@ -57,15 +57,15 @@ Status AlternatingWorkload::prepare() {
   return ok();
 }
 
-void AlternatingWorkload::describe(BenchmarkResult& row, const PhaseOutcome& o) const {
-  auto& j = row.parameters;
-  j["workgroup_size"] = kWorkgroupSize;
-  j["workgroups"] = a_.workgroups;
-  j["invocations"] = a_.invocations;
-  j["dispatches_per_sample"] = o.report.dispatches;
-  j["bytes_per_dispatch"] = row.work.bytes_read + row.work.bytes_written;
-  j["alternation"] = a_.text;
-  j["median_gbps"] = row.value / 1e9;
+void AlternatingWorkload::describe(BenchmarkResult& row, const PhaseOutcome& o,
+                                   report::MemoryPhaseParameters& p) const {
+  p.workgroup_size = kWorkgroupSize;
+  p.workgroups = a_.workgroups;
+  p.invocations = a_.invocations;
+  p.dispatches_per_sample = o.report.dispatches;
+  p.bytes_per_dispatch = row.work.bytes_read + row.work.bytes_written;
+  p.alternation = a_.text;
+  p.median_gbps = row.value / 1e9;
 }
 
 }  // namespace wgb::memory

@@ -17,6 +17,7 @@
 #include "measure/phase_sampler.hpp"
 #include "measure/record.hpp"
 #include "memory/fixture.hpp"
+#include "report/memory_parameters.hpp"
 #include "webgpu_bench/result.hpp"
 
 namespace wgb::memory {
@@ -43,8 +44,8 @@ class PhaseWorkload {
   virtual Expected<std::string> validate() = 0;
   // Which samples the statistics keep, when the phase decides that itself (sustain's windows).
   virtual void choose_kept(PhaseOutcome& /*o*/) {}
-  // The phase's own parameters and, for a statistic of its own (sustain), its headline.
-  virtual void describe(BenchmarkResult& row, const PhaseOutcome& o) const = 0;
+  // The phase's own parameters (`p`) and, for a statistic of its own (sustain), its headline.
+  virtual void describe(BenchmarkResult& row, const PhaseOutcome& o, report::MemoryPhaseParameters& p) const = 0;
 };
 
 // How an alternating phase binds (read, write, copy, random): one kernel, two bind groups, dispatch k
@@ -67,7 +68,7 @@ class AlternatingWorkload : public PhaseWorkload {
   Status prepare() override;
   void encode(wgpu::ComputePassEncoder& pass, std::uint32_t units) override;
   // The bandwidth phases' parameters: workgroups, invocations, bytes per dispatch, alternation.
-  void describe(BenchmarkResult& row, const PhaseOutcome& o) const override;
+  void describe(BenchmarkResult& row, const PhaseOutcome& o, report::MemoryPhaseParameters& p) const override;
 
  protected:
   Fixture& f_;

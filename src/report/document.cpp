@@ -350,14 +350,6 @@ nlohmann::json adapter_json(const gpu::AdapterDescription& a) {
            }()}};
 }
 
-nlohmann::json sampling_json(const SamplingOptions& s) {
-  return {{"target_dispatch_ms", s.target_dispatch_ms}, {"measurement_ms", s.measurement_ms},
-          {"idle_gap_ms", s.idle_gap_ms},               {"min_rounds", s.min_rounds},
-          {"stable_rounds", s.stable_rounds},           {"improvement_tolerance", s.improvement_tolerance},
-          {"max_rounds", s.max_rounds},                 {"throttle_ratio", s.throttle_ratio},
-          {"cooldown_ms", s.cooldown_ms},               {"max_cooldowns", s.max_cooldowns}};
-}
-
 std::string utc_now_iso8601() {
   const auto now = std::chrono::system_clock::now();
   const std::time_t t = std::chrono::system_clock::to_time_t(now);

@@ -39,7 +39,6 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j);
 std::vector<std::pair<const char*, double>> stats_ms_fields(const BenchmarkResult& row);
 
 nlohmann::json adapter_json(const gpu::AdapterDescription& a);
-nlohmann::json sampling_json(const SamplingOptions& s);
 std::string utc_now_iso8601();
 
 // The document of one run, growing as rows complete.

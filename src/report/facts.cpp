@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "report/field_reader.hpp"
 #include "report/host_parameters.hpp"
 
 namespace wgb::report {
@@ -270,6 +271,40 @@ void set_point_repro(BenchmarkResult& row, std::size_t c, std::size_t p, double 
   json& point = row.parameters.at("series").at(c).at("points").at(p);
   point["repro_second_ms"] = second_ms;
   point["repro_agree"] = agree;
+}
+
+namespace {
+// clang-format off
+template <class S, class F> void probe_fact_fields(S& p, F&& f) {
+  f("peak_class", p.peak_class), f("access", p.access), f("footprint_bytes", p.footprint_bytes);
+  f("buffers", p.buffers), f("operand_bits", p.operand_bits), f("working_set_bytes", p.working_set_bytes);
+  f("window_bytes", p.window_bytes), f("nominal_window_bytes", p.nominal_window_bytes);
+  f("loads_per_pass", p.loads_per_pass), f("launch_ms", p.launch_ms);
+  f("dispatches_per_repetition", p.dispatches_per_repetition), f("repetitions_per_batch", p.repetitions_per_batch);
+  f("workgroups", p.workgroups), f("note", p.note), f("kernel_form", p.kernel_form);
+  f("experimental", p.experimental), f("wgsl_variant", p.wgsl_variant), f("f16", p.f16);
+  f("time_split", p.time_split);
+}
+// clang-format on
+}  // namespace
+
+void write_facts(json& parameters, const ProbeFacts& facts) {
+  if (!parameters.is_object()) parameters = json::object();
+  probe_fact_fields(facts, present_writer(parameters));
+  if (const auto& c = facts.fma_contraction) {
+    parameters["fma_contraction"] =
+        c->not_checked.empty() ? json{{"x * m + c", c->mul_add}, {"fma()", c->fma_builtin}} : json(c->not_checked);
+  }
+  if (facts.time_split_ms) {
+    json split = json::object();
+    for (const auto& [stage, ms] : *facts.time_split_ms) split[stage] = ms;
+    parameters["time_split_ms"] = std::move(split);
+  }
+}
+
+json with_facts(json parameters, const ProbeFacts& facts) {
+  write_facts(parameters, facts);
+  return parameters;
 }
 
 }  // namespace wgb::report

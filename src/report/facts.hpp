@@ -6,6 +6,7 @@
 // other file indexes a row's parameters by key (docs/results-schema.md "Rows").
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -92,6 +93,34 @@ struct RowFacts {
   // CPUs (`timing.cpu_share`).
   std::optional<double> host_threads, sustained_mhz_median, cpu_share;
 };
+
+// What a GPU probe writes into its row's parameters that readers interpret (RowFacts reads them
+// back), and the facts every probe may record beside its own description: each written where
+// present. A probe's own description (its sizes, shapes and kernels, in its own words) is written
+// with them, as an object it states once.
+struct ProbeFacts {
+  std::optional<std::string> peak_class, access;
+  std::optional<std::uint64_t> footprint_bytes, buffers, operand_bits, working_set_bytes;
+  std::optional<std::uint64_t> window_bytes, nominal_window_bytes, loads_per_pass;  // gather and scatter
+  std::optional<double> launch_ms;  // an empty dispatch of the same grid
+  std::optional<std::uint64_t> dispatches_per_repetition, repetitions_per_batch;
+  std::optional<std::array<std::uint32_t, 3>> workgroups;
+  std::optional<std::string> note;
+  std::optional<std::string> kernel_form, experimental, wgsl_variant, f16;  // which kernel and features ran
+  // An FMA probe: whether the driver fuses `x * m + c` and `fma()`, or why that was not checked.
+  struct Contraction {
+    std::string not_checked;           // non-empty: the reason, and nothing else is known
+    std::string mul_add, fma_builtin;  // "fused", "separate", ...
+  };
+  std::optional<Contraction> fma_contraction;
+  // A transfer row: each stage's time per operation, and how it was taken.
+  std::optional<std::vector<std::pair<std::string, double>>> time_split_ms;
+  std::optional<std::string> time_split;
+};
+
+// Writes the facts present into `parameters` (an object: a probe's own description, or empty).
+void write_facts(nlohmann::json& parameters, const ProbeFacts& facts);
+nlohmann::json with_facts(nlohmann::json parameters, const ProbeFacts& facts);
 
 // Reads `parameters` (an object, or null for none). A field present with another type than its
 // documented one is an error naming it.

@@ -170,6 +170,17 @@ inline auto field_writer(nlohmann::json& j) {
     }
   };
 }
+// The same, writing an optional member only when it holds a value (a row's parameters record
+// what their workload measured, nothing for what it did not).
+inline auto present_writer(nlohmann::json& j) {
+  return [&j](const char* key, const auto& value) {
+    if constexpr (is_optional<std::decay_t<decltype(value)>>::value) {
+      if (value) j[key] = *value;
+    } else {
+      j[key] = value;
+    }
+  };
+}
 inline auto field_reader(const FieldReader& in) {
   return [&in](const char* key, auto& out) {
     using T = std::decay_t<decltype(out)>;

@@ -38,6 +38,32 @@ template <class S, class F> void frequency_fields(S& r, F&& f) {
   f("sustained_mhz_min", r.sustained_mhz_min), f("os_reported_mhz_median", r.os_reported_mhz_median);
   f("os_reported_source", r.os_reported_source);
 }
+template <class S, class F> void host_at_fields(S& a, F&& f) {
+  f("threads", a.threads), f("array_bytes", a.array_bytes), f("working_set_bytes", a.working_set_bytes);
+  f("nodes", a.nodes), f("anon_huge_pages_kib", a.anon_huge_pages_kib), f("ns_per_load", a.ns_per_load);
+  f("cycles_per_load", a.cycles_per_load);
+}
+template <class S, class F> void host_point_fields(S& p, F&& f) {
+  f("value", p.value), f("value_unit", p.value_unit), f("time_ms", p.time_ms), f("median_ms", p.median_ms);
+  f("min_ms", p.min_ms), f("q1_ms", p.q1_ms), f("q3_ms", p.q3_ms), f("iqr_relative", p.iqr_relative);
+  f("warmup_runs", p.warmup_runs), f("warmup_ms", p.warmup_ms), f("warmup_steady", p.warmup_steady);
+  f("clock_mhz", p.clock_mhz), f("clock_mhz_members", p.clock_mhz_members), f("cpus_seen", p.cpus_seen);
+  f("valid", p.valid), f("validation", p.validation);
+}
+template <class S, class F> void boundary_fields(S& c, F&& f) {
+  f("level", c.level), f("type", c.type), f("bytes_per_instance", c.bytes_per_instance);
+  f("instances_used", c.instances_used), f("total_bytes", c.total_bytes);
+}
+template <class S, class F> void host_curve_fields(S& c, F&& f) {
+  f("name", c.name), f("x", c.x), f("description", c.description), f("statistic", c.statistic);
+  f("value_unit", c.value_unit), f("threads", c.threads);
+}
+template <class S, class F> void host_derived_fields(S& d, F&& f) {
+  f("flops_per_second", d.flops_per_second), f("bytes_per_second", d.bytes_per_second);
+  f("arithmetic_intensity", d.arithmetic_intensity), f("fraction_of_roofline", d.fraction_of_roofline);
+  f("roofline", d.roofline);
+}
+template <class S, class F> void host_row_fields(S& r, F&& f) { f("note", r.note), f("ns_per_load", r.ns_per_load); }
 // clang-format on
 
 }  // namespace
@@ -79,6 +105,49 @@ json to_json(const HostFrequencyRecord& r) {
   json j = json::object();
   frequency_fields(r, field_writer(j));
   return j;
+}
+
+json to_json(const HostPointRecord& p) {
+  json j = json::object();
+  host_at_fields(p.at, present_writer(j));
+  j.update(to_json(p.protocol));
+  host_point_fields(p, field_writer(j));
+  j["value_iqr"] = {p.value_iqr.first, p.value_iqr.second};
+  json os = json::array();
+  for (const auto& mhz : p.os_mhz) os.push_back(mhz ? json(*mhz) : json(nullptr));
+  j["os_mhz"] = std::move(os);
+  return j;
+}
+
+json to_json(const HostCurveRecord& c) {
+  json j = json::object();
+  host_curve_fields(c, present_writer(j));
+  if (c.cache_boundaries) {
+    json b = json::array();
+    for (const auto& x : *c.cache_boundaries) b.push_back(written(x, WGB_FIELDS(boundary_fields)));
+    j["cache_boundaries"] = std::move(b);
+  }
+  json points = json::array();
+  for (const auto& p : c.points) points.push_back(to_json(p));
+  j["points"] = std::move(points);
+  return j;
+}
+
+json to_json(const HostRowParameters& p) {
+  json j = json::object();
+  if (!p.input.is_null()) j["input"] = p.input;
+  host_row_fields(p, present_writer(j));
+  json series = json::array();
+  for (const auto& c : p.series) series.push_back(to_json(c));
+  j["series"] = std::move(series);
+  j["timing"] = to_json(p.timing);
+  j["threads"] = to_json(p.threads);
+  j["frequency"] = to_json(p.frequency);
+  return j;
+}
+
+void set_derived(json& parameters, const HostDerivedRecord& d) {
+  parameters["derived"] = written(d, WGB_FIELDS(host_derived_fields));
 }
 
 HostParameters read_host_parameters(const json& parameters, std::string* error) {

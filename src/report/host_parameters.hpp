@@ -6,9 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wgb::report {
@@ -63,10 +64,77 @@ struct HostParameters {
   std::optional<HostFrequencyRecord> frequency;
 };
 
+// Where a host point stands (the coordinates of its curves), and what its definition derived
+// from it (latency: the time per load).
+struct HostPointAt {
+  std::optional<std::uint64_t> threads, array_bytes, working_set_bytes, nodes;
+  std::optional<std::int64_t> anon_huge_pages_kib;  // with huge pages: the process's AnonHugePages
+  std::optional<double> ns_per_load, cycles_per_load;
+};
+
+// One point of a host curve (`parameters.series[].points[]`).
+struct HostPointRecord {
+  HostPointAt at;
+  HostProtocolRecord protocol;
+  double value = 0;
+  std::string value_unit;
+  std::pair<double, double> value_iqr{0, 0};  // the rate at q3 and q1 of the times
+  double time_ms = 0, median_ms = 0, min_ms = 0, q1_ms = 0, q3_ms = 0, iqr_relative = 0;
+  int warmup_runs = 0;
+  double warmup_ms = 0;
+  bool warmup_steady = false;
+  double clock_mhz = 0;
+  std::vector<double> clock_mhz_members;
+  std::vector<int> cpus_seen;
+  std::vector<std::optional<double>> os_mhz;  // per member; none where the OS gave no clock
+  bool valid = true;
+  std::string validation;
+};
+
+// A cache level the threads of a size curve can use.
+struct HostCacheBoundaryRecord {
+  int level = 0;
+  std::string type;
+  std::uint64_t bytes_per_instance = 0, instances_used = 0, total_bytes = 0;
+};
+
+// One curve of a host row (`parameters.series[]`).
+struct HostCurveRecord {
+  std::string name, x, description, statistic, value_unit;
+  std::optional<std::uint64_t> threads;                                  // a size curve's thread count
+  std::optional<std::vector<HostCacheBoundaryRecord>> cache_boundaries;  // and its cache levels
+  std::vector<HostPointRecord> points;
+};
+
+// `parameters.derived`: a row against the roofline measured on the same run.
+struct HostDerivedRecord {
+  double flops_per_second = 0, bytes_per_second = 0;
+  std::optional<double> arithmetic_intensity;  // null without bytes
+  double fraction_of_roofline = 0;
+  std::string roofline;  // which peaks, from which rows
+};
+
+// A host row's parameters: what its definition ran on (`input`, in the definition's own words),
+// a note, the curves and the host protocol's objects.
+struct HostRowParameters {
+  nlohmann::json input;
+  std::optional<std::string> note;
+  std::optional<double> ns_per_load;  // latency: at the headline point
+  std::vector<HostCurveRecord> series;
+  HostTimingRecord timing;
+  HostThreadsRecord threads;
+  HostFrequencyRecord frequency;
+};
+
 nlohmann::json to_json(const HostProtocolRecord& p);
 nlohmann::json to_json(const HostTimingRecord& t);
 nlohmann::json to_json(const HostThreadsRecord& t);
 nlohmann::json to_json(const HostFrequencyRecord& f);
+nlohmann::json to_json(const HostPointRecord& p);
+nlohmann::json to_json(const HostCurveRecord& c);
+nlohmann::json to_json(const HostRowParameters& p);
+// Written after the run, once its roofline is known.
+void set_derived(nlohmann::json& parameters, const HostDerivedRecord& d);
 // The three objects of a row's parameters, each where it is an object (another suite's `threads` is
 // not); a field missing or of another type reads as its default, and with `error` the first field of
 // another type is named there ("\"parameters.timing.cpu_share\" is a string, expected a number").

@@ -12,9 +12,9 @@
 #include "report/files.hpp"
 #include "report/host_section.hpp"
 #include "report/machine_facts.hpp"
+#include "report/run_options.hpp"
 #include "report/table.hpp"
 #include "webgpu_bench/defaults.hpp"
-#include "webgpu_bench/sampling.hpp"
 
 namespace wgb::store {
 
@@ -22,52 +22,10 @@ namespace {
 
 using nlohmann::json;
 
-// The defaults as the documents record them, by suite, from the values the program itself starts
-// from (webgpu_bench/defaults.hpp, SamplingOptions), under the keys each suite writes. The host's
-// are those that do not depend on the machine (threads, array sizes and the ISA do; they are
-// checked against what machine.host records).
-const json& suite_defaults() {
-  namespace m = defaults::memory;
-  namespace h = defaults::host;
-  static const json d = {
-      {"default",
-       {{"sampling", report::sampling_json(SamplingOptions{})},
-        {"bandwidth_bytes", defaults::run::kBandwidthBytes},
-        {"compute_threads", defaults::run::kComputeThreads}}},
-      {"memory",
-       {{"working_set_mib", m::kWorkingSetMiB}, {"min_working_set_mib", m::kMinWorkingSetMiB},
-        {"sample_ms", m::kSampleMs},            {"latency_sample_ms", m::kLatencySampleMs},
-        {"budget_ms", m::kBudgetMs},            {"latency_budget_ms", m::kLatencyBudgetMs},
-        {"sustain_ms", m::kSustainMs},          {"warmup_ms", m::kWarmupMs},
-        {"transition_ms", m::kTransitionMs},    {"min_samples", m::kMinSamples},
-        {"hard_stop_factor", m::kHardStopFactor}, {"cycle_seed", m::kCycleSeed}}},
-      {"host",
-       {{"sweep_min_bytes", h::kSweepMinBytes}, {"points_per_octave", h::kPointsPerOctave},
-        {"repetitions", h::kRepetitions},         {"warmup_ms", h::kWarmupMs},
-        {"min_region_ms", h::kMinRegionMs},       {"huge_pages", h::kHugePages},
-        {"affinity", h::kPinToCores ? "cores" : "none"}, {"size_sweep", h::kSizeSweep}}}};
-  return d;
-}
-
-bool same(const json& a, const json& b) {
-  if (a.is_number() && b.is_number()) {
-    const double x = a.get<double>(), y = b.get<double>();
-    return x == y || std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y));
-  }
-  return a == b;
-}
-
-std::string show(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
-
-// "key value (default d)" for every key of `defaults` that `options` records with another value. A
-// key the document does not record is taken as the default: the option did not exist when it ran.
-std::vector<std::string> differences(const json& options, const json& defaults) {
+// "key value (default d)" for each option changed.
+std::vector<std::string> shown(const std::vector<report::OptionChange>& changes) {
   std::vector<std::string> out;
-  for (const auto& [key, d] : defaults.items()) {
-    auto it = options.find(key);
-    if (it == options.end() || it->is_null() || same(*it, d)) continue;
-    out.push_back(fmt::format("{} {} (default {})", key, show(*it), show(d)));
-  }
+  for (const auto& c : changes) out.push_back(fmt::format("{} {} (default {})", c.key, c.recorded, c.default_));
   return out;
 }
 
@@ -77,16 +35,10 @@ std::string joined(const std::vector<std::string>& parts, std::string_view sep) 
   return s;
 }
 
-const json* member(const json& j, const char* key) {
-  if (!j.is_object()) return nullptr;
-  auto it = j.find(key);
-  return it == j.end() ? nullptr : &*it;
-}
-
 // Host runs: the fixed defaults, then what depends on the machine: one thread per physical core,
 // arrays and the latency sweep at least 4x the last-level cache (and 64 MiB), the widest FMA ISA.
 void host_reasons(const report::Document& doc, const json& options, std::vector<std::string>& reasons) {
-  auto diff = differences(options, default_options("host"));
+  auto diff = shown(report::option_changes("host", options));
   const report::HostDescriptionRecord host = report::read_host_description(doc.machine);
   if (doc.host_recorded) {
     const std::uint64_t sockets = host.sockets;
@@ -117,13 +69,6 @@ void host_reasons(const report::Document& doc, const json& options, std::vector<
 
 }  // namespace
 
-const json& default_options(std::string_view suite) {
-  static const json none;
-  const json& all = suite_defaults();
-  const auto it = all.find(std::string(suite));
-  return it == all.end() ? none : *it;
-}
-
 std::string unranked_reason(const report::Document& doc) {
   std::vector<std::string> reasons;
   const std::string& suite = doc.suite;
@@ -144,22 +89,26 @@ std::string unranked_reason(const report::Document& doc) {
   if (known_suite && options.empty()) {
     reasons.push_back("options not recorded");
   } else if (suite == "default") {
-    if (const json* s = member(options, "sampling"); s != nullptr && s->is_object()) {
-      auto diff = differences(*s, default_options("default")["sampling"]);
-      if (!diff.empty()) reasons.push_back("sampling changed: " + joined(diff, ", "));
+    // Sampling first, then the sizes: option_changes lists the sampling's fields first.
+    std::vector<report::OptionChange> sampling;
+    for (auto& c : report::option_changes("default", options)) {
+      if (c.key.rfind("sampling.", 0) == 0) {
+        c.key.erase(0, std::string_view("sampling.").size());
+        sampling.push_back(std::move(c));
+        continue;
+      }
+      if (!sampling.empty()) reasons.push_back("sampling changed: " + joined(shown(sampling), ", "));
+      sampling.clear();
+      if (c.key == "bandwidth_bytes") {
+        reasons.push_back(fmt::format("bandwidth buffers of {} MiB (default {}; --bandwidth-mib)",
+                                      c.number ? *c.number / (1 << 20) : -1.0, defaults::run::kBandwidthBytes >> 20));
+      } else {
+        reasons.push_back(fmt::format("--compute-threads {}", c.recorded));
+      }
     }
-    auto it = default_options("default").find("bandwidth_bytes");
-    if (auto v = options.find("bandwidth_bytes"); v != options.end() && !same(*v, *it)) {
-      reasons.push_back(fmt::format("bandwidth buffers of {} MiB (default {}; --bandwidth-mib)",
-                                    v->is_number() ? v->get<double>() / (1 << 20) : -1.0,
-                                    defaults::run::kBandwidthBytes >> 20));
-    }
-    const json& threads = default_options("default").at("compute_threads");
-    if (auto v = options.find("compute_threads"); v != options.end() && !same(*v, threads)) {
-      reasons.push_back(fmt::format("--compute-threads {}", show(*v)));
-    }
+    if (!sampling.empty()) reasons.push_back("sampling changed: " + joined(shown(sampling), ", "));
   } else if (suite == "memory") {
-    auto diff = differences(options, default_options("memory"));
+    auto diff = shown(report::option_changes("memory", options));
     if (!diff.empty()) reasons.push_back("memory options changed: " + joined(diff, ", "));
   } else if (suite == "host") {
     host_reasons(doc, options, reasons);

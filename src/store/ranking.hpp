@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "report/run_options.hpp"
+
 namespace wgb::report {
 struct Document;
 }  // namespace wgb::report
@@ -18,10 +20,8 @@ namespace wgb::store {
 // with "; ", e.g. "sampling shortened: max_rounds 4 (default 10), measurement_ms 10 (default 100)".
 std::string unranked_reason(const report::Document& document);
 
-// The default options the rules compare against, as the documents record them: "default" (run:
-// options.sampling.* and options.bandwidth_bytes / compute_threads), "memory" (options.*) and
-// "host" (the options that do not depend on the machine). Null for other suites. The values come
-// from where the program's options take theirs (webgpu_bench/defaults.hpp, SamplingOptions).
-const nlohmann::json& default_options(std::string_view suite);
+// The default options the rules compare against, as the documents record them
+// (report/run_options.hpp): null for a suite without ranking.
+using report::default_options;
 
 }  // namespace wgb::store

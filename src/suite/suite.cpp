@@ -17,9 +17,10 @@
 #include "measure/sampler.hpp"
 #include "measure/stats.hpp"
 #include "measure/timing.hpp"
+#include "report/facts.hpp"
+#include "suite/driver.hpp"
 #include "suite/plausibility.hpp"
 #include "suite/row.hpp"
-#include "suite/driver.hpp"
 #include "suite/runner.hpp"
 
 namespace wgb {
@@ -150,7 +151,7 @@ class CatalogEntry final : public Entry {
     w_->set_knob(record_.knob);
     const bool measured = apply_record(row, record_, w_->work());
     row.parameters = w_->parameters();
-    row.parameters["repetitions_per_batch"] = record_.repetitions;
+    report::write_facts(row.parameters, {.repetitions_per_batch = record_.repetitions});
     if (const std::string compiled = w_->source(); !compiled.empty()) row.wgsl_hash = gpu::source_hash(compiled);
     return measured;
   }

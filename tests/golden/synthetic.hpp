@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "report/document.hpp"
-#include "webgpu_bench/result.hpp"
 #include "host/machine.hpp"
+#include "report/document.hpp"
+#include "report/run_options.hpp"
+#include "webgpu_bench/result.hpp"
 
 namespace wgb::test {
 
@@ -157,7 +158,7 @@ inline nlohmann::json synthetic_dawn() {
 inline report::ResultDocument synthetic_document() {
   report::ResultDocument doc("default", {"webgpu-bench", "run", "--json", "out.json"}, host::native_machine());
   doc.set_adapter(synthetic_adapter(), synthetic_dawn());
-  doc.set_options({{"sampling", report::sampling_json(SamplingOptions{})}, {"bandwidth_bytes", 67108864}, {"filter", ""}});
+  doc.set_options({{"sampling", report::to_json(SamplingOptions{})}, {"bandwidth_bytes", 67108864}, {"filter", ""}});
   for (const auto& r : synthetic_rows()) doc.add_row(r);
   doc.finish("complete");
   return doc;

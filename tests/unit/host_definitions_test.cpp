@@ -83,12 +83,12 @@ HostDefinition sum_definition() {
       return Check{ok, ok ? "sums equal n(n+1)/2" : "sums differ"};
     };
     k.work.bytes_read = static_cast<double>(at.bytes) * team.size();
-    k.x = {{"threads", team.size()}};
+    k.x.threads = team.size();
     return k;
   };
-  d.describe = [](const HostEnv&, const Point&, std::vector<std::string>& notes) {
+  d.describe = [](const HostEnv&, const Point&, std::vector<std::string>& notes, report::HostRowParameters& p) {
     notes.push_back("a test kernel");
-    return nlohmann::json{{"input", {{"element_type", "u64"}}}};
+    p.input = {{"element_type", "u64"}};
   };
   return d;
 }

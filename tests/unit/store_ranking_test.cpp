@@ -101,10 +101,10 @@ void expect_each_option_named(const json& doc, const json::json_pointer& at, con
 }
 
 TEST(StoreRanking, DefaultOptionsAsTheProgramWritesThemRankAndEachChangeIsNamed) {
-  // run: the sampler's options as report::sampling_json writes them, and the suite's sizes.
+  // run: the sampler's options as report::to_json writes them, and the suite's sizes.
   auto run = load(kLavapipeDefault);
   const SuiteOptions suite;
-  run["options"] = {{"sampling", report::sampling_json(SamplingOptions{})},
+  run["options"] = {{"sampling", report::to_json(SamplingOptions{})},
                     {"bandwidth_bytes", suite.bandwidth_bytes},
                     {"compute_threads", suite.compute_threads},
                     {"filter", "read-*"},

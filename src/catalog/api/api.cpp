@@ -16,6 +16,7 @@
 #include "gpu/hash.hpp"
 #include "gpu/operation_stages.hpp"
 #include "measure/units.hpp"
+#include "report/facts.hpp"
 
 namespace wgb::catalog {
 
@@ -118,11 +119,10 @@ class StageLog {
   void put(nlohmann::json& p) const {
     const auto split = gpu::split_per_operation(batches_);
     if (split.empty()) return;
-    nlohmann::json out = nlohmann::json::object();
-    for (const auto& [name, ms] : split) out[name] = ms;
-    p["time_split_ms"] = out;
-    p["time_split"] = "per operation, each stage's median on the host clock over the batches at the row's final "
-                      "batch size (its warm-up and samples); the stages add up to about the operation";
+    report::write_facts(p, {.time_split_ms = std::vector<std::pair<std::string, double>>(split.begin(), split.end()),
+                            .time_split = "per operation, each stage's median on the host clock over the batches at "
+                                          "the row's final batch size (its warm-up and samples); the stages add up to "
+                                          "about the operation"});
   }
 
  private:
@@ -207,11 +207,8 @@ class CopyWorkload final : public OperationWorkload, public CheckedWorkload {
     return check_device_words(gpu, dst_, bytes_, "the copy's destination");
   }
   nlohmann::json parameters() const override {
-    nlohmann::json p = transfer_parameters(bytes_, "copyBufferToBuffer, back to back in one submit");
-    p["peak_class"] = "memory";
-    p["footprint_bytes"] = 2 * bytes_;
-    p["access"] = "linear";
-    return p;
+    return report::with_facts(transfer_parameters(bytes_, "copyBufferToBuffer, back to back in one submit"),
+                              {.peak_class = "memory", .access = "linear", .footprint_bytes = 2 * bytes_});
   }
   wgpu::Buffer checked_buffer() const override { return dst_; }
 
@@ -238,8 +235,9 @@ class DispatchWorkload final : public Workload, public CheckedWorkload {
     return api::check_dispatch_count((*counter)[0], dispatched_);
   }
   nlohmann::json parameters() const override {
-    return {{"dispatch", "1 workgroup of 1 invocation, atomicAdd on a read_write storage counter"},
-            {"dispatches_per_repetition", 1}};
+    return report::with_facts(
+        nlohmann::json({{"dispatch", "1 workgroup of 1 invocation, atomicAdd on a read_write storage counter"}}),
+        {.dispatches_per_repetition = 1});
   }
   wgpu::Buffer checked_buffer() const override { return counter_; }
 

@@ -4,16 +4,18 @@
 // `passes` passes (the work knob), so launch and drain are a negligible part of it
 // (docs/method.md#streaming); a gather or scatter window is its footprint, whatever the passes.
 // Each probe is validated after timing by a dedicated pass whose output the host recomputes.
+#include "catalog/bandwidth/bandwidth.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstddef>
 
-#include "catalog/bandwidth/bandwidth.hpp"
 #include "catalog/bandwidth/prepare.hpp"
 #include "catalog/common.hpp"
 #include "catalog/families.hpp"
 #include "gpu/hash.hpp"
+#include "report/facts.hpp"
 #include "webgpu_bench/options.hpp"
 
 namespace wgb::catalog {
@@ -76,11 +78,14 @@ Expected<std::unique_ptr<Workload>> prepare_gather(PrepareContext& pc, const std
   KernelSpec spec = alternating_spec(gpu, *pipeline, *pair, {*sink, *uniform}, grid.groups);
   set_passes_knob(spec, *uniform, offsetof(GatherParams, passes), kMaxPasses);
   spec.work = [bytes](std::uint64_t passes) { return WorkModel{.bytes_read = static_cast<double>(bytes * passes)}; };
-  spec.parameters = {{"buffer_bytes", bytes},   {"buffers", 2},        {"element", "vec4<u32>"},
-                     {"workgroup_size", kWorkgroup}, {"invocations", grid.threads}, {"loads_per_pass", count},
-                     {"access", "gather"},      {"shape", buffer_shape(bytes)}};
-  spec.parameters["window_bytes"] = static_cast<std::uint64_t>(window) * 16;
-  spec.parameters["nominal_window_bytes"] = nominal_window;
+  spec.parameters = report::with_facts(nlohmann::json({{"buffer_bytes", bytes},
+                                                       {"element", "vec4<u32>"},
+                                                       {"workgroup_size", kWorkgroup},
+                                                       {"invocations", grid.threads},
+                                                       {"shape", buffer_shape(bytes)}}),
+                                       {.access = "gather", .buffers = 2, .loads_per_pass = count});
+  report::write_facts(spec.parameters, {.window_bytes = static_cast<std::uint64_t>(window) * 16,
+                                        .nominal_window_bytes = nominal_window});
   add_footprint(spec.parameters, 2ull * window * 16);
   spec.validate = [a = pair->a, sink = *sink, uniform = *uniform, pipeline = *pipeline, params, grid](
                       gpu::Context& g, std::uint64_t passes) -> Expected<std::string> {
@@ -129,15 +134,13 @@ Expected<std::unique_ptr<Workload>> prepare_write_scatter(PrepareContext& pc, co
   spec.work = [written](std::uint64_t passes) {
     return WorkModel{.bytes_written = written * static_cast<double>(passes)};
   };
-  spec.parameters = {{"window_bytes", window_bytes},
-                     {"nominal_window_bytes", nominal_window},
-                     {"rounds", rounds},
-                     {"buffers", 2},
-                     {"element", "vec4<u32>"},
-                     {"sentinel_bytes", kSentinelElements * 16},
-                     {"workgroup_size", kWorkgroup},
-                     {"invocations", grid.threads},
-                     {"access", "scatter"}};
+  spec.parameters = report::with_facts(
+      nlohmann::json({{"rounds", rounds},
+                      {"element", "vec4<u32>"},
+                      {"sentinel_bytes", kSentinelElements * 16},
+                      {"workgroup_size", kWorkgroup},
+                      {"invocations", grid.threads}}),
+      {.access = "scatter", .buffers = 2, .window_bytes = window_bytes, .nominal_window_bytes = nominal_window});
   add_footprint(spec.parameters, 2 * window_bytes);
   // Validation: (1) the timed passes left both sentinels alone; (2) a one-round pass over a
   // freshly filled buffer A wrote every destination exactly once and nothing past the window.

@@ -9,6 +9,7 @@
 #include "catalog/families.hpp"
 #include "catalog/technique/reference.hpp"
 #include "gpu/hash.hpp"
+#include "report/facts.hpp"
 #include "webgpu_bench/options.hpp"
 
 namespace wgb::catalog {
@@ -132,8 +133,11 @@ Expected<std::unique_ptr<Workload>> prepare_read_latency(PrepareContext& pc) {
   if (!r) return std::move(r).error();
 
   KernelSpec spec = chase_spec(gpu, *r, 1);
-  spec.parameters = {{"working_set_bytes", bytes}, {"nodes", nodes}, {"node_bytes", kNodeBytes},
-                     {"invocations", 1}, {"ns_per_hop", "1e9 / (hops per second)"}};
+  spec.parameters = report::with_facts(nlohmann::json({{"nodes", nodes},
+                                                       {"node_bytes", kNodeBytes},
+                                                       {"invocations", 1},
+                                                       {"ns_per_hop", "1e9 / (hops per second)"}}),
+                                       {.working_set_bytes = bytes});
   // Validation: restart from node 0 and walk a count that wraps the cycle once for small sets; the
   // GPU's final index must equal the host's walk of the same cycle.
   spec.validate = [chain = r->chain, state = r->state, uniform = r->uniform, pipeline = r->pipeline,
@@ -177,14 +181,16 @@ Expected<std::unique_ptr<Workload>> prepare_read_latency_spread(PrepareContext& 
   if (!r) return std::move(r).error();
 
   KernelSpec spec = chase_spec(gpu, *r, walkers);
-  spec.parameters = {{"working_set_bytes", bytes},
-                     {"nodes", nodes},
-                     {"node_bytes", kNodeBytes},
-                     {"walkers", walkers},
-                     {"invocations", walkers},
-                     {"nodes_per_walker", nodes / walkers},
-                     {"load", "atomicAdd of 0 (a device-coherent read-modify-write, performed where the line is homed)"},
-                     {"ns_per_hop", "1e9 / (hops per second of one walker)"}};
+  spec.parameters = report::with_facts(
+      nlohmann::json(
+          {{"nodes", nodes},
+           {"node_bytes", kNodeBytes},
+           {"walkers", walkers},
+           {"invocations", walkers},
+           {"nodes_per_walker", nodes / walkers},
+           {"load", "atomicAdd of 0 (a device-coherent read-modify-write, performed where the line is homed)"},
+           {"ns_per_hop", "1e9 / (hops per second of one walker)"}}),
+      {.working_set_bytes = bytes});
   // Validation: every walker restarts at its slice's first node and walks a count that wraps its
   // cycle once for small slices; each final position must equal the host's walk of that cycle.
   spec.validate = [chain = r->chain, state = r->state, uniform = r->uniform, pipeline = r->pipeline,

@@ -12,6 +12,7 @@
 #include "catalog/bandwidth/bandwidth.hpp"
 #include "catalog/bandwidth/prepare.hpp"
 #include "catalog/common.hpp"
+#include "report/facts.hpp"
 #include "webgpu_bench/options.hpp"
 
 namespace wgb::catalog::bandwidth {
@@ -73,17 +74,17 @@ KernelSpec linear_spec(gpu::Context& gpu, const Linear& l, std::initializer_list
     spec.bind_groups.push_back(bind_at(gpu, l.pipeline, b));
   }
   spec.workgroups = {l.grid.groups, 1, 1};
-  spec.parameters = {{"buffer_bytes", l.bytes},
-                     {"buffers", 2},
-                     {"element", "vec4<u32>"},
-                     {"workgroup_size", kWorkgroup},
-                     {"invocations", l.grid.threads},
-                     {"shape", buffer_shape(l.bytes)},
-                     {"access", "linear"},  // plausibility compares linear streams only
-                     {"block_bytes", l.plan.block_bytes()},
-                     {"column_invocations", l.plan.run},
-                     {"blocks_per_buffer", l.plan.blocks},
-                     {"order", "blocks handed out in order by a ticket counter; passes alternate A, B, A, ..."}};
+  spec.parameters = report::with_facts(
+      nlohmann::json({{"buffer_bytes", l.bytes},
+                      {"element", "vec4<u32>"},
+                      {"workgroup_size", kWorkgroup},
+                      {"invocations", l.grid.threads},
+                      {"shape", buffer_shape(l.bytes)},  // plausibility compares linear streams only
+                      {"block_bytes", l.plan.block_bytes()},
+                      {"column_invocations", l.plan.run},
+                      {"blocks_per_buffer", l.plan.blocks},
+                      {"order", "blocks handed out in order by a ticket counter; passes alternate A, B, A, ..."}}),
+      {.access = "linear", .buffers = 2});
   add_footprint(spec.parameters, 2 * l.bytes);
   return spec;
 }
@@ -115,7 +116,7 @@ Expected<std::unique_ptr<Workload>> prepare_read_linear(PrepareContext& pc) {
   set_passes_knob(spec, *uniform, offsetof(ReadParams, passes), max_passes(l->plan, l->grid.groups));
   const std::uint64_t bytes = l->bytes;
   spec.work = [bytes](std::uint64_t passes) { return WorkModel{.bytes_read = static_cast<double>(bytes * passes)}; };
-  spec.parameters["loads_per_pass"] = l->plan.count;
+  report::write_facts(spec.parameters, {.loads_per_pass = l->plan.count});
   // Validation: for one invocation of the middle block and one of the last (a partial block when the
   // size is not a whole number of blocks), point the sentinels at the host's fold of that block of
   // buffer A; the kernel must write exactly that fold, and hand out every block once.

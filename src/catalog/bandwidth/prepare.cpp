@@ -8,6 +8,7 @@
 
 #include "catalog/bandwidth/bandwidth.hpp"
 #include "catalog/common.hpp"
+#include "report/facts.hpp"
 #include "webgpu_bench/options.hpp"
 
 namespace wgb::catalog::bandwidth {
@@ -114,8 +115,7 @@ Status check_sink(gpu::Context& g, const wgpu::Buffer& sink, std::uint32_t slot,
 }
 
 void add_footprint(nlohmann::json& p, std::uint64_t footprint) {
-  p["footprint_bytes"] = footprint;
-  p["peak_class"] = "memory";
+  report::write_facts(p, {.peak_class = "memory", .footprint_bytes = footprint});
 }
 
 void set_passes_knob(KernelSpec& spec, const wgpu::Buffer& uniform, std::uint64_t offset, std::uint32_t max_passes) {
@@ -149,8 +149,8 @@ Status add_launch_cost(gpu::Context& gpu, KernelSpec& spec) {
   }
   // The fastest: interference (a shared CPU, another process) only adds time, and an inflated
   // launch cost would call a row launch-bound that is not.
-  spec.parameters["launch_ms"] = *std::min_element(per_dispatch.begin(), per_dispatch.end());
-  spec.parameters["dispatches_per_repetition"] = 1;
+  report::write_facts(spec.parameters, {.launch_ms = *std::min_element(per_dispatch.begin(), per_dispatch.end()),
+                                        .dispatches_per_repetition = 1});
   return ok();
 }
 

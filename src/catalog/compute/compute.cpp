@@ -10,6 +10,7 @@
 #include "catalog/common.hpp"
 #include "catalog/compute/alu.hpp"
 #include "catalog/families.hpp"
+#include "report/facts.hpp"
 #include "webgpu_bench/options.hpp"
 
 namespace wgb::catalog {
@@ -25,19 +26,22 @@ constexpr const char* kComputeStatisticReason =
 void record_contraction(gpu::Context& gpu, const std::string& form, nlohmann::json& parameters) {
   auto checked = alu::check_contraction(gpu);
   if (!checked) {
-    parameters["fma_contraction"] = fmt::format("not checked: {}", checked.error().message);
+    report::write_facts(parameters, {.fma_contraction = report::ProbeFacts::Contraction{
+                                         .not_checked = fmt::format("not checked: {}", checked.error().message)}});
     return;
   }
-  parameters["fma_contraction"] = {{"x * m + c", checked->mul_add}, {"fma()", checked->fma_builtin}};
+  report::ProbeFacts facts{.fma_contraction = report::ProbeFacts::Contraction{.mul_add = checked->mul_add,
+                                                                              .fma_builtin = checked->fma_builtin}};
   const std::string& verdict = checked->of(form);
   if (verdict == "separate") {
-    parameters["note"] = fmt::format(
+    facts.note = fmt::format(
         "this driver evaluates {} as a multiply and a separate add, not as one FMA (checked when the probe "
         "was prepared): the 2 FLOP counted per step ran as two operations",
         form);
   } else if (verdict != "fused") {
-    parameters["note"] = fmt::format("this driver's {} is not one FMA: the check gave {}", form, verdict);
+    facts.note = fmt::format("this driver's {} is not one FMA: the check gave {}", form, verdict);
   }
+  report::write_facts(parameters, facts);
 }
 
 }  // namespace
@@ -78,23 +82,23 @@ Expected<std::unique_ptr<Workload>> alu::prepare(PrepareContext& pc, const alu::
     const auto sample = alu::sample_invocations(runner->threads());
     return alu::check_outputs(probe, params, sample, *stored);
   };
-  spec.parameters = {{"invocations", threads},
-                     {"workgroup_size", workgroup},
-                     {"ops_per_invocation_per_iteration", probe.ops_per_iteration},
-                     {"work_model", probe.work_note},
-                     {"peak_class", probe.peak_class},
-                     {"operand_bits", probe.f16 ? 16 : 32},
-                     {"kernel", "compute/" + probe.kernel}};
+  spec.parameters = report::with_facts(nlohmann::json({{"invocations", threads},
+                                                       {"workgroup_size", workgroup},
+                                                       {"ops_per_invocation_per_iteration", probe.ops_per_iteration},
+                                                       {"work_model", probe.work_note},
+                                                       {"kernel", "compute/" + probe.kernel}}),
+                                       {.peak_class = probe.peak_class, .operand_bits = probe.f16 ? 16 : 32});
   if (!probe.cpu_substitutions.empty()) {
     // The probe has a body for CPU drivers: the row says which ran, and hashes the WGSL that did.
-    spec.parameters["kernel_form"] = alu::to_string(runner->form());
+    report::write_facts(spec.parameters, {.kernel_form = alu::to_string(runner->form())});
     spec.source = runner->source();
   }
   if (!probe.fused_form.empty()) record_contraction(gpu, probe.fused_form, spec.parameters);
   // On NVIDIA, shader-f16 exists only through the experimental adapter toggle: the row says so, and
   // its outputs are checked against the host on every run (the validator always runs).
   if (probe.f16 && gpu.options().experimental && gpu.adapter().vendor_id == 0x10de) {
-    spec.parameters["experimental"] = "shader-f16 through Dawn's vulkan_enable_f16_on_nvidia (--experimental)";
+    report::write_facts(spec.parameters,
+                        {.experimental = "shader-f16 through Dawn's vulkan_enable_f16_on_nvidia (--experimental)"});
   }
   return make_kernel_workload(gpu, std::move(spec));
 }

@@ -10,6 +10,7 @@
 #include "catalog/common.hpp"
 #include "catalog/families.hpp"
 #include "gpu/hash.hpp"
+#include "report/facts.hpp"
 #include "webgpu_bench/options.hpp"
 
 namespace wgb::catalog {
@@ -211,13 +212,14 @@ Expected<std::unique_ptr<Workload>> build_workload(gpu::Context& gpu, const Shap
       {"mode", name(plan->mode)},
       {"max_iterations_exact", plan->max_iterations},
   };
+  report::ProbeFacts facts;
   if (s.uses_f16()) {
-    p["f16"] = has_toggle(adapter, kToggleF16Nvidia)
-                   ? "shader-f16 exposed by vulkan_enable_f16_on_nvidia (experimental)"
-                   : "shader-f16";
+    facts.f16 = has_toggle(adapter, kToggleF16Nvidia)
+                    ? "shader-f16 exposed by vulkan_enable_f16_on_nvidia (experimental)"
+                    : "shader-f16";
   }
-  if (!variant_note.empty()) p["wgsl_variant"] = variant_note;
-  spec.parameters = std::move(p);
+  if (!variant_note.empty()) facts.wgsl_variant = variant_note;
+  spec.parameters = report::with_facts(std::move(p), facts);
   return make_kernel_workload(gpu, std::move(spec));
 }
 

@@ -13,6 +13,7 @@
 #include "catalog/compute/alu.hpp"
 #include "catalog/families.hpp"
 #include "gpu/hash.hpp"
+#include "report/facts.hpp"
 #include "webgpu_bench/options.hpp"
 
 namespace wgb::catalog {
@@ -195,17 +196,17 @@ Expected<std::unique_ptr<Workload>> prepare(PrepareContext& pc, Interp which, co
     return check_outputs(runner->params(), runner->texels(), alu::sample_invocations(runner->params().threads),
                          *stored);
   };
-  spec.parameters = {{"invocations", threads},
-                     {"workgroup_size", kWorkgroup},
-                     {"samples_per_invocation_per_iteration", kSamplesPerIteration},
-                     {"bytes_per_sample", kBytesPerSample},
-                     {"work_model", "256 samples x 2 rgba32float texels (32 B) per invocation per loop trip"},
-                     {"texture", fmt::format("rgba32float, {} x 1 texels", kWidth)},
-                     {"footprint_bytes", kWidth * 16},
-                     {"peak_class", "memory"},
-                     {"interpolation", which == Interp::Builtin ? "sampler (linear filter, repeat)"
-                                                                : "shader (two textureLoad + mix)"},
-                     {"kernel", which == Interp::Builtin ? "texture/interp_builtin" : "texture/interp_manual"}};
+  spec.parameters = report::with_facts(
+      nlohmann::json({{"invocations", threads},
+                      {"workgroup_size", kWorkgroup},
+                      {"samples_per_invocation_per_iteration", kSamplesPerIteration},
+                      {"bytes_per_sample", kBytesPerSample},
+                      {"work_model", "256 samples x 2 rgba32float texels (32 B) per invocation per loop trip"},
+                      {"texture", fmt::format("rgba32float, {} x 1 texels", kWidth)},
+                      {"interpolation",
+                       which == Interp::Builtin ? "sampler (linear filter, repeat)" : "shader (two textureLoad + mix)"},
+                      {"kernel", which == Interp::Builtin ? "texture/interp_builtin" : "texture/interp_manual"}}),
+      {.peak_class = "memory", .footprint_bytes = kWidth * 16});
   return make_kernel_workload(gpu, std::move(spec));
 }
 

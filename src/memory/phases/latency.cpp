@@ -44,19 +44,18 @@ class LatencyWorkload final : public PhaseWorkload {
                        "matches the host's walk (slot {})",
                        f_.geometry().slots, f_.total_hops, want);
   }
-  void describe(BenchmarkResult& row, const PhaseOutcome& o) const override {
+  void describe(BenchmarkResult& row, const PhaseOutcome& o, report::MemoryPhaseParameters& p) const override {
     const Geometry& g = f_.geometry();
-    auto& j = row.parameters;
-    j["slots"] = g.slots;
-    j["slot_bytes"] = kSlotBytes;
-    j["chain_bytes"] = g.slots * kSlotBytes;
-    j["cycle"] = "single cycle by Sattolo's algorithm, scattered into place on the GPU";
-    j["cycle_seed"] = f_.options().cycle_seed;
-    j["hops_per_sample"] = o.per_pass;
-    j["total_hops"] = f_.total_hops;
-    j["ns_per_load"] = row.stats.median * 1e6;
-    j["workgroup_size"] = 1;
-    j["invocations"] = 1;
+    p.slots = g.slots;
+    p.slot_bytes = kSlotBytes;
+    p.chain_bytes = g.slots * kSlotBytes;
+    p.cycle = "single cycle by Sattolo's algorithm, scattered into place on the GPU";
+    p.cycle_seed = f_.options().cycle_seed;
+    p.hops_per_sample = o.per_pass;
+    p.total_hops = f_.total_hops;
+    p.ns_per_load = row.stats.median * 1e6;
+    p.workgroup_size = 1;
+    p.invocations = 1;
   }
 
  private:

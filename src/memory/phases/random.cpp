@@ -29,13 +29,12 @@ class RandomWorkload final : public AlternatingWorkload {
     if (!r) return r;
     return fmt::format("sentinels set to one invocation's true fold of its 16 xorshift gathers; {}", *r);
   }
-  void describe(BenchmarkResult& row, const PhaseOutcome& o) const override {
-    AlternatingWorkload::describe(row, o);
-    auto& j = row.parameters;
-    j["gathers_per_invocation"] = kGathersPerInvocation;
-    j["bytes_per_gather"] = kElementBytes;
+  void describe(BenchmarkResult& row, const PhaseOutcome& o, report::MemoryPhaseParameters& p) const override {
+    AlternatingWorkload::describe(row, o, p);
+    p.gathers_per_invocation = kGathersPerInvocation;
+    p.bytes_per_gather = kElementBytes;
     const double median = row.stats.median;
-    j["g_accesses_per_s"] = median > 0 ? row.work.operations / (median / 1000.0) / 1e9 : 0;
+    p.g_accesses_per_s = median > 0 ? row.work.operations / (median / 1000.0) / 1e9 : 0;
   }
 };
 

@@ -42,33 +42,31 @@ class SustainWorkload final : public PhaseWorkload {
     }
   }
 
-  void describe(BenchmarkResult& row, const PhaseOutcome& o) const override {
-    copy_->describe(row, o);
+  void describe(BenchmarkResult& row, const PhaseOutcome& o, report::MemoryPhaseParameters& p) const override {
+    copy_->describe(row, o, p);
     const SustainSummary& s = summary_;
     const auto& passes = o.report.samples_ms;
     const auto& end_s = o.record.recorded_end_s;
-    nlohmann::json timeline = nlohmann::json::array();
+    auto& timeline = p.timeline.emplace();
     for (std::size_t i = 0; i < rates_.size(); ++i) {
-      timeline.push_back({{"t_s", i < end_s.size() ? end_s[i] : 0.0},
-                          {"gbps", rates_[i] / 1e9},
-                          {"ms", passes[i]},
-                          {"rejected", static_cast<bool>(s.rejected[i])}});
+      timeline.push_back({.t_s = i < end_s.size() ? end_s[i] : 0.0,
+                          .gbps = rates_[i] / 1e9,
+                          .ms = passes[i],
+                          .rejected = static_cast<bool>(s.rejected[i])});
     }
-    auto& j = row.parameters;
-    j["sustain_ms"] = f_.options().sustain_ms;
-    j["retention"] = s.retention;
-    j["retention_reading"] = retention_reading(s.retention);
-    j["first20_median_gbps"] = s.first_median / 1e9;
-    j["last60_median_gbps"] = s.last_median / 1e9;
-    j["first20_samples"] = s.first_count;
-    j["last60_samples"] = s.last_count;
-    j["timeline"] = std::move(timeline);
+    p.sustain_ms = f_.options().sustain_ms;
+    p.retention = s.retention;
+    p.retention_reading = retention_reading(s.retention);
+    p.first20_median_gbps = s.first_median / 1e9;
+    p.last60_median_gbps = s.last_median / 1e9;
+    p.first20_samples = s.first_count;
+    p.last60_samples = s.last_count;
     if (s.last_median > 0) {
       row.value = s.last_median;
       row.time_ms = o.units / s.last_median * 1000.0;
       row.value_low = s.last_q1;
       row.value_high = s.last_q3;
-      j["median_gbps"] = row.value / 1e9;
+      p.median_gbps = row.value / 1e9;
     }
   }
 
