@@ -114,14 +114,15 @@ struct Group {
   std::string name;              // "llvmpipe", "swiftshader"
   std::vector<std::string> env;  // e.g. VK_DRIVER_FILES=... for Chromium's SwiftShader
   std::size_t index = 0;         // the native adapter's index under `env`
-  json device;                   // its `devices --json` entry
+  json device;                   // its `devices --json` entry, as the document records it
+  report::AdapterIdentity identity;  // the same, read
   std::vector<browser::OpenedRuntime> runtimes;
 };
 
 // "llvmpipe (LLVM 15.0.6, 256 bits)" -> "llvmpipe": a short name for column names and blocks.
-std::string short_name(const json& device) {
-  std::string text = device.value("device", "");
-  if (text.empty()) text = device.value("description", "adapter");
+std::string short_name(const report::AdapterIdentity& device) {
+  std::string text = device.device;
+  if (text.empty()) text = device.description.empty() && !device.recorded ? "adapter" : device.description;
   std::string out;
   for (char c : text) {
     if (std::isalnum(static_cast<unsigned char>(c)) == 0) {
@@ -133,10 +134,13 @@ std::string short_name(const json& device) {
   return out.empty() ? "adapter" : out;
 }
 
+// The name a column's adapter goes by: the native device's, or the group's where none was listed.
+std::string adapter_name(const Group& g) { return g.identity.recorded ? g.identity.device : g.name; }
+
 // Where this runtime's adapter is natively: as the environment is, else (Chromium's SwiftShader)
 // through Chromium's own SwiftShader driver. A sentence saying why not otherwise.
 Expected<Group> find_native(const browser::OpenedRuntime& rt, const fs::path& dir) {
-  const json adapter = rt.adapter();
+  const report::AdapterIdentity adapter = report::read_adapter_identity(rt.adapter());
   std::vector<std::vector<std::string>> envs = {{}};
   if (browser::is_swiftshader(adapter) && fs::exists(kSwiftShaderIcd)) {
     envs.push_back({fmt::format("VK_DRIVER_FILES={}", kSwiftShaderIcd)});
@@ -148,18 +152,22 @@ Expected<Group> find_native(const browser::OpenedRuntime& rt, const fs::path& di
       listed = devices.error().message;
       continue;
     }
-    if (auto i = browser::match_native_adapter(adapter, *devices)) {
+    const std::vector<report::AdapterIdentity> native = report::read_adapter_list(*devices);
+    if (auto i = browser::match_native_adapter(adapter, native)) {
       Group g;
       g.env = env;
       g.index = *i;
-      for (const auto& d : *devices) {
-        if (d.value("index", json()) == *i) g.device = d;
+      for (std::size_t k = 0; k < native.size(); ++k) {
+        if (native[k].index == *i) {
+          g.device = (*devices)[k];
+          g.identity = native[k];
+        }
       }
-      g.name = short_name(g.device);
+      g.name = short_name(g.identity);
       return g;
     }
     listed.clear();
-    for (const auto& d : *devices) listed += (listed.empty() ? "" : "; ") + browser::adapter_text(d);
+    for (const auto& d : native) listed += (listed.empty() ? "" : "; ") + browser::adapter_text(d);
   }
   return make_error(ErrorKind::NoAdapter,
                     fmt::format("no native adapter matches {}'s {} (native: {}){}", rt.info.product,
@@ -258,7 +266,7 @@ int browser_command(const BrowserFlags& f) {
       continue;
     }
     std::cerr << report::wrap_block(fmt::format("{} ({}): adapter {} = native adapter {}{}", rt->label(), rt->program,
-                                                browser::adapter_text(rt->adapter()), group->index,
+                                                browser::adapter_text(report::read_adapter_identity(rt->adapter())), group->index,
                                                 group->env.empty() ? "" : " with " + group->env.front()),
                                     err_width);
     if (!rt->warning.empty()) {
@@ -299,7 +307,7 @@ int browser_command(const BrowserFlags& f) {
       s.webgpu = "Dawn";
       s.webgpu_version = build_info().dawn_version;
       s.group = g.name;
-      s.adapter_name = g.device.value("device", g.name);
+      s.adapter_name = adapter_name(g);
       s.baseline = s.name == reference ? "" : reference;
       s.adapter = g.device;
       std::vector<std::string> args = {f.suite == "memory" ? "memory" : "run", "--quiet", "--adapter",
@@ -326,7 +334,7 @@ int browser_command(const BrowserFlags& f) {
       s.version = rt.version;
       s.webgpu = rt.info.webgpu;
       s.group = g.name;
-      s.adapter_name = g.device.value("device", g.name);
+      s.adapter_name = adapter_name(g);
       s.baseline = reference;
       s.adapter = rt.adapter();
       s.detail = {{"program", rt.program}, {"native_adapter", g.device}, {"native_environment", g.env},
@@ -344,14 +352,14 @@ int browser_command(const BrowserFlags& f) {
     for (const auto& g : groups) {
       std::string who;
       for (const auto& rt : g.runtimes) who += (who.empty() ? "" : ", ") + rt.info.product;
-      where += fmt::format("{}{} on {}", where.empty() ? "" : "; ", who, browser::adapter_text(g.device));
+      where += fmt::format("{}{} on {}", where.empty() ? "" : "; ", who, browser::adapter_text(g.identity));
     }
     m.notes.push_back(fmt::format("Not every runtime reaches the same adapter ({}): each is compared with native "
                                   "Dawn on its own.", where));
   }
   for (const auto& g : groups) {
     for (const auto& rt : g.runtimes) {
-      if (rt.info.name == "chromium" && browser::is_swiftshader(rt.adapter())) {
+      if (rt.info.name == "chromium" && browser::is_swiftshader(report::read_adapter_identity(rt.adapter()))) {
         m.notes.push_back("Chromium runs on its own SwiftShader: it does not use Mesa's lavapipe for WebGPU (lavapipe "
                           "lacks VK_KHR_external_semaphore_fd), so its reference is native Dawn on SwiftShader.");
       }

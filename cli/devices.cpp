@@ -32,10 +32,7 @@ void register_devices(CLI::App& app, int& exit_code) {
       nlohmann::json out = nlohmann::json::array();
       for (const auto& a : *adapters) {
         // Before a device exists: the adapter's offered features, and those a run's device enables.
-        auto j = report::adapter_json(a);
-        j["adapter_features"] = a.features;
-        j["features"] = gpu::enabled_features(a.features, flags.experimental);
-        out.push_back(std::move(j));
+        out.push_back(report::adapter_listing_json(a, gpu::enabled_features(a.features, flags.experimental)));
       }
       std::cout << out.dump(2) << '\n';
       return;

@@ -23,10 +23,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string str(const json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
-}
-
 const BenchmarkResult* find_row(const report::Document& d, const std::string& key) {
   for (const auto& r : d.rows) {
     if (report::row_key(r.result) == key) return &r.result;
@@ -60,19 +56,22 @@ std::string without_numbers(const std::string& text) {
   return out;
 }
 
-std::optional<std::size_t> match_native_adapter(const json& browser_adapter, const json& native_devices) {
-  if (!native_devices.is_array()) return std::nullopt;
-  const std::string vendor = lower(str(browser_adapter, "vendor"));
-  const std::string arch = lower(str(browser_adapter, "architecture"));
-  const std::string name = lower(!str(browser_adapter, "device").empty() ? str(browser_adapter, "device")
-                                                                         : str(browser_adapter, "description"));
+std::optional<std::size_t> match_native_adapter(const report::AdapterIdentity& browser_adapter,
+                                                const std::vector<report::AdapterIdentity>& native_devices) {
+  using report::AdapterIdentity;
+  const std::string vendor = lower(browser_adapter.vendor);
+  const std::string arch = lower(browser_adapter.architecture);
+  const std::string name = lower(!browser_adapter.device.empty() ? browser_adapter.device : browser_adapter.description);
+  auto index_of = [&native_devices](std::size_t i) {
+    return static_cast<std::size_t>(native_devices[i].index.value_or(i));
+  };
   std::optional<std::size_t> loose;
   for (std::size_t i = 0; i < native_devices.size(); ++i) {
-    const json& d = native_devices[i];
-    if (lower(str(d, "vendor")) != vendor || lower(str(d, "architecture")) != arch) continue;
-    const std::size_t index = d.contains("index") && d["index"].is_number_unsigned() ? d["index"].get<std::size_t>() : i;
-    const std::string native_name = lower(str(d, "device"));
-    const std::string native_desc = lower(str(d, "description"));
+    const AdapterIdentity& d = native_devices[i];
+    if (lower(d.vendor) != vendor || lower(d.architecture) != arch) continue;
+    const std::size_t index = index_of(i);
+    const std::string native_name = lower(d.device);
+    const std::string native_desc = lower(d.description);
     // Browsers often hide the device name (privacy): vendor and architecture then decide.
     if (name.empty()) return index;
     for (const auto& n : {native_name, native_desc}) {
@@ -83,49 +82,46 @@ std::optional<std::size_t> match_native_adapter(const json& browser_adapter, con
   // Same vendor and architecture with differently worded names (Chromium reports the driver's
   // description where Dawn natively reports the device): accept when there is exactly one such.
   std::size_t candidates = 0;
-  for (const auto& d : native_devices) {
-    candidates += lower(str(d, "vendor")) == vendor && lower(str(d, "architecture")) == arch ? 1 : 0;
-  }
+  for (const auto& d : native_devices) candidates += lower(d.vendor) == vendor && lower(d.architecture) == arch ? 1 : 0;
   if (candidates > 0) return candidates == 1 ? loose : std::nullopt;
   // A runtime that names no vendor or architecture of its own (wgpu reports a PCI id, Firefox
   // nothing at all): its device name decides, else its kind (a fallback adapter is the CPU one),
   // each only when exactly one native adapter fits.
   const bool numeric_vendor = !vendor.empty() && vendor.find_first_not_of("0123456789") == std::string::npos;
   if (!(vendor.empty() || numeric_vendor || arch.empty())) return std::nullopt;
-  auto only = [&native_devices](auto&& fits) -> std::optional<std::size_t> {
+  auto only = [&native_devices, &index_of](auto&& fits) -> std::optional<std::size_t> {
     std::optional<std::size_t> found;
     for (std::size_t i = 0; i < native_devices.size(); ++i) {
       if (!fits(native_devices[i])) continue;
       if (found) return std::nullopt;
-      const json& d = native_devices[i];
-      found = d.contains("index") && d["index"].is_number_unsigned() ? d["index"].get<std::size_t>() : i;
+      found = index_of(i);
     }
     return found;
   };
   const bool numeric_name = !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
-  const std::string named = numeric_name ? lower(str(browser_adapter, "description")) : name;
+  const std::string named = numeric_name ? lower(browser_adapter.description) : name;
   if (!named.empty()) {
-    return only([&named](const json& d) {
-      for (const auto& n : {lower(str(d, "device")), lower(str(d, "description"))}) {
+    return only([&named](const AdapterIdentity& d) {
+      for (const auto& n : {lower(d.device), lower(d.description)}) {
         if (!n.empty() && (n.find(named) != std::string::npos || named.find(n) != std::string::npos)) return true;
       }
       return false;
     });
   }
-  const bool cpu = browser_adapter.is_object() && browser_adapter.value("is_fallback_adapter", false);
-  return only([cpu](const json& d) { return (str(d, "adapter_type") == "cpu") == cpu; });
+  const bool cpu = browser_adapter.is_fallback_adapter;
+  return only([cpu](const AdapterIdentity& d) { return (d.adapter_type == "cpu") == cpu; });
 }
 
-std::string adapter_text(const json& a) {
-  std::string name = !str(a, "device").empty() ? str(a, "device") : str(a, "description");
-  return fmt::format("{} {}{}", str(a, "vendor").empty() ? "(unknown vendor)" : str(a, "vendor"),
-                     str(a, "architecture").empty() ? "(unknown architecture)" : str(a, "architecture"),
+std::string adapter_text(const report::AdapterIdentity& a) {
+  const std::string& name = !a.device.empty() ? a.device : a.description;
+  return fmt::format("{} {}{}", a.vendor.empty() ? "(unknown vendor)" : a.vendor,
+                     a.architecture.empty() ? "(unknown architecture)" : a.architecture,
                      name.empty() ? "" : fmt::format(" ({})", name));
 }
 
-bool is_swiftshader(const json& a) {
-  return lower(str(a, "architecture")) == "swiftshader" ||
-         lower(str(a, "description") + str(a, "device")).find("swiftshader") != std::string::npos;
+bool is_swiftshader(const report::AdapterIdentity& a) {
+  return lower(a.architecture) == "swiftshader" ||
+         lower(a.description + a.device).find("swiftshader") != std::string::npos;
 }
 
 Pooled pool_rounds(const std::vector<Round>& rounds) {

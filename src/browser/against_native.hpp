@@ -28,13 +28,14 @@ namespace wgb::browser {
 // id) or no architecture is matched by its device name, else, when it names nothing at all
 // (Firefox), by its kind (a fallback adapter is the CPU one): each only where one native adapter
 // fits. nullopt: none matches.
-std::optional<std::size_t> match_native_adapter(const nlohmann::json& browser_adapter,
-                                                const nlohmann::json& native_devices);
+// Both read with report::read_adapter_identity / read_adapter_list.
+std::optional<std::size_t> match_native_adapter(const report::AdapterIdentity& browser_adapter,
+                                                const std::vector<report::AdapterIdentity>& native_devices);
 // "google swiftshader (SwiftShader Device (Subzero))" for messages.
-std::string adapter_text(const nlohmann::json& adapter);
+std::string adapter_text(const report::AdapterIdentity& adapter);
 // Whether the browser's adapter is Chromium's SwiftShader (the native side then needs Chromium's
 // SwiftShader Vulkan driver: VK_DRIVER_FILES).
-bool is_swiftshader(const nlohmann::json& adapter);
+bool is_swiftshader(const report::AdapterIdentity& adapter);
 
 // The validation text with every number replaced by "#" ("12", "4.8", "1e-07" -> "#", "#", "#e-#").
 // Each side calibrates its own loop count (from its timings) and the check's numbers follow from it

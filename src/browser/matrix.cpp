@@ -146,7 +146,7 @@ void write_matrix(std::ostream& out, const Matrix& m, const MatrixResult& r, std
   out << std::string(std::min<std::size_t>(width, label_w + adapter_w + 44), '-') << "\n";
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     const auto& col = m.columns[c];
-    const std::string adapter = col.adapter_name.empty() ? adapter_text(col.adapter) : col.adapter_name;
+    const std::string adapter = col.adapter_name.empty() ? adapter_text(report::read_adapter_identity(col.adapter)) : col.adapter_name;
     if (col.status == "skipped") {
       out << fmt::format("{:<{}}  skipped: see below\n", cut(col.label, label_w), label_w);
       continue;

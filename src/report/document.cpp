@@ -350,6 +350,13 @@ nlohmann::json adapter_json(const gpu::AdapterDescription& a) {
            }()}};
 }
 
+nlohmann::json adapter_listing_json(const gpu::AdapterDescription& a, const std::vector<std::string>& enabled) {
+  nlohmann::json j = adapter_json(a);
+  j["adapter_features"] = a.features;
+  j["features"] = enabled;
+  return j;
+}
+
 std::string utc_now_iso8601() {
   const auto now = std::chrono::system_clock::now();
   const std::time_t t = std::chrono::system_clock::to_time_t(now);

@@ -39,6 +39,10 @@ Expected<ReportRow> row_from_json(const nlohmann::json& j);
 std::vector<std::pair<const char*, double>> stats_ms_fields(const BenchmarkResult& row);
 
 nlohmann::json adapter_json(const gpu::AdapterDescription& a);
+// One entry of `devices --json`: the adapter before a device exists, with what it offers
+// (`adapter_features`) and what a run's device enables (`features`). Read back by
+// read_adapter_identity (files.hpp).
+nlohmann::json adapter_listing_json(const gpu::AdapterDescription& a, const std::vector<std::string>& enabled);
 std::string utc_now_iso8601();
 
 // The document of one run, growing as rows complete.

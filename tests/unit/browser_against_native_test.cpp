@@ -12,6 +12,11 @@ namespace {
 
 using nlohmann::json;
 
+// The adapters as the page and `devices --json` write them, read as the driver reads them.
+std::optional<std::size_t> match(const json& browser_adapter, const json& native_devices) {
+  return match_native_adapter(report::read_adapter_identity(browser_adapter), report::read_adapter_list(native_devices));
+}
+
 const json kSwiftShaderNative = json::array(
     {{{"index", 0}, {"vendor", "google"}, {"architecture", "swiftshader"}, {"device", "SwiftShader Device (Subzero)"},
       {"description", "SwiftShader driver 5.0.0"}}});
@@ -19,8 +24,8 @@ const json kSwiftShaderNative = json::array(
 TEST(MatchNativeAdapter, SameVendorAndArchitecture) {
   const json browser = {{"vendor", "google"}, {"architecture", "swiftshader"}, {"device", ""},
                         {"description", "SwiftShader Device (Subzero)"}};
-  EXPECT_EQ(match_native_adapter(browser, kSwiftShaderNative), std::optional<std::size_t>(0));
-  EXPECT_TRUE(is_swiftshader(browser));
+  EXPECT_EQ(match(browser, kSwiftShaderNative), std::optional<std::size_t>(0));
+  EXPECT_TRUE(is_swiftshader(report::read_adapter_identity(browser)));
 }
 
 TEST(MatchNativeAdapter, AnotherVendorIsNoMatch) {
@@ -28,20 +33,20 @@ TEST(MatchNativeAdapter, AnotherVendorIsNoMatch) {
   lavapipe[0]["vendor"] = "mesa";
   lavapipe[0]["architecture"] = "llvmpipe";
   const json browser = {{"vendor", "google"}, {"architecture", "swiftshader"}, {"description", "SwiftShader"}};
-  EXPECT_EQ(match_native_adapter(browser, lavapipe), std::nullopt);
-  EXPECT_EQ(match_native_adapter(browser, json::object()), std::nullopt);
+  EXPECT_EQ(match(browser, lavapipe), std::nullopt);
+  EXPECT_EQ(match(browser, json::object()), std::nullopt);
 }
 
 TEST(MatchNativeAdapter, TheNamedDeviceAmongTwoOfOneArchitecture) {
   json two = json::array({{{"index", 0}, {"vendor", "nvidia"}, {"architecture", "ada"}, {"device", "RTX 4090"}},
                           {{"index", 1}, {"vendor", "nvidia"}, {"architecture", "ada"}, {"device", "RTX 4060"}}});
-  EXPECT_EQ(match_native_adapter({{"vendor", "nvidia"}, {"architecture", "ada"}, {"device", "rtx 4060"}}, two),
+  EXPECT_EQ(match({{"vendor", "nvidia"}, {"architecture", "ada"}, {"device", "rtx 4060"}}, two),
             std::optional<std::size_t>(1));
   // Two candidates and a name that fits neither: no guess.
-  EXPECT_EQ(match_native_adapter({{"vendor", "nvidia"}, {"architecture", "ada"}, {"device", "RTX 4080"}}, two),
+  EXPECT_EQ(match({{"vendor", "nvidia"}, {"architecture", "ada"}, {"device", "RTX 4080"}}, two),
             std::nullopt);
   // A browser that hides the device name: vendor and architecture decide (the first).
-  EXPECT_EQ(match_native_adapter({{"vendor", "nvidia"}, {"architecture", "ada"}}, two), std::optional<std::size_t>(0));
+  EXPECT_EQ(match({{"vendor", "nvidia"}, {"architecture", "ada"}}, two), std::optional<std::size_t>(0));
 }
 
 BenchmarkResult row(const std::string& id, double value, const std::string& validation = "sum matches") {

@@ -24,6 +24,11 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
+// The adapters as the page and `devices --json` write them, read as the driver reads them.
+std::optional<std::size_t> match(const json& browser_adapter, const json& native_devices) {
+  return match_native_adapter(report::read_adapter_identity(browser_adapter), report::read_adapter_list(native_devices));
+}
+
 TEST(Runtimes, TheListIsParsedInOrderWithoutDuplicates) {
   auto r = parse_runtimes("deno,chromium,deno");
   ASSERT_TRUE(r) << r.error().message;
@@ -52,16 +57,16 @@ const json kNative = json::array({
 
 TEST(MatchNativeAdapter, AnEmptyIdentityIsMatchedByItsKindWhenOnlyOneFits) {
   // Firefox leaves adapter.info empty; a fallback (CPU) adapter then is the one CPU adapter.
-  EXPECT_EQ(match_native_adapter({{"vendor", ""}, {"is_fallback_adapter", true}}, kNative), 1u);
-  EXPECT_EQ(match_native_adapter({{"vendor", ""}, {"is_fallback_adapter", false}}, kNative), 0u);
+  EXPECT_EQ(match({{"vendor", ""}, {"is_fallback_adapter", true}}, kNative), 1u);
+  EXPECT_EQ(match({{"vendor", ""}, {"is_fallback_adapter", false}}, kNative), 0u);
   json two_gpus = kNative;
   two_gpus.push_back({{"index", 2}, {"vendor", "amd"}, {"device", "MI300X"}, {"adapter_type", "discrete-gpu"}});
-  EXPECT_FALSE(match_native_adapter({{"vendor", ""}, {"is_fallback_adapter", false}}, two_gpus));
+  EXPECT_FALSE(match({{"vendor", ""}, {"is_fallback_adapter", false}}, two_gpus));
 }
 
 TEST(MatchNativeAdapter, ADescriptionNamesTheDeviceWhateverTheVendorSays) {
   // wgpu reports the vendor as a PCI id and the device's name in its description.
-  EXPECT_EQ(match_native_adapter({{"vendor", "65541"}, {"device", ""}, {"description", "llvmpipe (LLVM 15.0.6, 256 bits)"}},
+  EXPECT_EQ(match({{"vendor", "65541"}, {"device", ""}, {"description", "llvmpipe (LLVM 15.0.6, 256 bits)"}},
                                  kNative),
             1u);
 }
