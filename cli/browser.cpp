@@ -140,7 +140,7 @@ std::string adapter_name(const Group& g) { return g.identity.recorded ? g.identi
 // Where this runtime's adapter is natively: as the environment is, else (Chromium's SwiftShader)
 // through Chromium's own SwiftShader driver. A sentence saying why not otherwise.
 Expected<Group> find_native(const browser::OpenedRuntime& rt, const fs::path& dir) {
-  const report::AdapterIdentity adapter = report::read_adapter_identity(rt.adapter());
+  const report::AdapterIdentity adapter = rt.init.identity;
   std::vector<std::vector<std::string>> envs = {{}};
   if (browser::is_swiftshader(adapter) && fs::exists(kSwiftShaderIcd)) {
     envs.push_back({fmt::format("VK_DRIVER_FILES={}", kSwiftShaderIcd)});
@@ -266,7 +266,7 @@ int browser_command(const BrowserFlags& f) {
       continue;
     }
     std::cerr << report::wrap_block(fmt::format("{} ({}): adapter {} = native adapter {}{}", rt->label(), rt->program,
-                                                browser::adapter_text(report::read_adapter_identity(rt->adapter())), group->index,
+                                                browser::adapter_text(rt->init.identity), group->index,
                                                 group->env.empty() ? "" : " with " + group->env.front()),
                                     err_width);
     if (!rt->warning.empty()) {
@@ -337,9 +337,11 @@ int browser_command(const BrowserFlags& f) {
       s.adapter_name = adapter_name(g);
       s.baseline = reference;
       s.adapter = rt.adapter();
-      s.detail = {{"program", rt.program}, {"native_adapter", g.device}, {"native_environment", g.env},
-                  {"implementation", rt.init.value("implementation", json::object())},
-                  {"adapter_source", rt.init.value("adapter_source", "")}};
+      s.detail = {{"program", rt.program},
+                  {"native_adapter", g.device},
+                  {"native_environment", g.env},
+                  {"implementation", rt.init.implementation.is_null() ? json::object() : rt.init.implementation},
+                  {"adapter_source", rt.init.adapter_source.value_or("")}};
       owned.push_back(rt.column(s.name, selection));
       names.push_back(s.name);
       m.columns.push_back(std::move(s));
@@ -359,7 +361,7 @@ int browser_command(const BrowserFlags& f) {
   }
   for (const auto& g : groups) {
     for (const auto& rt : g.runtimes) {
-      if (rt.info.name == "chromium" && browser::is_swiftshader(report::read_adapter_identity(rt.adapter()))) {
+      if (rt.info.name == "chromium" && browser::is_swiftshader(rt.init.identity)) {
         m.notes.push_back("Chromium runs on its own SwiftShader: it does not use Mesa's lavapipe for WebGPU (lavapipe "
                           "lacks VK_KHR_external_semaphore_fd), so its reference is native Dawn on SwiftShader.");
       }

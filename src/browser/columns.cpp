@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "process/child.hpp"
+#include "report/page_messages.hpp"
 
 namespace wgb::browser {
 
@@ -113,7 +114,7 @@ class PageColumn : public Column {
     const auto stall = std::min<std::chrono::seconds>(ctx.timeout, kPageStall);
     auto last_change = Clock::now();
     std::string last_line;
-    json s;
+    report::PageState s;
     for (;;) {
       if (ctx.cancel != nullptr && ctx.cancel->load()) {
         (void)page_.evaluate("document.getElementById('cancel') && document.getElementById('cancel').click()",
@@ -124,29 +125,24 @@ class PageColumn : public Column {
       }
       auto v = page_.evaluate(kPageStateProbe, deadline_in(30s));
       if (!v) return failed(v.error().message);
-      s = *v;
-      const std::string phase = s.value("phase", "");
-      if (phase == "done" || phase == "error" || phase == "cancelled") break;
+      s = report::read_page_state(*v);
+      if (s.phase == "done" || s.phase == "error" || s.phase == "cancelled") break;
       if (Clock::now() >= deadline) {
-        return failed(fmt::format("the page did not finish within {} s (at: {})", ctx.timeout.count(),
-                                  s.value("line", json("starting")).dump()));
+        return failed(fmt::format("the page did not finish within {} s (at: {})", ctx.timeout.count(), s.line_shown));
       }
-      if (const std::string line = s.value("line", json("")).dump(); line != last_line) {
-        last_line = line;
+      if (s.line_shown != last_line) {
+        last_line = s.line_shown;
         last_change = Clock::now();
       } else if (Clock::now() - last_change >= stall) {
-        return failed(fmt::format("the page made no progress for {} s (at: {})", stall.count(), line));
+        return failed(fmt::format("the page made no progress for {} s (at: {})", stall.count(), s.line_shown));
       }
-      if (ctx.progress && s["line"].is_string()) {
-        ctx.progress(fmt::format("round {}/{} {}: {}", ctx.round, ctx.rounds, name_, s["line"].get<std::string>()));
+      if (ctx.progress && s.line) {
+        ctx.progress(fmt::format("round {}/{} {}: {}", ctx.round, ctx.rounds, name_, *s.line));
       }
       std::this_thread::sleep_for(250ms);
     }
     r.wall_s = seconds_since(t0);
-    if (s.value("phase", "") != "done") {
-      return failed(fmt::format("the page's run ended: {}",
-                                s["error"].is_string() ? s["error"].get<std::string>() : s.value("phase", "")));
-    }
+    if (s.phase != "done") return failed(fmt::format("the page's run ended: {}", s.error.value_or(s.phase)));
     auto doc = page_.evaluate("window.wgbState.document", deadline_in(60s));
     if (!doc) return failed(doc.error().message);
     const fs::path path = ctx.folder / fmt::format("round-{:02}-{}.json", ctx.round, name_);

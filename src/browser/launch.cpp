@@ -44,7 +44,7 @@ std::string short_version(const std::string& v, int parts) {
 
 // Opens the /run page and waits until it shows its adapter and has loaded the engine: the device
 // host's init reply.
-Expected<json> page_init(PageDriver& page, const std::string& base) {
+Expected<report::PageInit> page_init(PageDriver& page, const std::string& base) {
   if (auto st = page.navigate(base + "/run", deadline_in(60s)); !st) return st.error();
   auto first = page.wait_until(
       "(() => { const s = window.wgbState; if (!s) return null;"
@@ -59,10 +59,9 @@ Expected<json> page_init(PageDriver& page, const std::string& base) {
     }
     return make_error(ErrorKind::NoAdapter, first.error().message);
   }
-  if (first->contains("error")) {
-    return make_error(ErrorKind::NoAdapter, fmt::format("the /run page: {}", (*first)["error"].get<std::string>()));
-  }
-  return (*first)["init"];
+  const report::PageOpened opened = report::read_page_opened(*first);
+  if (opened.error) return make_error(ErrorKind::NoAdapter, fmt::format("the /run page: {}", *opened.error));
+  return report::read_page_init(opened.init);
 }
 
 // A browser and its page, kept alive together by the column.
@@ -148,8 +147,8 @@ Expected<OpenedRuntime> open_deno(OpenedRuntime r, const LaunchSettings& s) {
   std::ifstream in(o.out_file);
   std::stringstream text;
   text << in.rdbuf();
-  r.init = json::parse(text.str(), nullptr, false);
-  const bool whole = r.init.is_object() && r.init.contains("adapter");
+  r.init = report::read_page_init(json::parse(text.str(), nullptr, false));
+  const bool whole = r.init.has_adapter;
   // A crash after the adapter's record was printed whole is said, not fatal: its rounds are judged
   // on their own (Deno on NVIDIA's driver crashed at exit, after its output).
   if (!exit->success() && !(whole && exit->signal != 0 && !exit->timed_out)) {
@@ -161,7 +160,7 @@ Expected<OpenedRuntime> open_deno(OpenedRuntime r, const LaunchSettings& s) {
     return make_error(ErrorKind::NoAdapter, fmt::format("{} --adapter printed no adapter: {}", *program,
                                                         text.str().substr(0, 200)));
   }
-  r.version = r.init.contains("implementation") ? r.init["implementation"].value("runtime_version", "") : "";
+  r.version = r.init.runtime_version;
   r.column = [command, env](const std::string& name, const Selection& sel) {
     std::vector<std::string> c = command;
     for (auto& a : deno_arguments(sel)) c.push_back(a);
@@ -186,10 +185,6 @@ std::vector<std::string> deno_arguments(const Selection& s) {
   if (s.memory_bytes > 0) a.insert(a.end(), {"--memory-bytes", std::to_string(s.memory_bytes)});
   if (s.accuracy) a.push_back("--accuracy");
   return a;
-}
-
-json OpenedRuntime::adapter() const {
-  return init.contains("adapter") && init["adapter"].is_object() ? init["adapter"] : json::object();
 }
 
 std::string OpenedRuntime::label() const {

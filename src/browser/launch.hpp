@@ -15,6 +15,7 @@
 
 #include "browser/columns.hpp"
 #include "browser/runtimes.hpp"
+#include "report/page_messages.hpp"
 #include "webgpu_bench/expected.hpp"
 
 namespace wgb::browser {
@@ -42,8 +43,8 @@ struct OpenedRuntime {
   RuntimeInfo info;
   std::string version;   // "156.0.7632.116", "153.8.0", "2.9.6"
   std::string program;   // the executable started
-  nlohmann::json init = nlohmann::json::object();  // the device host's init reply (adapter, implementation)
-  nlohmann::json adapter() const;                  // init["adapter"]
+  report::PageInit init;  // the device host's init reply (adapter, implementation)
+  const nlohmann::json& adapter() const { return init.adapter; }  // as the runtime wrote it
   std::string warning;  // what went wrong after its adapter record was whole (a crash at exit)
   std::string label() const;                       // "Firefox 153.8 (wgpu)"
   // Makes the runtime's column (named `name`) for a selection.

@@ -378,6 +378,7 @@ ResultDocument::ResultDocument(std::string suite, std::vector<std::string> comma
   doc_["started_at"] = utc_now_iso8601();
   doc_["state"] = "running";
   doc_["build"] = std::move(machine.build);
+  if (!machine.build_runtime.empty()) doc_["build"]["runtime"] = machine.build_runtime;
   doc_["machine"] = {{"host", std::move(machine.host)}};
   doc_["rows"] = nlohmann::json::array();
   // --kernel-dir: which built-in kernels this process replaced by files, so no number measured with

@@ -179,34 +179,6 @@ std::string text_at(const nlohmann::json& j, std::initializer_list<const char*> 
   return node->is_string() ? node->get<std::string>() : std::string();
 }
 
-}  // namespace
-
-AdapterIdentity read_adapter_identity(const nlohmann::json& a) {
-  AdapterIdentity id{text_at(a, {"vendor"}),  text_at(a, {"architecture"}), text_at(a, {"device"}),
-                     text_at(a, {"description"}), text_at(a, {"driver"}), text_at(a, {"backend"}),
-                     text_at(a, {"adapter_type"})};
-  if (!a.is_object()) return id;
-  id.recorded = true;
-  auto number = [&a](const char* key) {
-    const auto it = a.find(key);
-    return it != a.end() && it->is_number() ? static_cast<std::uint32_t>(it->get<double>()) : 0u;
-  };
-  id.vendor_id = number("vendor_id");
-  id.device_id = number("device_id");
-  if (const auto i = a.find("index"); i != a.end() && i->is_number_unsigned()) id.index = i->get<std::uint64_t>();
-  if (const auto f = a.find("is_fallback_adapter"); f != a.end() && f->is_boolean()) id.is_fallback_adapter = f->get<bool>();
-  return id;
-}
-
-std::vector<AdapterIdentity> read_adapter_list(const nlohmann::json& devices) {
-  std::vector<AdapterIdentity> out;
-  if (!devices.is_array()) return out;
-  for (const auto& d : devices) out.push_back(read_adapter_identity(d));
-  return out;
-}
-
-namespace {
-
 std::vector<std::string> strings_of(const nlohmann::json& j) {
   std::vector<std::string> out;
   if (!j.is_array()) return out;

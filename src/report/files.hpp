@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "report/adapter_identity.hpp"
 #include "report/browser_section.hpp"
 #include "report/document.hpp"
 #include "report/hierarchy.hpp"
@@ -40,20 +41,6 @@ Status check_result_document(const nlohmann::json& doc, const std::string& origi
 // pages): what they interpret, typed and read once. The machine description, the build and the
 // options stay as recorded: open-ended records (a browser's and a native run's differ, older
 // versions wrote fewer keys) that readers show and compare key by key.
-struct AdapterIdentity {
-  std::string vendor, architecture, device, description, driver, backend, adapter_type;
-  std::uint32_t vendor_id = 0, device_id = 0;
-  bool recorded = false;  // the document has a machine.adapter section
-  // `devices --json`: the adapter's index; a page's adapter: whether it is the fallback (CPU) one.
-  std::optional<std::uint64_t> index;
-  bool is_fallback_adapter = false;
-};
-// An adapter as machine.adapter, `devices --json` and a page's init message write it
-// (adapter_json): what identifies it. A field missing or of another type reads as empty; `recorded`
-// says whether `adapter` is an object at all.
-AdapterIdentity read_adapter_identity(const nlohmann::json& adapter);
-// `devices --json`: every adapter of the array (none when it is not one).
-std::vector<AdapterIdentity> read_adapter_list(const nlohmann::json& devices);
 struct Document {
   std::string origin;  // the file it was read from, or the name it was given (a stored run)
   int schema_version = 0;

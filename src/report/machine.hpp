@@ -5,12 +5,14 @@
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace wgb::report {
 
 struct MachineRecord {
   nlohmann::json host = nlohmann::json::object();   // machine.host at the start of the run
   nlohmann::json build = nlohmann::json::object();  // build: compiler, flags, revision, ...
+  std::string build_runtime;                        // "browser": written as build.runtime
   nlohmann::json kernel_overrides;                  // null: every kernel is the shipped one
   // What the host measures again when the run finishes (its clocks), merged into machine.host:
   // with the start values, what the CPU sustained. Empty: nothing is measured at the end.

@@ -6,9 +6,11 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "report/page_messages.hpp"
+
 namespace wgb::web {
 
-const nlohmann::json& init_reply();
+const report::PageInit& init_reply();
 // The greatest common step of the GPU timestamp differences seen so far (ns); before any, the step
 // the host reported in its init reply (`timestamp_quantization_ns`), else nullopt.
 std::optional<std::uint64_t> timestamp_quantum_ns();

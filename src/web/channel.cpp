@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "report/page_messages.hpp"
 #include "suite/sleep.hpp"
 
 // Imports of module "wgb" (engine-worker.js).
@@ -40,9 +41,9 @@ ErrorKind kind_of(const std::string& kind) {
 
 }  // namespace
 
-Expected<Reply> request(const nlohmann::json& message, std::span<const std::byte> payload) {
+Expected<Reply> request(std::string_view op_name, const nlohmann::json& fields, std::span<const std::byte> payload) {
   read_flags();  // every request also notices a Cancel
-  const std::string text = message.dump();
+  const std::string text = report::page_request(op_name, fields).dump();
   // Frame: u32 little-endian JSON length | UTF-8 JSON | binary payload.
   std::vector<std::byte> frame(4 + text.size() + payload.size());
   const auto n = static_cast<std::uint32_t>(text.size());
@@ -50,7 +51,7 @@ Expected<Reply> request(const nlohmann::json& message, std::span<const std::byte
   std::memcpy(frame.data() + 4, text.data(), text.size());
   if (!payload.empty()) std::memcpy(frame.data() + 4 + text.size(), payload.data(), payload.size());
   const std::int32_t length = wgb_import_call(frame.data(), static_cast<std::int32_t>(frame.size()));
-  const std::string op = message.value("op", std::string("?"));
+  const std::string op(op_name);
   if (length < 0) return make_error(ErrorKind::DeviceLost, "the page closed the device host's channel");
   if (length < 4) return make_error(ErrorKind::Failed, "the device host answered '" + op + "' with a truncated frame");
   std::vector<std::byte> reply(static_cast<std::size_t>(length));
@@ -66,12 +67,7 @@ Expected<Reply> request(const nlohmann::json& message, std::span<const std::byte
   if (out.json.is_discarded() || !out.json.is_object()) {
     return make_error(ErrorKind::Failed, "the device host answered '" + op + "' with JSON that is not an object");
   }
-  if (out.json.contains("error")) {
-    const std::string kind = out.json["error"].is_string() ? out.json["error"].get<std::string>() : "internal";
-    const std::string text_message =
-        out.json.contains("message") && out.json["message"].is_string() ? out.json["message"].get<std::string>() : kind;
-    return make_error(kind_of(kind), text_message);
-  }
+  if (const auto e = report::read_error_reply(out.json)) return make_error(kind_of(e->kind), e->message);
   out.payload.assign(reply.begin() + 4 + json_length, reply.end());
   return out;
 }

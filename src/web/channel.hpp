@@ -20,11 +20,12 @@ struct Reply {
   std::vector<std::byte> payload;
 };
 
-// Sends {"op": ...} (+ binary payload) and waits for the host's reply. A reply {"error": KIND,
+// Sends {"op": op, ...fields} (+ binary payload) and waits for the host's reply. A reply {"error": KIND,
 // "message": s} becomes an Error of the matching kind ("unsupported" -> Skipped, "compile" ->
 // Compile, "out-of-memory" -> OutOfMemory, "lost" -> DeviceLost, "validation" -> GpuError,
 // anything else -> Failed); a closed channel is DeviceLost.
-Expected<Reply> request(const nlohmann::json& message, std::span<const std::byte> payload = {});
+Expected<Reply> request(std::string_view op, const nlohmann::json& fields = nlohmann::json::object(),
+                        std::span<const std::byte> payload = {});
 
 // A JSON event for the page (posted without blocking).
 void emit(const nlohmann::json& event);

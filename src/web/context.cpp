@@ -29,7 +29,7 @@ void Object::release() {
   const std::uint32_t gone = id;
   id = 0;
   // A failed release leaves nothing to clean up on this side; the host reports a lost device.
-  (void)wgb::web::request({{"op", "release"}, {"ids", {gone}}});
+  (void)wgb::web::request("release", {{"ids", {gone}}});
 }
 
 }  // namespace detail
@@ -42,11 +42,9 @@ BindGroup Device::CreateBindGroup(const BindGroupDescriptor* d) const {
     entries.push_back({{"binding", e.binding}, {"buffer", e.buffer.id()}, {"offset", e.offset}, {"size", size}});
   }
   const std::uint32_t id = g_next_id++;
-  auto r = wgb::web::request({{"op", "bind_group"},
-                              {"id", id},
-                              {"pipeline", d->layout.pipeline},
-                              {"group", d->layout.group},
-                              {"entries", std::move(entries)}});
+  auto r = wgb::web::request(
+      "bind_group",
+      {{"id", id}, {"pipeline", d->layout.pipeline}, {"group", d->layout.group}, {"entries", std::move(entries)}});
   if (!r) {
     if (g_sink != nullptr) g_sink->report_uncaptured(fmt::format("bind group: {}", r.error().message));
     return BindGroup();
@@ -61,25 +59,13 @@ namespace wgb::gpu {
 namespace {
 
 // What the host's `init` reply said, and the timestamp steps seen since (web/browser.hpp).
-nlohmann::json g_init;
+report::PageInit g_init;
 std::uint64_t g_quantum_ns = 0;
 
-std::string string_field(const nlohmann::json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
-}
-
-std::uint64_t uint_field(const nlohmann::json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_number() && j[key].get<double>() >= 0
-             ? static_cast<std::uint64_t>(j[key].get<double>())
-             : 0;
-}
-
 // The WebGPU limits by name, as the host reports them (its adapter's maximum limits).
-void apply_limits(const nlohmann::json& limits, wgpu::Limits& l, std::vector<std::pair<std::string, std::uint64_t>>& list) {
-  if (!limits.is_object()) return;
-  for (const auto& [name, value] : limits.items()) {
-    if (!value.is_number() || value.get<double>() < 0) continue;
-    const auto v = static_cast<std::uint64_t>(value.get<double>());
+void apply_limits(const std::vector<std::pair<std::string, std::uint64_t>>& limits, wgpu::Limits& l,
+                  std::vector<std::pair<std::string, std::uint64_t>>& list) {
+  for (const auto& [name, v] : limits) {
     list.emplace_back(name, v);
     auto u32 = [v] { return static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xffffffffu)); };
     if (name == "maxComputeWorkgroupStorageSize") l.maxComputeWorkgroupStorageSize = u32();
@@ -162,52 +148,41 @@ Expected<std::vector<AdapterDescription>> Context::enumerate(const ContextOption
 }
 
 Expected<std::unique_ptr<Context>> Context::create(const ContextOptions& options) {
-  auto reply = web::request({{"op", "init"}});
+  auto reply = web::request("init");
   if (!reply) {
     Error e = std::move(reply).error();
     // No adapter is the host's "unsupported" answer to init: exit code 3, as natively.
     if (e.kind == ErrorKind::Skipped) e.kind = ErrorKind::NoAdapter;
     return e;
   }
-  const nlohmann::json& j = reply->json;
+  const report::PageInit init = report::read_page_init(reply->json);
   std::unique_ptr<Context> c(new Context());
   c->impl_ = std::make_unique<Impl>();
   c->options_ = options;
-  const nlohmann::json& a = j.contains("adapter") ? j["adapter"] : nlohmann::json::object();
+  const report::AdapterIdentity& a = init.identity;
   auto& d = c->adapter_;
-  d.vendor = string_field(a, "vendor");
-  d.architecture = string_field(a, "architecture");
-  d.device = string_field(a, "device");
-  d.description = string_field(a, "description");
-  d.backend = string_field(a, "backend").empty() ? "webgpu" : string_field(a, "backend");
-  const bool fallback = a.is_object() && a.contains("is_fallback_adapter") && a["is_fallback_adapter"].is_boolean() &&
-                        a["is_fallback_adapter"].get<bool>();
-  d.adapter_type = string_field(a, "adapter_type").empty() ? (fallback ? "cpu" : "unknown")
-                                                           : string_field(a, "adapter_type");
-  d.driver = string_field(a, "driver");  // browsers rarely say; the user agent is in machine.browser
-  d.vendor_id = static_cast<std::uint32_t>(uint_field(a, "vendor_id"));
-  d.device_id = static_cast<std::uint32_t>(uint_field(a, "device_id"));
-  d.subgroup_min_size = static_cast<std::uint32_t>(uint_field(a, "subgroup_min_size"));
-  d.subgroup_max_size = static_cast<std::uint32_t>(uint_field(a, "subgroup_max_size"));
-  if (j.contains("features") && j["features"].is_array()) {
-    for (const auto& f : j["features"]) {
-      if (f.is_string()) c->impl_->features.push_back(f.get<std::string>());
-    }
-  }
+  d.vendor = a.vendor;
+  d.architecture = a.architecture;
+  d.device = a.device;
+  d.description = a.description;
+  d.backend = a.backend.empty() ? "webgpu" : a.backend;
+  d.adapter_type = a.adapter_type.empty() ? (a.is_fallback_adapter ? "cpu" : "unknown") : a.adapter_type;
+  d.driver = a.driver;  // browsers rarely say; the user agent is in machine.browser
+  d.vendor_id = a.vendor_id;
+  d.device_id = a.device_id;
+  d.subgroup_min_size = init.subgroup_min_size;
+  d.subgroup_max_size = init.subgroup_max_size;
+  c->impl_->features = init.features;
   std::sort(c->impl_->features.begin(), c->impl_->features.end());
   d.features = c->impl_->features;
-  if (j.contains("wgsl_features") && j["wgsl_features"].is_array()) {
-    for (const auto& f : j["wgsl_features"]) {
-      if (f.is_string()) c->impl_->wgsl_features.push_back(f.get<std::string>());
-    }
-  }
+  c->impl_->wgsl_features = init.wgsl_features;
   d.wgsl_features = c->impl_->wgsl_features;
-  apply_limits(j.contains("limits") ? j["limits"] : nlohmann::json(), c->limits_, d.limits);
-  g_init = j;
+  apply_limits(init.limits, c->limits_, d.limits);
+  g_init = init;
   g_quantum_ns = 0;
   wgpu::g_sink = c->errors_.get();
   // The timestamps flag of the reply decides (the feature may exist and still be unusable).
-  if (j.contains("timestamps") && j["timestamps"].is_boolean() && !j["timestamps"].get<bool>()) {
+  if (init.timestamps == false) {
     c->impl_->features.erase(std::remove(c->impl_->features.begin(), c->impl_->features.end(), "timestamp-query"),
                              c->impl_->features.end());
   }
@@ -230,10 +205,10 @@ Status Context::prepare_timing() {
   constexpr int kRecorded = 7;
   std::vector<double> walls;
   for (int i = 0; i < kUnrecorded + kRecorded; ++i) {
-    auto r = web::request({{"op", "pass"}, {"timestamps", false}, {"commands", nlohmann::json::array()}});
+    auto r = web::request("pass", {{"timestamps", false}, {"commands", nlohmann::json::array()}});
     if (!r) return std::move(r).error();
-    if (i >= kUnrecorded && r->json.contains("wall_ms") && r->json["wall_ms"].is_number()) {
-      walls.push_back(r->json["wall_ms"].get<double>());
+    if (const report::PassReply pass = report::read_pass_reply(r->json); i >= kUnrecorded && pass.wall_ms) {
+      walls.push_back(*pass.wall_ms);
     }
   }
   if (!walls.empty()) {
@@ -267,12 +242,11 @@ Expected<wgpu::ComputePipeline> Context::pipeline(std::string_view wgsl, std::st
   nlohmann::json values = nlohmann::json::object();
   for (const auto& c : constants) values[std::string(c.key)] = c.value;
   const std::uint32_t id = wgpu::g_next_id++;
-  auto r = web::request({{"op", "pipeline"},
-                         {"id", id},
-                         {"wgsl", std::string(wgsl)},
-                         {"entry", std::string(entry_point)},
-                         {"constants", std::move(values)},
-                         {"label", std::string(label)}});
+  auto r = web::request("pipeline", {{"id", id},
+                                     {"wgsl", std::string(wgsl)},
+                                     {"entry", std::string(entry_point)},
+                                     {"constants", std::move(values)},
+                                     {"label", std::string(label)}});
   if (!r) {
     Error e = std::move(r).error();
     // The native message shape: "WGSL of 'label' failed to compile: line:col: message; ...".
@@ -291,12 +265,10 @@ namespace {
 Expected<wgpu::Buffer> make_buffer(std::uint64_t size, wgpu::BufferUsage usage, std::string_view label,
                                    std::span<const std::byte> contents, std::uint64_t shown_size) {
   const std::uint32_t id = wgpu::g_next_id++;
-  auto r = web::request({{"op", "buffer"},
-                         {"id", id},
-                         {"size", size},
-                         {"usage", static_cast<std::uint64_t>(usage)},
-                         {"label", std::string(label)}},
-                        contents);
+  auto r = web::request(
+      "buffer",
+      {{"id", id}, {"size", size}, {"usage", static_cast<std::uint64_t>(usage)}, {"label", std::string(label)}},
+      contents);
   if (!r) {
     Error e = std::move(r).error();
     const std::string what = fmt::format("buffer '{}' ({} bytes)", label, shown_size);
@@ -331,7 +303,7 @@ void Context::write(const wgpu::Buffer& buffer, std::uint64_t offset, const void
   const auto* bytes = static_cast<const std::byte*>(data);
   for (std::size_t done = 0; done < size || (size == 0 && done == 0); done += kChunk) {
     const std::size_t n = std::min(kChunk, size - done);
-    auto r = web::request({{"op", "write"}, {"buffer", buffer.id()}, {"offset", offset + done}},
+    auto r = web::request("write", {{"buffer", buffer.id()}, {"offset", offset + done}},
                           std::span<const std::byte>(bytes + done, n));
     if (!r) {
       if (r.error().kind == ErrorKind::DeviceLost) {
@@ -351,7 +323,7 @@ Expected<std::vector<std::byte>> Context::read(const wgpu::Buffer& buffer, std::
   constexpr std::uint64_t kChunk = 32ull << 20;  // under the channel's 64 MiB frame
   for (std::uint64_t done = 0; done < size; done += kChunk) {
     const std::uint64_t n = std::min(kChunk, size - done);
-    auto r = web::request({{"op", "read"}, {"buffer", buffer.id()}, {"offset", offset + done}, {"size", n}});
+    auto r = web::request("read", {{"buffer", buffer.id()}, {"offset", offset + done}, {"size", n}});
     if (!r) {
       Error e = std::move(r).error();
       if (e.kind != ErrorKind::DeviceLost && e.kind != ErrorKind::Skipped) {
@@ -375,18 +347,16 @@ namespace {
 Expected<RawTiming> host_pass(const PassEncoder& encode, bool timestamps, ErrorSink& sink) {
   wgpu::ComputePassEncoder pass;
   encode(pass);
-  auto r = web::request({{"op", "pass"}, {"timestamps", timestamps}, {"commands", pass_commands(pass)}});
+  auto r = web::request("pass", {{"timestamps", timestamps}, {"commands", pass_commands(pass)}});
   if (!r) {
     if (r.error().kind == ErrorKind::DeviceLost) sink.report_lost(r.error().message);
     return std::move(r).error();
   }
-  const nlohmann::json& j = r->json;
-  if (j.contains("errors") && j["errors"].is_array()) {
-    for (const auto& e : j["errors"]) sink.report_uncaptured(e.is_string() ? e.get<std::string>() : e.dump());
-  }
+  const report::PassReply reply = report::read_pass_reply(r->json);
+  for (const auto& e : reply.errors) sink.report_uncaptured(e);
   RawTiming t;
-  t.wall_ms = j.contains("wall_ms") && j["wall_ms"].is_number() ? j["wall_ms"].get<double>() : 0.0;
-  if (timestamps && j.contains("gpu_ms") && j["gpu_ms"].is_number()) t.gpu_ms = j["gpu_ms"].get<double>();
+  t.wall_ms = reply.wall_ms.value_or(0.0);
+  if (timestamps) t.gpu_ms = reply.gpu_ms;
   return t;
 }
 
@@ -482,14 +452,13 @@ std::string source_hash(std::string_view wgsl) { return fmt::format("{:016x}", f
 
 namespace wgb::web {
 
-const nlohmann::json& init_reply() { return gpu::g_init; }
+const report::PageInit& init_reply() { return gpu::g_init; }
 
 std::optional<std::uint64_t> timestamp_quantum_ns() {
   if (gpu::g_quantum_ns != 0) return gpu::g_quantum_ns;
   // No timed pass yet: the step the host probed at init, when it did.
-  const auto& q = gpu::g_init.contains("timestamp_quantization_ns") ? gpu::g_init["timestamp_quantization_ns"]
-                                                                     : nlohmann::json();
-  if (q.is_number() && q.get<double>() >= 1) return static_cast<std::uint64_t>(q.get<double>());
+  const auto& q = gpu::g_init.timestamp_quantization_ns;
+  if (q && *q >= 1) return static_cast<std::uint64_t>(*q);
   return std::nullopt;
 }
 

@@ -115,92 +115,50 @@ class ProgressRelay {
   bool ended_ = false;
 };
 
-struct RunOptions {
-  std::string suite = "default";
-  std::string filter;
-  bool filter_given = false;
-  std::uint64_t memory_bytes = 0;
-  bool accuracy = false;  // the builtins' accuracy beside their speed, as `run --accuracy`
-  nlohmann::json browser = nlohmann::json::object();
-  nlohmann::json raw;
-};
+using RunOptions = report::RunRequest;
 
-Expected<RunOptions> parse_options(std::string_view text) {
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return make_error(ErrorKind::Usage, "the run options are not a JSON object");
-  RunOptions o;
-  o.raw = j;
-  if (j.contains("suite")) {
-    if (!j["suite"].is_string()) return make_error(ErrorKind::Usage, "\"suite\" must be \"default\" or \"memory\"");
-    o.suite = j["suite"].get<std::string>();
-    if (o.suite != "default" && o.suite != "memory") {
-      return make_error(ErrorKind::Usage, fmt::format("unknown suite '{}' (default or memory)", o.suite));
-    }
-  }
-  if (j.contains("filter") && !j["filter"].is_null()) {
-    if (!j["filter"].is_string()) return make_error(ErrorKind::Usage, "\"filter\" must be a string of globs");
-    o.filter = j["filter"].get<std::string>();
-    o.filter_given = !o.filter.empty();
-  }
-  if (j.contains("memory_bytes") && !j["memory_bytes"].is_null()) {
-    if (!j["memory_bytes"].is_number_unsigned()) {
-      return make_error(ErrorKind::Usage, "\"memory_bytes\" must be a whole number of bytes");
-    }
-    o.memory_bytes = j["memory_bytes"].get<std::uint64_t>();
-  }
-  if (j.contains("browser") && j["browser"].is_object()) o.browser = j["browser"];
-  if (j.contains("accuracy") && j["accuracy"].is_boolean()) o.accuracy = j["accuracy"].get<bool>();
-  return o;
-}
+Expected<RunOptions> parse_options(std::string_view text) { return report::read_run_request(text); }
 
-std::string browser_string(const RunOptions& o, const char* key) {
-  if (o.browser.contains(key) && o.browser[key].is_string()) return o.browser[key].get<std::string>();
-  const auto& init = init_reply();
-  if (init.contains(key) && init[key].is_string()) return init[key].get<std::string>();
-  return "";
+// What the page's request says of the browser, else what the runtime said of itself at init.
+std::string browser_string(const std::optional<std::string>& asked, const std::optional<std::string>& init) {
+  return asked.value_or(init.value_or(""));
 }
 
 // machine.host for a browser: what a page may know about the computer it runs on.
 report::MachineRecord browser_machine(const RunOptions& o) {
   report::BrowserHostRecord host;
-  host.user_agent = browser_string(o, "user_agent");
-  if (o.browser.contains("logical_cpus") && o.browser["logical_cpus"].is_number_integer()) {
-    host.logical_cpus = o.browser["logical_cpus"].get<std::int64_t>();
-  }
+  host.user_agent = browser_string(o.user_agent, init_reply().user_agent);
+  if (o.logical_cpus) host.logical_cpus = *o.logical_cpus;
   report::MachineRecord m;
   m.host = report::to_json(host);
   m.build = build_json();
-  m.build["runtime"] = "browser";
+  m.build_runtime = "browser";
   return m;
 }
 
 // What only a browser knows, added to the document (docs/results-schema.md).
 void add_browser_fields(report::ResultDocument& doc, const RunOptions& o) {
   report::BrowserRecord browser;
-  browser.user_agent = browser_string(o, "user_agent");
-  browser.webgpu_thread = browser_string(o, "webgpu_thread");
+  const report::PageInit& init = init_reply();
+  browser.user_agent = browser_string(o.user_agent, init.user_agent);
+  browser.webgpu_thread = browser_string(o.webgpu_thread, init.webgpu_thread);
   browser.timestamp_quantization_ns = timestamp_quantum_ns();
   // Which implementation ran it: the host's answer (it knows its runtime), else the user agent's.
-  const auto& init = init_reply();
   report::Implementation impl = report::implementation_from_user_agent(browser.user_agent);
-  if (init.contains("implementation") && init["implementation"].is_object()) {
-    impl = report::implementation_of({{"implementation", init["implementation"]}});
-  }
+  if (init.implementation.is_object()) impl = report::implementation_of({{"implementation", init.implementation}});
   // Where the adapter's identity came from (adapter.info, a WebGL renderer string, none).
-  browser.adapter_source = browser_string(o, "adapter_source");
+  browser.adapter_source = browser_string(o.adapter_source, init.adapter_source);
   doc.set_browser(report::to_json(browser), report::implementation_json(impl));
 }
 
 void emit_adapter(const gpu::Context& gpu) {
   const auto r = gpu::device_record(gpu);
-  nlohmann::json a = report::adapter_json(r.adapter);
-  a["timestamps"] = gpu.has_timestamps();
-  emit({{"type", "adapter"}, {"adapter", a}});
+  emit({{"type", "adapter"}, {"adapter", report::page_adapter_json(r.adapter, gpu.has_timestamps())}});
 }
 
 std::vector<std::string> command_of(const RunOptions& o) {
   std::vector<std::string> c = {"webgpu-bench", "browser-engine", o.suite == "memory" ? "memory" : "run"};
-  if (o.filter_given) {
+  if (!o.filter.empty()) {
     c.push_back("--filter");
     c.push_back(o.filter);
   }
@@ -336,7 +294,7 @@ __attribute__((export_name("wgb_run"))) std::int32_t wgb_run(const char* options
   wgb::web::cancel_flag()->store(false);  // a new run starts uncancelled
   auto o = wgb::web::parse_options(std::string_view(options, length > 0 ? static_cast<std::size_t>(length) : 0));
   if (!o) return wgb::web::fail(o.error().kind, o.error().message);
-  if (o->filter_given) {
+  if (!o->filter.empty()) {
     if (auto st = wgb::catalog::require_globs(o->filter); !st) {
       return wgb::web::fail(st.error().kind, st.error().message);
     }
