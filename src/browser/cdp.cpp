@@ -141,35 +141,22 @@ void Browser::shut_down() {
   }
 }
 
-void Browser::handle_event(const json& event) {
-  const std::string method = event.value("method", "");
-  const std::string session = event.value("sessionId", "");
-  const json params = event.value("params", json::object());
-  std::string line;
-  if (method == "Runtime.consoleAPICalled") {
-    line = params.value("type", "log") + ":";
-    for (const auto& arg : params.value("args", json::array())) {
-      if (arg.contains("value")) {
-        line += " " + (arg["value"].is_string() ? arg["value"].get<std::string>() : arg["value"].dump());
-      } else {
-        line += " " + arg.value("description", arg.value("type", ""));
-      }
-    }
-  } else if (method == "Runtime.exceptionThrown") {
-    const json d = params.value("exceptionDetails", json::object());
-    line = "exception: " + (d.contains("exception") ? d["exception"].value("description", d.value("text", ""))
-                                                    : d.value("text", ""));
-  } else if (method == "Inspector.targetCrashed") {
-    crashed_[session] = "the page crashed";
-    line = "the page crashed";
-  } else if (method == "Target.detachedFromTarget") {
-    crashed_[params.value("sessionId", "")] = "the page was closed";
-    return;
-  } else {
-    return;
+void Browser::handle_event(const ProtocolMessage& message) {
+  const CdpEvent event = read_cdp_event(message);
+  switch (event.kind) {
+    case CdpEvent::Kind::Other:
+      return;
+    case CdpEvent::Kind::Detached:
+      crashed_[event.session_id] = "the page was closed";
+      return;
+    case CdpEvent::Kind::Crashed:
+      crashed_[event.session_id] = "the page crashed";
+      break;
+    case CdpEvent::Kind::Console:
+      break;
   }
-  auto& q = console_[session];
-  q.push_back(line);
+  auto& q = console_[event.session_id];
+  q.push_back(event.line);
   if (q.size() > kConsoleLines) q.pop_front();
 }
 
@@ -185,39 +172,34 @@ Expected<json> Browser::call(const std::string& method, const json& params, cons
     return make_error(ErrorKind::Failed, fmt::format("{}: {}", method, c->second));
   }
   const int id = next_id_++;
-  json msg = {{"id", id}, {"method", method}, {"params", params}};
-  if (!session_id.empty()) msg["sessionId"] = session_id;
-  if (auto st = ws_.send_text(msg.dump(), deadline); !st) {
+  if (auto st = ws_.send_text(protocol_command(id, method, params, session_id), deadline); !st) {
     return make_error(st.error().kind, fmt::format("{}: {}", method, st.error().message));
   }
   for (;;) {
     auto text = ws_.receive(deadline);
     if (!text) return make_error(text.error().kind, fmt::format("{}: {}", method, text.error().message));
-    json reply = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-    if (reply.is_discarded() || !reply.is_object()) continue;
-    if (!reply.contains("id")) {
+    const ProtocolMessage reply = read_cdp_message(*text);
+    if (!reply.is_object) continue;
+    if (!reply.has_id) {
       handle_event(reply);
       if (const auto c = crashed_.find(session_id); !session_id.empty() && c != crashed_.end()) {
         return make_error(ErrorKind::Failed, fmt::format("{}: {}", method, c->second));
       }
       continue;
     }
-    if (reply["id"] != id) continue;  // an answer to a call that timed out earlier
-    if (reply.contains("error")) {
-      return make_error(ErrorKind::Failed,
-                        fmt::format("{}: {}", method, reply["error"].value("message", reply["error"].dump())));
-    }
-    return reply.value("result", json::object());
+    if (reply.id != id) continue;  // an answer to a call that timed out earlier
+    if (reply.error) return make_error(ErrorKind::Failed, fmt::format("{}: {}", method, *reply.error));
+    return reply.result;
   }
 }
 
 Expected<std::unique_ptr<Page>> Browser::new_page(Deadline deadline) {
   auto target = call("Target.createTarget", {{"url", "about:blank"}}, "", deadline);
   if (!target) return target.error();
-  const std::string target_id = target->value("targetId", "");
+  const std::string target_id = result_text(*target, "targetId");
   auto attached = call("Target.attachToTarget", {{"targetId", target_id}, {"flatten", true}}, "", deadline);
   if (!attached) return attached.error();
-  auto page = std::make_unique<Page>(*this, target_id, attached->value("sessionId", ""));
+  auto page = std::make_unique<Page>(*this, target_id, result_text(*attached, "sessionId"));
   for (const char* domain : {"Runtime.enable", "Page.enable", "Inspector.enable"}) {
     if (auto r = call(domain, json::object(), page->session_id(), deadline); !r) return r.error();
   }
@@ -227,7 +209,7 @@ Expected<std::unique_ptr<Page>> Browser::new_page(Deadline deadline) {
 Status Page::navigate(const std::string& url, Deadline deadline) {
   auto r = browser_.call("Page.navigate", {{"url", url}}, session_id_, deadline);
   if (!r) return r.error();
-  if (const std::string err = r->value("errorText", ""); !err.empty()) {
+  if (const std::string err = result_text(*r, "errorText"); !err.empty()) {
     return make_error(ErrorKind::Failed, fmt::format("cannot load {}: {}", url, err));
   }
   auto loaded = wait_until("document.readyState === 'complete' && location.href !== 'about:blank'", deadline,
@@ -241,14 +223,9 @@ Expected<json> Page::evaluate(const std::string& expression, Deadline deadline) 
                          {{"expression", expression}, {"awaitPromise", true}, {"returnByValue", true}}, session_id_,
                          deadline);
   if (!r) return r.error();
-  if (r->contains("exceptionDetails")) {
-    const json& d = (*r)["exceptionDetails"];
-    std::string text = d.value("text", "exception");
-    if (d.contains("exception")) text = d["exception"].value("description", text);
-    return make_error(ErrorKind::Failed, fmt::format("JavaScript error: {}", text.substr(0, text.find('\n'))));
-  }
-  const json result = r->value("result", json::object());
-  return result.contains("value") ? result["value"] : json(nullptr);
+  Evaluated e = read_cdp_evaluation(*r);
+  if (e.exception) return make_error(ErrorKind::Failed, fmt::format("JavaScript error: {}", *e.exception));
+  return std::move(e.value);
 }
 
 Status Page::add_init_script(const std::string& source, Deadline deadline) {
@@ -263,7 +240,7 @@ Status Page::set_hidden(bool hidden, Deadline deadline) {
   auto window = browser_.call("Browser.getWindowForTarget", {{"targetId", target_id_}}, "", deadline);
   if (!window) return window.error();
   const json bounds = {{"windowState", hidden ? "minimized" : "normal"}};
-  if (auto r = browser_.call("Browser.setWindowBounds", {{"windowId", (*window)["windowId"]}, {"bounds", bounds}}, "",
+  if (auto r = browser_.call("Browser.setWindowBounds", {{"windowId", window_id(*window)}, {"bounds", bounds}}, "",
                              deadline);
       !r) {
     return r.error();

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "browser/page_driver.hpp"
+#include "browser/protocol_messages.hpp"
 #include "browser/runtimes.hpp"
 #include "browser/websocket.hpp"
 #include "process/child.hpp"
@@ -67,7 +68,7 @@ class Browser {
  private:
   explicit Browser(ProgramAndProfile found)
       : profile_dir_(std::move(found.profile)), program_(std::move(found.program)) {}
-  void handle_event(const nlohmann::json& event);
+  void handle_event(const ProtocolMessage& message);
   void shut_down();
 
   process::Child child_;  // its own process group: the helpers end with it

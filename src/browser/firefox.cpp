@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "browser/protocol_messages.hpp"
 #include "browser/runtimes.hpp"
 
 namespace wgb::browser {
@@ -21,13 +22,12 @@ using namespace std::chrono_literals;
 namespace {
 
 // The port Firefox chose, from the profile's WebDriverBiDiServer.json (0: not written yet).
-int bidi_port(const fs::path& profile) {
+int bidi_port_of(const fs::path& profile) {
   std::ifstream in(profile / "WebDriverBiDiServer.json");
   if (!in) return 0;
   std::stringstream s;
   s << in.rdbuf();
-  const json j = json::parse(s.str(), nullptr, false);
-  return j.is_object() && j.contains("ws_port") && j["ws_port"].is_number_integer() ? j["ws_port"].get<int>() : 0;
+  return bidi_port(s.str());
 }
 
 }  // namespace
@@ -67,7 +67,7 @@ Expected<std::unique_ptr<Firefox>> Firefox::launch(const FirefoxOptions& options
 
   const auto deadline = deadline_in(options.start_timeout);
   int port = 0;
-  while ((port = bidi_port(f->profile_dir_)) == 0) {
+  while ((port = bidi_port_of(f->profile_dir_)) == 0) {
     if (auto exit = f->child_.poll()) {
       return make_error(ErrorKind::NoAdapter, fmt::format("{} exited ({}) before WebDriver BiDi listened: {}",
                                                           f->program_, exit->describe(), f->log_tail()));
@@ -83,16 +83,14 @@ Expected<std::unique_ptr<Firefox>> Firefox::launch(const FirefoxOptions& options
   f->ws_ = std::move(*ws);
   auto session = f->call("session.new", {{"capabilities", json::object()}}, deadline_in(30s));
   if (!session) return session.error();
-  const json caps = session->value("capabilities", json::object());
-  f->version_ = caps.value("browserVersion", "");
-  f->user_agent_ = caps.value("userAgent", "");
+  const BidiSession caps = read_bidi_session(*session);
+  f->version_ = caps.browser_version;
+  f->user_agent_ = caps.user_agent;
   auto tree = f->call("browsingContext.getTree", json::object(), deadline_in(30s));
   if (!tree) return tree.error();
-  const json contexts = tree->value("contexts", json::array());
-  if (!contexts.is_array() || contexts.empty() || !contexts[0].contains("context")) {
-    return make_error(ErrorKind::Failed, "Firefox's WebDriver BiDi session has no browsing context");
-  }
-  f->context_ = contexts[0]["context"].get<std::string>();
+  const auto context = first_context(*tree);
+  if (!context) return make_error(ErrorKind::Failed, "Firefox's WebDriver BiDi session has no browsing context");
+  f->context_ = *context;
   return f;
 }
 
@@ -128,18 +126,14 @@ Error Firefox::gone(const std::string& what, const Error& e) {
 
 Expected<json> Firefox::call(const std::string& method, const json& params, Deadline deadline) {
   const int id = next_id_++;
-  const json msg = {{"id", id}, {"method", method}, {"params", params}};
-  if (auto st = ws_.send_text(msg.dump(), deadline); !st) return gone(method, st.error());
+  if (auto st = ws_.send_text(protocol_command(id, method, params), deadline); !st) return gone(method, st.error());
   for (;;) {
     auto text = ws_.receive(deadline);
     if (!text) return gone(method, text.error());
-    json reply = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-    if (!reply.is_object() || !reply.contains("id") || reply["id"] != id) continue;  // events, late answers
-    if (reply.value("type", "") == "error") {
-      return make_error(ErrorKind::Failed, fmt::format("{}: {}: {}", method, reply.value("error", "error"),
-                                                       reply.value("message", "")));
-    }
-    return reply.value("result", json::object());
+    const ProtocolMessage reply = read_bidi_message(*text);
+    if (!reply.is_object || reply.id != id) continue;  // events, late answers
+    if (reply.error) return make_error(ErrorKind::Failed, fmt::format("{}: {}", method, *reply.error));
+    return reply.result;
   }
 }
 
@@ -159,15 +153,9 @@ Expected<json> Firefox::evaluate(const std::string& expression, Deadline deadlin
                  {"resultOwnership", "none"}},
                 deadline);
   if (!r) return r.error();
-  if (r->value("type", "") == "exception") {
-    const json d = r->value("exceptionDetails", json::object());
-    const std::string text = d.value("text", "exception");
-    return make_error(ErrorKind::Failed, fmt::format("JavaScript error: {}", text.substr(0, text.find('\n'))));
-  }
-  const json result = r->value("result", json::object());
-  if (result.value("type", "") != "string" || !result.contains("value")) return json(nullptr);
-  json v = json::parse(result["value"].get<std::string>(), nullptr, false);
-  return v.is_discarded() ? json(nullptr) : v;
+  Evaluated e = read_bidi_evaluation(*r);
+  if (e.exception) return make_error(ErrorKind::Failed, fmt::format("JavaScript error: {}", *e.exception));
+  return std::move(e.value);
 }
 
 bool Firefox::transient(const Error& e) const {
