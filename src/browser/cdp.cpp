@@ -89,8 +89,8 @@ Expected<std::unique_ptr<Browser>> Browser::launch(const LaunchOptions& options)
   b->ws_ = std::move(*ws);
   auto version = b->call("Browser.getVersion", json::object(), "", deadline_in(10s));
   if (!version) return version.error();
-  b->version_ = version->value("product", "");
-  b->user_agent_ = version->value("userAgent", "");
+  b->version_ = result_text(*version, "product");
+  b->user_agent_ = result_text(*version, "userAgent");
   return b;
 }
 

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <thread>
 
+#include "store/api_json.hpp"
 #include "store/submission.hpp"
 
 namespace wgb::store {
@@ -37,11 +38,7 @@ httplib::Client make_client(const ServerUrl& u, std::chrono::seconds timeout) {
 }
 
 std::string reason_of(const std::string& body) {
-  try {
-    auto j = nlohmann::json::parse(body);
-    if (j.is_object() && j.contains("error") && j["error"].is_string()) return j["error"].get<std::string>();
-  } catch (const nlohmann::json::exception&) {
-  }
+  if (auto reason = read_error_reason(body)) return *reason;
   return body.substr(0, 200);
 }
 
@@ -188,18 +185,17 @@ Expected<SubmitReceipt> post_document(const nlohmann::json& document, const std:
                                                               : ""));
   }
   if (reply->status == 200 || reply->status == 201) {
-    try {
-      auto j = nlohmann::json::parse(reply->body);
-      SubmitReceipt r;
-      r.id = j.at("id").get<std::int64_t>();
-      r.url = server->origin + server->path + j.at("url").get<std::string>();
-      r.duplicate = j.value("duplicate", false);
-      if (j.contains("class") && j["class"].is_object()) r.class_key = j["class"].value("key", "");
-      return r;
-    } catch (const nlohmann::json::exception& e) {
+    auto answer = read_submit_answer(reply->body);
+    if (!answer) {
       return make_error(ErrorKind::Io, fmt::format("{} answered {} with an unreadable body: {}", to, reply->status,
-                                                   e.what()));
+                                                   answer.error().message));
     }
+    SubmitReceipt r;
+    r.id = answer->id;
+    r.url = server->origin + server->path + answer->url;
+    r.duplicate = answer->duplicate;
+    r.class_key = answer->device_class.key;
+    return r;
   }
   const std::string reason = reason_of(reply->body);
   if (reply->status >= 400 && reply->status < 500) {

@@ -3,6 +3,7 @@
 // server_submit.cpp.
 #include <fmt/format.h>
 
+#include "store/api_json.hpp"
 #include "store/server_handlers.hpp"
 #include "store/server_http.hpp"
 
@@ -12,46 +13,7 @@ namespace {
 
 void answer_json(Exchange& ex, const nlohmann::json& j) { ex.res.set_content(http::json_text(j), kJson); }
 
-nlohmann::json summary_json(const RunSummary& s) {
-  return {{"id", s.id},
-          {"url", fmt::format("/runs/{}", s.id)},
-          {"submitted_at", s.submitted_at},
-          {"started_at", s.started_at},
-          {"suite", s.suite},
-          {"state", s.state},
-          {"rows", s.row_count},
-          {"ranked", s.unranked_reason.empty()},
-          {"unranked_reason", s.unranked_reason},
-          {"runtime", s.runtime},
-          {"class", class_json(s.device_class)}};
-}
-
-nlohmann::json class_board_json(const ClassStanding& c) {
-  nlohmann::json runs = nlohmann::json::array();
-  for (const auto& e : c.entries) {
-    runs.push_back({{"id", e.run_id},
-                    {"value", e.value},
-                    {"status", e.status},
-                    {"ranked", e.ranked},
-                    {"unranked_reason", e.unranked_reason},
-                    {"started_at", e.started_at},
-                    {"suite", e.suite},
-                    {"runtime", e.runtime}});
-  }
-  nlohmann::json cj = {{"class", class_json(c.device_class)}, {"ranked_runs", c.ranked}, {"runs", runs}};
-  cj["rank"] = c.rank > 0 ? nlohmann::json(c.rank) : nlohmann::json(nullptr);
-  // The spread of the class's ranked values, where it has any.
-  if (c.ranked > 0) cj.update({{"median", c.median}, {"q1", c.q1}, {"q3", c.q3}, {"min", c.min}, {"max", c.max}});
-  return cj;
-}
-
 }  // namespace
-
-nlohmann::json class_json(const DeviceClass& c) {
-  return {{"key", c.key},         {"label", c.label},     {"vendor", c.vendor},
-          {"architecture", c.architecture}, {"device", c.device}, {"backend", c.backend},
-          {"adapter_type", c.adapter_type}, {"variable", c.variable}};
-}
 
 void health(Site&, Exchange& ex) { ex.res.set_content("ok\n", "text/plain"); }
 
@@ -61,17 +23,13 @@ void api_results(Site& site, Exchange& ex) {
   auto runs = site.store.list(*f);
   auto total = site.store.count(*f);
   if (!runs || !total) return api_error(ex.res, 500, (!runs ? runs.error() : total.error()).message);
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& r : *runs) list.push_back(summary_json(r));
-  answer_json(ex, {{"total", *total}, {"offset", f->offset}, {"limit", f->limit}, {"runs", list}});
+  answer_json(ex, run_list_json(*total, *f, *runs));
 }
 
 void api_result(Site& site, Exchange& ex) {
   auto run = requested_run(site, ex, api_error);
   if (!run) return;
-  auto j = summary_json(run->summary);
-  j["document"] = run->document;
-  answer_json(ex, j);
+  answer_json(ex, run_json(*run));
 }
 
 void api_leaderboard(Site& site, Exchange& ex) {
@@ -79,32 +37,19 @@ void api_leaderboard(Site& site, Exchange& ex) {
   const auto board =
       requested_leaderboard(site, ex, api_error, "benchmark= is required (a benchmark id or memory phase)", runtime);
   if (!board) return;
-  nlohmann::json classes = nlohmann::json::array();
-  for (const auto& c : board->classes) classes.push_back(class_board_json(c));
-  answer_json(ex, {{"benchmark", board->benchmark},
-                   {"unit", board->unit},
-                   {"lower_is_better", board->lower_is_better},
-                   {"classes", classes}});
+  answer_json(ex, leaderboard_json(*board));
 }
 
 void api_benchmarks(Site& site, Exchange& ex) {
   auto list = site.store.benchmarks();
   if (!list) return api_error(ex.res, 500, list.error().message);
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& b : *list) out.push_back({{"id", b.id}, {"suite", b.suite}, {"unit", b.unit}, {"runs", b.runs}});
-  answer_json(ex, out);
+  answer_json(ex, benchmarks_json(*list));
 }
 
 void api_classes(Site& site, Exchange& ex) {
   auto list = site.store.classes();
   if (!list) return api_error(ex.res, 500, list.error().message);
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& c : *list) {
-    auto j = class_json(c.device_class);
-    j["runs"] = c.runs;
-    out.push_back(std::move(j));
-  }
-  answer_json(ex, out);
+  answer_json(ex, classes_json(*list));
 }
 
 }  // namespace wgb::store

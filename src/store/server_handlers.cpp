@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "store/api_json.hpp"
 #include "store/html.hpp"
 #include "store/runtime_filter.hpp"
 #include "store/server_http.hpp"
@@ -15,7 +16,7 @@ namespace wgb::store {
 
 void api_error(httplib::Response& res, int status, const std::string& reason) {
   res.status = status;
-  res.set_content(http::json_text({{"error", reason}}), kJson);
+  res.set_content(http::json_text(error_json(reason)), kJson);
 }
 
 void page_error(httplib::Response& res, int status, const std::string& reason) {

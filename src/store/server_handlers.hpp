@@ -49,7 +49,6 @@ std::optional<Leaderboard> requested_leaderboard(Site& site, Exchange& ex, Fail 
                                                  std::string& runtime);
 
 // --- the JSON API (server_api.cpp) ---
-nlohmann::json class_json(const DeviceClass& c);
 void health(Site& site, Exchange& ex);         // GET /healthz (when the event thread did not answer)
 void api_results(Site& site, Exchange& ex);    // GET /api/v1/results?filters
 void api_result(Site& site, Exchange& ex);     // GET /api/v1/results/ID

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <openssl/crypto.h>
 
+#include "store/api_json.hpp"
 #include "store/server_handlers.hpp"
 #include "store/server_http.hpp"
 #include "store/submission.hpp"
@@ -75,12 +76,11 @@ void api_submit(Site& site, Exchange& ex) {
   if (!outcome) return api_error(res, 500, "the store failed: " + outcome.error().message);
   res.status = outcome->duplicate ? 200 : 201;
   res.set_header("Location", fmt::format("/api/v1/results/{}", outcome->id));
-  res.set_content(http::json_text({{"id", outcome->id},
-                                   {"url", fmt::format("/runs/{}", outcome->id)},
-                                   {"duplicate", outcome->duplicate},
-                                   {"ranked", sub->unranked_reason.empty()},
-                                   {"unranked_reason", sub->unranked_reason},
-                                   {"class", class_json(sub->device_class)}}),
+  res.set_content(http::json_text(submit_answer_json({.id = outcome->id,
+                                                      .url = fmt::format("/runs/{}", outcome->id),
+                                                      .duplicate = outcome->duplicate,
+                                                      .unranked_reason = sub->unranked_reason,
+                                                      .device_class = sub->device_class})),
                   kJson);
 }
 
