@@ -9,11 +9,12 @@
 
 #include "catalog/select.hpp"
 #include "cli/common.hpp"
-#include "report/table.hpp"
 #include "cli/session.hpp"
 #include "cli/terminal.hpp"
 #include "frontend/hierarchy_job.hpp"
 #include "host/machine.hpp"
+#include "report/run_options.hpp"
+#include "report/table.hpp"
 #include "webgpu_bench/suite.hpp"
 
 namespace wgb::cli {
@@ -46,13 +47,10 @@ int infer_again(const HierarchyFlags& f) {
     return fail(ErrorKind::Usage, fmt::format("--infer {}: a '{}' document, not one `hierarchy` wrote", f.infer,
                                               doc->suite.empty() ? "unknown" : doc->suite));
   }
-  auto id = [&](const char* key, const char* fallback) {
-    const auto it = doc->options.find(key);
-    return it != doc->options.end() && it->is_string() ? it->get<std::string>() : std::string(fallback);
-  };
+  const report::HierarchyRunOptions asked = report::read_hierarchy_options(doc->options);
   namespace hier = report::hierarchy;
-  const auto inference = hier::infer_rows(doc->rows, id("latency_benchmark", "read-latency"),
-                                          id("bandwidth_benchmark", "read-linear"), id("spread_benchmark", ""));
+  const auto inference =
+      hier::infer_rows(doc->rows, asked.latency_benchmark, asked.bandwidth_benchmark, asked.spread_benchmark);
   const std::size_t width = terminal_width();
   std::cout << report::wrap_text(fmt::format("Memory levels of {} inferred again from its {} (docs/method.md#hierarchy)",
                                              f.infer, hier::points_text(inference)),

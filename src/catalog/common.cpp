@@ -42,7 +42,8 @@ class KernelWorkload final : public Workload {
     nlohmann::json p = spec_.parameters;
     report::write_facts(
         p, {.workgroups = std::array<std::uint32_t, 3>{spec_.workgroups[0], spec_.workgroups[1], spec_.workgroups[2]}});
-    if (spec_.knob.enabled()) p[spec_.knob.name] = knob_;
+    if (spec_.knob.enabled())
+      report::write_facts(p, {.knob = std::pair<std::string, std::uint64_t>{spec_.knob.name, knob_}});
     return p;
   }
   std::string source() const override { return spec_.source; }

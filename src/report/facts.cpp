@@ -295,6 +295,7 @@ void write_facts(json& parameters, const ProbeFacts& facts) {
     parameters["fma_contraction"] =
         c->not_checked.empty() ? json{{"x * m + c", c->mul_add}, {"fma()", c->fma_builtin}} : json(c->not_checked);
   }
+  if (facts.knob) parameters[facts.knob->first] = facts.knob->second;
   if (facts.time_split_ms) {
     json split = json::object();
     for (const auto& [stage, ms] : *facts.time_split_ms) split[stage] = ms;

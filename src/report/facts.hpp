@@ -105,6 +105,7 @@ struct ProbeFacts {
   std::optional<double> launch_ms;  // an empty dispatch of the same grid
   std::optional<std::uint64_t> dispatches_per_repetition, repetitions_per_batch;
   std::optional<std::array<std::uint32_t, 3>> workgroups;
+  std::optional<std::pair<std::string, std::uint64_t>> knob;  // the calibrated knob, under its own name
   std::optional<std::string> note;
   std::optional<std::string> kernel_form, experimental, wgsl_variant, f16;  // which kernel and features ran
   // An FMA probe: whether the driver fuses `x * m + c` and `fma()`, or why that was not checked.

@@ -68,6 +68,13 @@ class FieldReader {
       return x.is_number();
     });
   }
+  void get(const char* key, std::vector<std::uint64_t>& out) const {
+    get_array(key, out, "an array of non-negative integers", [](const nlohmann::json& x, std::uint64_t& n) {
+      const bool whole = x.is_number_unsigned() || (x.is_number_integer() && x.get<std::int64_t>() >= 0);
+      if (whole) n = x.get<std::uint64_t>();
+      return whole;
+    });
+  }
   void get(const char* key, std::vector<std::string>& out) const {
     get_array(key, out, "an array of strings", [](const nlohmann::json& x, std::string& t) {
       if (x.is_string()) t = x.get<std::string>();

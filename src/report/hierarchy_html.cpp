@@ -9,6 +9,7 @@
 
 #include "report/charts.hpp"
 #include "report/hierarchy.hpp"
+#include "report/run_options.hpp"
 #include "report/svg.hpp"
 #include "report/table.hpp"
 
@@ -80,12 +81,10 @@ std::string curve_chart(std::vector<hierarchy::Point> pts, const hierarchy::Sect
 std::string hierarchy(const Document& doc, Ids& ids) {
   if (!doc.hierarchy) return {};
   const hierarchy::Section& s = *doc.hierarchy;
-  auto bench = [&](const char* key, const char* fallback) {
-    const auto it = doc.options.find(key);
-    return it != doc.options.end() && it->is_string() && !it->get<std::string>().empty() ? it->get<std::string>()
-                                                                                        : std::string(fallback);
-  };
-  const std::string lat_id = bench("latency_benchmark", "read-latency"), bw_id = bench("bandwidth_benchmark", "read-linear");
+  // The curves' benchmarks; one that was not run (written empty) keeps the default's name.
+  const HierarchyRunOptions asked = read_hierarchy_options(doc.options);
+  const std::string lat_id = asked.latency_benchmark.empty() ? "read-latency" : asked.latency_benchmark;
+  const std::string bw_id = asked.bandwidth_benchmark.empty() ? "read-linear" : asked.bandwidth_benchmark;
   std::string out = fmt::format("<h2 id=\"{}\">Memory levels</h2>\n", ids("hierarchy"));
   out += "<p class=\"sub\">Inferred from the curves below (docs/method.md#hierarchy): a level ends where latency rises "
          "or bandwidth falls for good; its capacity lies between the thin lines.</p>\n";
@@ -99,7 +98,7 @@ std::string hierarchy(const Document& doc, Ids& ids) {
   out += "</table>\n";
   out += curve_chart(hierarchy::points_from_rows(doc.rows, lat_id), s, true, lat_id, ids);
   out += curve_chart(hierarchy::points_from_rows(doc.rows, bw_id), s, false, bw_id, ids);
-  const std::string spread_id = bench("spread_benchmark", "");
+  const std::string& spread_id = asked.spread_benchmark;
   if (!spread_id.empty()) out += curve_chart(hierarchy::points_from_rows(doc.rows, spread_id), s, true, spread_id, ids, true);
   for (const auto& n : s.notes) out += fmt::format("<p class=\"sub\">Note: {}</p>\n", escape(n));
   return out;

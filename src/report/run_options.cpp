@@ -122,6 +122,18 @@ json to_json(const HierarchyRunOptions& o) {
   return j;
 }
 
+HierarchyRunOptions read_hierarchy_options(const json& options) {
+  std::string error;  // tolerant: a field of another type keeps its default
+  const FieldReader f(object_or_empty(options), "options", &error);
+  HierarchyRunOptions o;
+  o.latency_benchmark = "read-latency";
+  o.bandwidth_benchmark = "read-linear";
+  hierarchy_fields(o, field_reader(f));
+  o.sampling = SamplingOptions{};
+  sampling_fields(o.sampling, field_reader(f.child("sampling")));
+  return o;
+}
+
 json to_json(const MemoryRunOptions& o) {
   json j = written(o, WGB_FIELDS(memory_option_fields));
   if (!o.clock.empty()) j["clock"] = o.clock;

@@ -61,6 +61,9 @@ struct MemoryRunOptions {
 };
 
 nlohmann::json to_json(const SamplingOptions& s);
+// A hierarchy document's options read back (`hierarchy --infer`): a benchmark it does not name is
+// the one `hierarchy` runs by default (read-latency, read-linear, no spread).
+HierarchyRunOptions read_hierarchy_options(const nlohmann::json& options);
 nlohmann::json to_json(const DefaultRunOptions& o);
 nlohmann::json to_json(const SweepRunOptions& o);
 nlohmann::json to_json(const HierarchyRunOptions& o);
