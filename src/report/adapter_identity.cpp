@@ -1,16 +1,13 @@
 // An adapter's identity, read (adapter_identity.hpp).
 #include "report/adapter_identity.hpp"
 
+#include "report/field_reader.hpp"
+
 namespace wgb::report {
 
 namespace {
 
-std::string identity_text(const nlohmann::json& a, const char* key) {
-  if (!a.is_object()) return {};
-  const auto it = a.find(key);
-  return it != a.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
+std::string identity_text(const nlohmann::json& a, const char* key) { return json_text(a, key).value_or(""); }
 }  // namespace
 
 AdapterIdentity read_adapter_identity(const nlohmann::json& a) {

@@ -224,6 +224,25 @@ std::vector<T> read_objects(const FieldReader& f, const char* key, std::string* 
   return out;
 }
 
+// A message's member by key, for the readers of loosely typed messages (the page's channel, the
+// browsers' protocols): the member, or null (never a temporary); its text, where it is one; it as an
+// object, else an empty one.
+inline const nlohmann::json& json_member(const nlohmann::json& j, const char* key) {
+  static const nlohmann::json none;
+  if (!j.is_object()) return none;
+  const auto it = j.find(key);
+  return it == j.end() ? none : *it;
+}
+inline std::optional<std::string> json_text(const nlohmann::json& j, const char* key) {
+  const nlohmann::json& v = json_member(j, key);
+  return v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
+}
+inline const nlohmann::json& json_object(const nlohmann::json& j, const char* key) {
+  static const nlohmann::json empty = nlohmann::json::object();
+  const nlohmann::json& v = json_member(j, key);
+  return v.is_object() ? v : empty;
+}
+
 // An object to read from: `j` itself, or an empty object (a reader keeps a reference: never a temporary).
 inline const nlohmann::json& object_or_empty(const nlohmann::json& j) {
   static const nlohmann::json empty = nlohmann::json::object();

@@ -39,9 +39,9 @@ template <class S, class F> void frequency_fields(S& r, F&& f) {
   f("os_reported_source", r.os_reported_source);
 }
 template <class S, class F> void host_at_fields(S& a, F&& f) {
-  f("threads", a.threads), f("array_bytes", a.array_bytes), f("working_set_bytes", a.working_set_bytes);
-  f("nodes", a.nodes), f("anon_huge_pages_kib", a.anon_huge_pages_kib), f("ns_per_load", a.ns_per_load);
-  f("cycles_per_load", a.cycles_per_load);
+  f("threads", a.threads), f("array_bytes", a.array_bytes), f("nodes", a.nodes);
+  f("working_set_bytes", a.working_set_bytes), f("anon_huge_pages_kib", a.anon_huge_pages_kib);
+  f("ns_per_load", a.ns_per_load), f("cycles_per_load", a.cycles_per_load);
 }
 template <class S, class F> void host_point_fields(S& p, F&& f) {
   f("value", p.value), f("value_unit", p.value_unit), f("time_ms", p.time_ms), f("median_ms", p.median_ms);

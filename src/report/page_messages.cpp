@@ -3,23 +3,16 @@
 
 #include <fmt/format.h>
 
+#include "report/field_reader.hpp"
+
 namespace wgb::report {
 
 namespace {
 
 using json = nlohmann::json;
 
-const json& member(const json& j, const char* key) {
-  static const json none;
-  if (!j.is_object()) return none;
-  const auto it = j.find(key);
-  return it == j.end() ? none : *it;
-}
-
-std::optional<std::string> text(const json& j, const char* key) {
-  const json& v = member(j, key);
-  return v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
-}
+const json& member(const json& j, const char* key) { return json_member(j, key); }
+std::optional<std::string> text(const json& j, const char* key) { return json_text(j, key); }
 
 std::optional<double> number(const json& j, const char* key) {
   const json& v = member(j, key);

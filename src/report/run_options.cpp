@@ -32,8 +32,8 @@ template <class S, class F> void default_fields(S& o, F&& f) {
 template <class S, class F> void sweep_fields(S& o, F&& f) { f("benchmark", o.benchmark), f("parameter", o.parameter); }
 template <class S, class F> void hierarchy_fields(S& o, F&& f) {
   f("latency_benchmark", o.latency_benchmark), f("bandwidth_benchmark", o.bandwidth_benchmark);
-  f("spread_benchmark", o.spread_benchmark), f("footprints_bytes", o.footprints_bytes);
-  f("per_octave", o.per_octave), f("budget_s", o.budget_s);
+  f("spread_benchmark", o.spread_benchmark), f("footprints_bytes", o.footprints_bytes), f("per_octave", o.per_octave);
+  f("budget_s", o.budget_s);
 }
 template <class S, class F> void memory_option_ranked(S& o, F&& f) {
   f("working_set_mib", o.working_set_mib), f("min_working_set_mib", o.min_working_set_mib);

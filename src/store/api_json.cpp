@@ -3,22 +3,31 @@
 
 #include <fmt/format.h>
 
+#include "report/field_reader.hpp"
+
 namespace wgb::store {
 
 namespace {
 
 using json = nlohmann::json;
 
-json entry_json(const Entry& e) {
-  return {{"id", e.run_id},
-          {"value", e.value},
-          {"status", e.status},
-          {"ranked", e.ranked},
-          {"unranked_reason", e.unranked_reason},
-          {"started_at", e.started_at},
-          {"suite", e.suite},
-          {"runtime", e.runtime}};
+// The fields copied as they are, named once (report/field_reader.hpp).
+// clang-format off
+template <class S, class F> void entry_fields(S& e, F&& f) {
+  f("id", e.run_id), f("value", e.value), f("status", e.status), f("ranked", e.ranked);
+  f("unranked_reason", e.unranked_reason), f("started_at", e.started_at), f("suite", e.suite), f("runtime", e.runtime);
 }
+template <class S, class F> void class_fields(S& c, F&& f) {
+  f("key", c.key), f("label", c.label), f("vendor", c.vendor), f("architecture", c.architecture);
+  f("device", c.device), f("backend", c.backend), f("adapter_type", c.adapter_type), f("variable", c.variable);
+}
+template <class S, class F> void summary_fields(S& s, F&& f) {
+  f("id", s.id), f("submitted_at", s.submitted_at), f("started_at", s.started_at), f("suite", s.suite);
+  f("state", s.state), f("rows", s.row_count), f("unranked_reason", s.unranked_reason), f("runtime", s.runtime);
+}
+// clang-format on
+
+json entry_json(const Entry& e) { return report::written(e, WGB_FIELDS(entry_fields)); }
 
 json standing_json(const ClassStanding& c) {
   json runs = json::array();
@@ -34,16 +43,7 @@ json standing_json(const ClassStanding& c) {
 
 }  // namespace
 
-json class_json(const DeviceClass& c) {
-  return {{"key", c.key},
-          {"label", c.label},
-          {"vendor", c.vendor},
-          {"architecture", c.architecture},
-          {"device", c.device},
-          {"backend", c.backend},
-          {"adapter_type", c.adapter_type},
-          {"variable", c.variable}};
-}
+json class_json(const DeviceClass& c) { return report::written(c, WGB_FIELDS(class_fields)); }
 
 json class_json(const ClassInfo& c) {
   json j = class_json(c.device_class);
@@ -52,17 +52,11 @@ json class_json(const ClassInfo& c) {
 }
 
 json run_summary_json(const RunSummary& s) {
-  return {{"id", s.id},
-          {"url", fmt::format("/runs/{}", s.id)},
-          {"submitted_at", s.submitted_at},
-          {"started_at", s.started_at},
-          {"suite", s.suite},
-          {"state", s.state},
-          {"rows", s.row_count},
-          {"ranked", s.unranked_reason.empty()},
-          {"unranked_reason", s.unranked_reason},
-          {"runtime", s.runtime},
-          {"class", class_json(s.device_class)}};
+  json j = report::written(s, WGB_FIELDS(summary_fields));
+  j["url"] = fmt::format("/runs/{}", s.id);
+  j["ranked"] = s.unranked_reason.empty();
+  j["class"] = class_json(s.device_class);
+  return j;
 }
 
 json run_json(const StoredRun& run) {

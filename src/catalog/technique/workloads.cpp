@@ -117,7 +117,10 @@ class StagedWorkload final : public TechniqueWorkload {
     }
     return checked;
   }
-  nlohmann::json parameters() const override { return params; }
+  // A repetition dispatches every stage once: the row's dispatches per repetition follow from them.
+  nlohmann::json parameters() const override {
+    return report::with_facts(params, {.dispatches_per_repetition = stages.size()});
+  }
   Expected<LogicalOutput> read_output(gpu::Context& gpu) override { return reader(gpu); }
   const LogicalOutput& expected() const override { return want; }
   const wgpu::Buffer& input_buffer() const override { return input; }
@@ -219,12 +222,8 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_workgroup(gpu::Context& gpu
   b.words_through_one_pass(input, "input", n, "output", n, kWorkgroupSteps, groups);
   if (b.error) return b.finish();
   b.w->model = WorkModel{.bytes_read = 4.0 * n, .bytes_written = 4.0 * n, .operations = static_cast<double>(n)};
-  b.w->params = report::with_facts(nlohmann::json({{"elements", n},
-                                                   {"steps_per_element", kWorkgroupSteps},
-                                                   {"workgroup_size", wg},
-                                                   {"workgroups", groups},
-                                                   {"element", "u32"}}),
-                                   {.dispatches_per_repetition = 1});
+  b.w->params = {{"elements", n}, {"steps_per_element", kWorkgroupSteps}, {"workgroup_size", wg},
+                 {"workgroups", groups}, {"element", "u32"}};
   b.w->checked = fmt::format("all {} elements equal the CPU reference (16 u32 steps each) exactly", n);
   return b.finish();
 }
@@ -256,14 +255,8 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_layout(gpu::Context& gpu, V
   const char* shape = layout == ParticleLayout::Aos   ? "array of 32-byte structs"
                       : layout == ParticleLayout::Soa ? "eight arrays of f32 (field f at f*count+i)"
                                                       : "blocks of 32 particles x 8 fields";
-  b.w->params = report::with_facts(nlohmann::json({{"particles", n},
-                                                   {"fields", kParticleFields},
-                                                   {"layout", shape},
-                                                   {"dt", kLayoutDt},
-                                                   {"workgroup_size", 64},
-                                                   {"workgroups", groups},
-                                                   {"packed_floats", packed_floats(layout, n)}}),
-                                   {.dispatches_per_repetition = 1});
+  b.w->params = {{"particles", n}, {"fields", kParticleFields}, {"layout", shape}, {"dt", kLayoutDt},
+                 {"workgroup_size", 64}, {"workgroups", groups}, {"packed_floats", packed_floats(layout, n)}};
   const std::size_t floats = packed_floats(layout, n);
   b.w->reader = [dst, n, layout, floats](gpu::Context& g) -> Expected<LogicalOutput> {
     auto packed = g.read_as<float>(dst, 0, floats);
@@ -297,14 +290,9 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_tile(gpu::Context& gpu, Var
   const char* how = v == Variant::TileDirect ? "nine storage reads per output"
                     : v == Variant::TileShared ? "workgroup-memory tile, row stride 16"
                                                : "workgroup-memory tile, row stride 17 (padded)";
-  b.w->params = report::with_facts(nlohmann::json({{"tiles", tiles},
-                                                   {"tile", "16x16 f32"},
-                                                   {"stencil", "3x3 box, wrapping within the tile"},
-                                                   {"technique", how},
-                                                   {"workgroup_size", "16x16"},
-                                                   {"workgroups", tiles},
-                                                   {"outputs", cells}}),
-                                   {.dispatches_per_repetition = 1});
+  b.w->params = {{"tiles", tiles}, {"tile", "16x16 f32"}, {"stencil", "3x3 box, wrapping within the tile"},
+                 {"technique", how}, {"workgroup_size", "16x16"}, {"workgroups", tiles},
+                 {"outputs", cells}};
   b.w->reader = [dst, cells](gpu::Context& g) -> Expected<LogicalOutput> {
     auto out = g.read_as<float>(dst, 0, cells);
     if (!out) return std::move(out).error();
@@ -336,14 +324,9 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_reduction(gpu::Context& gpu
   const char* how = v == Variant::ReductionSerial      ? "one invocation sums a segment in order"
                     : v == Variant::ReductionWorkgroup ? "one workgroup per segment, shared-memory tree"
                                                        : "one workgroup per segment, subgroupAdd + workgroup atomic";
-  b.w->params = report::with_facts(nlohmann::json({{"segments", segments},
-                                                   {"values_per_segment", length},
-                                                   {"value_bound", "< 2^16 (u32)"},
-                                                   {"technique", how},
-                                                   {"workgroup_size", v == Variant::ReductionSerial ? 64 : 256},
-                                                   {"workgroups", groups},
-                                                   {"output", "one sum per segment (not a global sum)"}}),
-                                   {.dispatches_per_repetition = 1});
+  b.w->params = {{"segments", segments}, {"values_per_segment", length}, {"value_bound", "< 2^16 (u32)"},
+                 {"technique", how}, {"workgroup_size", v == Variant::ReductionSerial ? 64 : 256},
+                 {"workgroups", groups}, {"output", "one sum per segment (not a global sum)"}};
   b.w->checked = fmt::format("all {} segment sums ({} values each) equal the CPU reference exactly", segments,
                              length);
   return b.finish();
@@ -367,16 +350,10 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_branch(gpu::Context& gpu, V
   b.w->stages = {Stage{pipe, bind_at(gpu, pipe, {{0, vbuf}, {1, mbuf}, {2, dst}, {3, params}}), groups}};
   const double choices = static_cast<double>(n) * kBranchSteps * 4;
   b.w->model = WorkModel{.bytes_read = 20.0 * n, .bytes_written = 16.0 * n, .operations = choices};
-  b.w->params = report::with_facts(
-      nlohmann::json(
-          {{"elements", n},
-           {"element", "vec4<u32>"},
-           {"steps", kBranchSteps},
-           {"choices_per_element", kBranchSteps * 4},
-           {"technique", v == Variant::BranchVec4Select ? "both arms, vector select()" : "four scalar if/else"},
-           {"workgroup_size", 64},
-           {"workgroups", groups}}),
-      {.dispatches_per_repetition = 1});
+  b.w->params = {{"elements", n}, {"element", "vec4<u32>"}, {"steps", kBranchSteps},
+                 {"choices_per_element", kBranchSteps * 4},
+                 {"technique", v == Variant::BranchVec4Select ? "both arms, vector select()" : "four scalar if/else"},
+                 {"workgroup_size", 64}, {"workgroups", groups}};
   b.output_words(dst, static_cast<std::size_t>(n) * 4);
   b.w->checked = fmt::format("all {} vec4 results ({} component choices each) equal the CPU reference exactly", n,
                              kBranchSteps * 4);
@@ -414,16 +391,9 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_atomic(gpu::Context& gpu, V
   const char* how = v == Variant::AtomicDirect      ? "one global atomicAdd per key"
                     : v == Variant::AtomicWorkgroup ? "workgroup-memory atomics, then <= 32 global ones per workgroup of 4,096 keys"
                                                     : "one global atomicAdd per key on shard (key index mod 8)";
-  b.w->params = report::with_facts(nlohmann::json({{"keys", n},
-                                                   {"bins", kHistogramBins},
-                                                   {"keys_in_bin_0", in_zero},
-                                                   {"technique", how},
-                                                   {"shards", shards},
-                                                   {"workgroup_size", 256},
-                                                   {"keys_per_invocation", 16},
-                                                   {"workgroups", groups},
-                                                   {"repetition", "reset -> count -> merge"}}),
-                                   {.dispatches_per_repetition = 3});
+  b.w->params = {{"keys", n}, {"bins", kHistogramBins}, {"keys_in_bin_0", in_zero}, {"technique", how},
+                 {"shards", shards}, {"workgroup_size", 256}, {"keys_per_invocation", 16}, {"workgroups", groups},
+                 {"repetition", "reset -> count -> merge"}};
   b.output_words(hist, kHistogramBins);
   b.w->checked = fmt::format("the 32-bin histogram of {} keys ({} in bin 0) equals the CPU reference exactly after "
                              "the last repetition's reset, count and merge", n, in_zero);
@@ -441,17 +411,11 @@ Expected<std::unique_ptr<TechniqueWorkload>> prepare_chain(gpu::Context& gpu, Va
   b.words_through_one_pass(next, "permutation", 1, "result", kStart, hops, 1);
   if (b.error) return b.finish();
   b.w->model = WorkModel{.bytes_read = 4.0 * hops, .bytes_written = 4.0, .operations = static_cast<double>(hops)};
-  b.w->params = report::with_facts(
-      nlohmann::json({{"buffer_bytes", static_cast<std::uint64_t>(words) * 4},
-                      {"words", words},
-                      {"hops", hops},
-                      {"start", kStart},
-                      {"invocations", 1},
-                      {"permutation", "seeded single cycle (Sattolo)"},
-                      {"ns_per_hop_note",
-                       "ns_per_hop = 1e9 / (hops/s): amortised nanoseconds per hop, including loop and dispatch cost; "
-                       "not a physical memory-cycle time"}}),
-      {.dispatches_per_repetition = 1});
+  b.w->params = {{"buffer_bytes", static_cast<std::uint64_t>(words) * 4}, {"words", words}, {"hops", hops},
+                 {"start", kStart}, {"invocations", 1}, {"permutation", "seeded single cycle (Sattolo)"},
+                 {"ns_per_hop_note",
+                  "ns_per_hop = 1e9 / (hops/s): amortised nanoseconds per hop, including loop and dispatch cost; "
+                  "not a physical memory-cycle time"}};
   b.w->checked = fmt::format("the index after {} dependent hops from {} equals the CPU walk of the same "
                              "single-cycle permutation", hops, kStart);
   return b.finish();
