@@ -100,7 +100,8 @@ std::optional<std::string> launch_bound_reason(double dispatch_ms, double launch
                                                double threshold = kLaunchBoundShare);
 
 // Rows whose parameters carry `launch_ms` (the bandwidth probes: prepare measures it) get
-// `dispatch_ms` (the measured time of one dispatch) and `launch_share` in their parameters; an ok
+// `dispatch_ms` (the fastest measured time of one dispatch: the fastest repetition over the
+// dispatches per repetition) and `launch_share` in their parameters; an ok
 // row that is launch-bound becomes suspect with the reason, so no ceiling is taken from it.
 void apply_launch_rule(BenchmarkResult& row);
 
