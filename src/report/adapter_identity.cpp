@@ -17,9 +17,8 @@ AdapterIdentity read_adapter_identity(const nlohmann::json& a) {
   if (!a.is_object()) return id;
   id.recorded = true;
   auto number = [&a](const char* key) {
-    const auto it = a.find(key);
-    return it != a.end() && it->is_number() && it->get<double>() >= 0 ? static_cast<std::uint32_t>(it->get<double>())
-                                                                      : 0u;
+    const auto v = json_number(a, key);
+    return v && *v >= 0 ? static_cast<std::uint32_t>(*v) : 0u;
   };
   id.vendor_id = number("vendor_id");
   id.device_id = number("device_id");

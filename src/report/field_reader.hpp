@@ -237,6 +237,10 @@ inline std::optional<std::string> json_text(const nlohmann::json& j, const char*
   const nlohmann::json& v = json_member(j, key);
   return v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
 }
+inline std::optional<double> json_number(const nlohmann::json& j, const char* key) {
+  const nlohmann::json& v = json_member(j, key);
+  return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
+}
 inline const nlohmann::json& json_object(const nlohmann::json& j, const char* key) {
   static const nlohmann::json empty = nlohmann::json::object();
   const nlohmann::json& v = json_member(j, key);

@@ -13,11 +13,7 @@ using json = nlohmann::json;
 
 const json& member(const json& j, const char* key) { return json_member(j, key); }
 std::optional<std::string> text(const json& j, const char* key) { return json_text(j, key); }
-
-std::optional<double> number(const json& j, const char* key) {
-  const json& v = member(j, key);
-  return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
-}
+std::optional<double> number(const json& j, const char* key) { return json_number(j, key); }
 
 // A non-negative number as a count; 0 otherwise.
 std::uint64_t count(const json& j, const char* key) {

@@ -107,26 +107,20 @@ Expected<SubmitAnswer> read_submit_answer(std::string_view body) {
   const json j = json::parse(body, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return make_error(ErrorKind::Io, "the answer is not a JSON object");
   SubmitAnswer a;
-  const auto id = j.find("id");
-  if (id == j.end() || !id->is_number_integer()) return make_error(ErrorKind::Io, "the answer has no integer \"id\"");
-  a.id = id->get<std::int64_t>();
-  const auto url = j.find("url");
-  if (url == j.end() || !url->is_string()) return make_error(ErrorKind::Io, "the answer has no \"url\"");
-  a.url = url->get<std::string>();
-  if (const auto d = j.find("duplicate"); d != j.end() && d->is_boolean()) a.duplicate = d->get<bool>();
-  if (const auto r = j.find("unranked_reason"); r != j.end() && r->is_string())
-    a.unranked_reason = r->get<std::string>();
-  if (const auto c = j.find("class"); c != j.end() && c->is_object()) {
-    if (const auto k = c->find("key"); k != c->end() && k->is_string()) a.device_class.key = k->get<std::string>();
-  }
+  const json& id = report::json_member(j, "id");
+  if (!id.is_number_integer()) return make_error(ErrorKind::Io, "the answer has no integer \"id\"");
+  a.id = id.get<std::int64_t>();
+  const auto url = report::json_text(j, "url");
+  if (!url) return make_error(ErrorKind::Io, "the answer has no \"url\"");
+  a.url = *url;
+  if (const json& d = report::json_member(j, "duplicate"); d.is_boolean()) a.duplicate = d.get<bool>();
+  a.unranked_reason = report::json_text(j, "unranked_reason").value_or("");
+  a.device_class.key = report::json_text(report::json_object(j, "class"), "key").value_or("");
   return a;
 }
 
 std::optional<std::string> read_error_reason(std::string_view body) {
-  const json j = json::parse(body, nullptr, false);
-  if (!j.is_object()) return std::nullopt;
-  const auto e = j.find("error");
-  return e != j.end() && e->is_string() ? std::optional<std::string>(e->get<std::string>()) : std::nullopt;
+  return report::json_text(json::parse(body, nullptr, false), "error");
 }
 
 }  // namespace wgb::store

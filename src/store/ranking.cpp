@@ -89,16 +89,15 @@ std::string unranked_reason(const report::Document& doc) {
   if (known_suite && options.empty()) {
     reasons.push_back("options not recorded");
   } else if (suite == "default") {
-    // Sampling first, then the sizes: option_changes lists the sampling's fields first.
-    std::vector<report::OptionChange> sampling;
+    // The sampling's fields in one reason, then each size (option_changes lists the sampling first).
+    std::vector<report::OptionChange> sampling, sizes;
     for (auto& c : report::option_changes("default", options)) {
-      if (c.key.rfind("sampling.", 0) == 0) {
-        c.key.erase(0, std::string_view("sampling.").size());
-        sampling.push_back(std::move(c));
-        continue;
-      }
-      if (!sampling.empty()) reasons.push_back("sampling changed: " + joined(shown(sampling), ", "));
-      sampling.clear();
+      const bool of_sampling = c.key.starts_with("sampling.");
+      if (of_sampling) c.key.erase(0, std::string_view("sampling.").size());
+      (of_sampling ? sampling : sizes).push_back(std::move(c));
+    }
+    if (!sampling.empty()) reasons.push_back("sampling changed: " + joined(shown(sampling), ", "));
+    for (const auto& c : sizes) {
       if (c.key == "bandwidth_bytes") {
         reasons.push_back(fmt::format("bandwidth buffers of {} MiB (default {}; --bandwidth-mib)",
                                       c.number ? *c.number / (1 << 20) : -1.0, defaults::run::kBandwidthBytes >> 20));
@@ -106,7 +105,6 @@ std::string unranked_reason(const report::Document& doc) {
         reasons.push_back(fmt::format("--compute-threads {}", c.recorded));
       }
     }
-    if (!sampling.empty()) reasons.push_back("sampling changed: " + joined(shown(sampling), ", "));
   } else if (suite == "memory") {
     auto diff = shown(report::option_changes("memory", options));
     if (!diff.empty()) reasons.push_back("memory options changed: " + joined(diff, ", "));
